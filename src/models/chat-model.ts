@@ -1,0 +1,36 @@
+/**
+ * The model interface every LLM role (task agent, user simulator, judge, coding agent) calls.
+ */
+import type { ChatRequest, ChatResponse, ModelRole } from '../spec/messages.js';
+import type { Receipt } from '../spec/receipt.js';
+
+/** A request as built by a caller; the model fills `model` in. */
+export type ChatRequestInput = Omit<ChatRequest, 'model'>;
+
+export interface ModelCallResult {
+  response: ChatResponse;
+  /** Wall (or, in replay, recorded) seconds the call took, retries included. */
+  elapsedSeconds: number;
+  /** The credential-free receipt of the call. */
+  receipt: Receipt;
+}
+
+/**
+ * One chat-completions endpoint and model. Implementations: the OpenAI-compatible adapter
+ * (live), the replay model (cassette) and test doubles. `complete` throws
+ * {@link ProviderError} after retries, or {@link ReplayMissError} in replay.
+ */
+export interface ChatModel {
+  /** Provider label written to receipts, e.g. `openai`, `ark`, `mock`. */
+  readonly provider: string;
+  /** Full chat-completions URL written to receipts (never with credentials). */
+  readonly endpoint: string;
+  /** Model name sent in `request.model`. */
+  readonly model: string;
+  complete(request: ChatRequestInput, role: ModelRole): Promise<ModelCallResult>;
+}
+
+/** Build the wire request: `model` first, then the caller's fields. */
+export function withModel(model: string, request: ChatRequestInput): ChatRequest {
+  return { model, ...request } as ChatRequest;
+}

@@ -1,0 +1,58 @@
+/**
+ * Errors that reach a user, classed by whose fault they are (architecture notes).
+ *
+ * - {@link BadInputError}: the user's file or flag is wrong; the CLI exits 2.
+ * - {@link ProviderError}: the model endpoint failed after retries.
+ * - {@link ReplayMissError}: a replayed request has no recorded response.
+ * Anything else is an internal bug and is reported as such.
+ */
+
+/** A file or flag given by the user is malformed. `file` and `path` locate the fault. */
+export class BadInputError extends Error {
+  readonly file?: string;
+  readonly path?: string;
+  constructor(message: string, opts: { file?: string; path?: string } = {}) {
+    const where = [opts.file, opts.path ? `at ${opts.path}` : undefined].filter(Boolean).join(' ');
+    super(where ? `${where}: ${message}` : message);
+    this.name = 'BadInputError';
+    this.file = opts.file;
+    this.path = opts.path;
+  }
+}
+
+/** A model provider call failed after all retries (network, 5xx, 429, timeout). */
+export class ProviderError extends Error {
+  readonly status?: number;
+  constructor(message: string, opts: { status?: number; cause?: unknown } = {}) {
+    super(message, { cause: opts.cause });
+    this.name = 'ProviderError';
+    this.status = opts.status;
+  }
+}
+
+/** A request during replay has no recorded receipt; names the closest one and the first difference. */
+export class ReplayMissError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ReplayMissError';
+  }
+}
+
+/** A run ran out of budget (rollouts, calls, tokens or cost). */
+export class BudgetExceededError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BudgetExceededError';
+  }
+}
+
+/** Formats a zod issue path as a JSON path such as `$.api_turns[3].request.messages`. */
+export function jsonPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = '$';
+  for (const seg of path) {
+    if (typeof seg === 'number') out += `[${seg}]`;
+    else if (typeof seg === 'string' && /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(seg)) out += `.${seg}`;
+    else out += `[${JSON.stringify(String(seg))}]`;
+  }
+  return out;
+}

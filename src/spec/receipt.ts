@@ -1,0 +1,19 @@
+/**
+ * Receipts (cassettes): one model call each, credential-free.
+ *
+ * Shape of the seed experiment's `api_turns` entries, so that those entries are a cassette as
+ * they stand: `{kind, provider, endpoint, request, response, elapsed_seconds}`.
+ */
+import { z } from 'zod';
+import { ChatRequestSchema, ChatResponseSchema, ModelRoleSchema } from './messages.js';
+
+export const ReceiptSchema = z.looseObject({
+  kind: ModelRoleSchema,
+  provider: z.string(),
+  endpoint: z.string(),
+  request: ChatRequestSchema,
+  response: ChatResponseSchema,
+  /** Wall time of the call in seconds, retries included. */
+  elapsed_seconds: z.number().nonnegative(),
+});
+export type Receipt = z.infer<typeof ReceiptSchema>;

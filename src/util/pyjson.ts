@@ -1,0 +1,119 @@
+/**
+ * Python `json.dumps` compatible serialisation.
+ *
+ * tau2-bench and the seed experiment serialise tool outputs and hash DBs with Python's
+ * `json.dumps`; byte-identical outputs need the same rules:
+ * - separators `", "` and `": "` (with `indent`, `","` and `": "`);
+ * - `ensure_ascii` (default true) escapes every non-ASCII code unit as `\uXXXX`;
+ * - floats printed as Python `repr` (`100.0`, `1e-05`, `1e+16`); JS numbers that are integers
+ *   print as Python ints unless wrapped in {@link PyFloat};
+ * - `None` is `null`; key order is insertion order unless `sortKeys`.
+ */
+
+/** Marks a number that Python holds as a float, so that `100` prints as `100.0`. */
+export class PyFloat {
+  constructor(readonly value: number) {}
+}
+
+export interface PyDumpsOptions {
+  /** Escape non-ASCII as `\uXXXX` (Python's default: true). */
+  ensureAscii?: boolean;
+  /** Sort object keys (Python `sort_keys`). */
+  sortKeys?: boolean;
+  /** Pretty-print with this many spaces (Python `indent`). */
+  indent?: number;
+}
+
+/** Python `repr(float)` for a finite or non-finite number. */
+export function pyFloatRepr(x: number): string {
+  if (Number.isNaN(x)) return 'NaN';
+  if (x === Infinity) return 'Infinity';
+  if (x === -Infinity) return '-Infinity';
+  if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
+  const [mant, expStr] = x.toExponential().split('e');
+  const neg = mant.startsWith('-');
+  const digits = mant.replace('-', '').replace('.', '');
+  const exp = Number(expStr);
+  const decpt = exp + 1;
+  let out: string;
+  if (decpt <= -4 || decpt > 16) {
+    const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+    const e = Math.abs(exp);
+    out = `${m}e${exp < 0 ? '-' : '+'}${e < 10 ? '0' : ''}${e}`;
+  } else if (decpt <= 0) {
+    out = `0.${'0'.repeat(-decpt)}${digits}`;
+  } else if (decpt >= digits.length) {
+    out = `${digits}${'0'.repeat(decpt - digits.length)}.0`;
+  } else {
+    out = `${digits.slice(0, decpt)}.${digits.slice(decpt)}`;
+  }
+  return neg ? `-${out}` : out;
+}
+
+const NAMED_ESCAPES: Record<string, string> = {
+  '"': '\\"',
+  '\\': '\\\\',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\b': '\\b',
+  '\f': '\\f',
+};
+
+/** Python's JSON string encoding (`encode_basestring_ascii` or `encode_basestring`). */
+export function pyString(s: string, ensureAscii = true): string {
+  let out = '"';
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i];
+    const code = s.charCodeAt(i);
+    const named = NAMED_ESCAPES[ch];
+    if (named) out += named;
+    else if (code < 0x20 || (ensureAscii && code > 0x7e)) out += `\\u${code.toString(16).padStart(4, '0')}`;
+    else out += ch;
+  }
+  return out + '"';
+}
+
+function num(x: number): string {
+  if (Number.isInteger(x) && Math.abs(x) < 2 ** 53) return String(x);
+  return pyFloatRepr(x);
+}
+
+/**
+ * Serialises `value` exactly as Python's `json.dumps(value, ensure_ascii=…, sort_keys=…, indent=…)`.
+ * `undefined` object members are skipped (they do not exist in Python); `Date` values print as
+ * `str(datetime)` would not be guessed, so pass strings. Throws TypeError on functions, symbols, bigint.
+ */
+export function pyDumps(value: unknown, opts: PyDumpsOptions = {}): string {
+  const ensureAscii = opts.ensureAscii ?? true;
+  const indent = opts.indent;
+  const itemSep = indent === undefined ? ', ' : ',';
+  const write = (v: unknown, depth: number): string => {
+    if (v === null || v === undefined) return 'null';
+    if (v instanceof PyFloat) return pyFloatRepr(v.value);
+    switch (typeof v) {
+      case 'string':
+        return pyString(v, ensureAscii);
+      case 'number':
+        return num(v);
+      case 'boolean':
+        return v ? 'true' : 'false';
+      case 'object':
+        break;
+      default:
+        throw new TypeError(`Object of type ${typeof v} is not JSON serializable`);
+    }
+    const nl = indent === undefined ? '' : '\n' + ' '.repeat(indent * (depth + 1));
+    const close = indent === undefined ? '' : '\n' + ' '.repeat(indent * depth);
+    if (Array.isArray(v)) {
+      if (v.length === 0) return '[]';
+      return '[' + nl + v.map((x) => write(x, depth + 1)).join(itemSep + nl) + close + ']';
+    }
+    let keys = Object.keys(v as object).filter((k) => (v as Record<string, unknown>)[k] !== undefined);
+    if (opts.sortKeys) keys = keys.sort();
+    if (keys.length === 0) return '{}';
+    const parts = keys.map((k) => pyString(k, ensureAscii) + ': ' + write((v as Record<string, unknown>)[k], depth + 1));
+    return '{' + nl + parts.join(itemSep + nl) + close + '}';
+  };
+  return write(value, 0);
+}
