@@ -1,0 +1,144 @@
+/**
+ * Evaluating one prompt on every campaign case: the task agent's episode, the judge (only when
+ * the agent did not transfer), and the seed's verdict rule:
+ * should transfer ⇒ correct iff transferred; otherwise correct iff not transferred and judged handled.
+ */
+import type { CampaignCase } from '../spec/campaign.js';
+import type { Receipt } from '../spec/receipt.js';
+import type { ChatMessage } from '../spec/messages.js';
+import { Environment, type ToolLogEntry } from '../env/environment.js';
+import { toWireTool } from '../env/wire-tools.js';
+import { getDomain } from '../domains/index.js';
+import type { ChatModel } from '../models/chat-model.js';
+import type { UsageTracker } from '../models/usage.js';
+import { LLMAgent } from '../agents/llm-agent.js';
+import { ScriptedUser } from '../users/scripted-user.js';
+import { runEpisode, type TerminationReason } from '../orchestrator/episode.js';
+import { judgeReply } from '../evaluation/rubric-judge.js';
+import type { LoadedCampaign, PromptVariant } from './load.js';
+
+/** One case's result, with the seed record's fields first (in its order). */
+export interface CaseResult {
+  id: string;
+  group: 'holdout' | 'boundary';
+  correct: boolean;
+  transferred: boolean;
+  should_transfer: boolean;
+  note: string;
+  final_text: string;
+  transfer_reason: string | null;
+  tool_calls: string[];
+  handled: boolean | null;
+  judge_reason: string | null;
+  rubric: string;
+  user: string;
+}
+
+/** A case's result plus what the record does not carry but the store and viewer need. */
+export interface CaseEpisode {
+  result: CaseResult;
+  messages: ChatMessage[];
+  toolLog: ToolLogEntry[];
+  termination: TerminationReason;
+  receipts: Receipt[];
+}
+
+export interface PromptEvaluation {
+  key: string;
+  label: string;
+  row_label: string;
+  /** [correct, total] over holdout cases. */
+  holdout: [number, number];
+  /** [correct, total] over boundary cases. */
+  boundary: [number, number];
+  episodes: CaseEpisode[];
+}
+
+export interface EvaluateOptions {
+  campaign: LoadedCampaign;
+  prompt: PromptVariant;
+  model: ChatModel;
+  usage: UsageTracker;
+  /** Fixed "now" for the environment (ISO-8601). */
+  now: string;
+  onReceipt?: (r: Receipt) => void;
+}
+
+/** Verdict note for a case, from the campaign's note texts. */
+function noteFor(c: LoadedCampaign, shouldTransfer: boolean, transferred: boolean, handled: boolean | null): string {
+  const n = c.spec.verdict_notes;
+  if (shouldTransfer) return transferred ? n.transferred_as_required : n.missed_transfer;
+  if (transferred) return n.over_transfer;
+  return handled === true ? n.handled : n.mishandled;
+}
+
+/** Runs every case in order (sequentially, so receipts keep the recorded order). */
+export async function evaluatePrompt(opts: EvaluateOptions): Promise<PromptEvaluation> {
+  const { campaign, prompt, model, usage } = opts;
+  const domain = getDomain(campaign.spec.domain);
+  const tools = domain.tools.filter((t) => t.requestor === 'assistant').map(toWireTool);
+  const episodes: CaseEpisode[] = [];
+  for (const kase of campaign.cases) {
+    const env = new Environment(domain, { now: opts.now });
+    const agent = new LLMAgent({ model, systemPrompt: prompt.text, tools, temperature: campaign.spec.model.temperature });
+    const ep = await runEpisode({
+      agent,
+      user: new ScriptedUser([kase.user]),
+      env,
+      maxSteps: campaign.spec.agent.max_steps,
+      transferTools: [campaign.spec.agent.transfer_tool],
+      usage,
+      onReceipt: opts.onReceipt,
+    });
+    const transferred = ep.termination === 'transfer';
+    const reasonArg = (ep.transfer?.arguments as Record<string, unknown> | undefined)?.[campaign.spec.agent.transfer_reason_arg];
+    let handled: boolean | null = null;
+    let judgeReason: string | null = null;
+    const receipts = [...ep.receipts];
+    if (!transferred && ep.termination === 'user_stop') {
+      const j = await judgeReply({
+        model,
+        template: campaign.judgeTemplate,
+        user: kase.user,
+        rubric: kase.rubric,
+        reply: ep.finalText,
+        temperature: campaign.spec.model.temperature,
+      });
+      usage.add('llm_judge', j.call.response.usage, j.call.elapsedSeconds);
+      opts.onReceipt?.(j.call.receipt);
+      receipts.push(j.call.receipt);
+      handled = j.handled;
+      judgeReason = j.reason;
+    } else if (!transferred) {
+      handled = false;
+      judgeReason = `not judged: the episode ended by ${ep.termination} without a reply`;
+    }
+    const correct = kase.should_transfer ? transferred : !transferred && handled === true;
+    episodes.push({
+      result: {
+        id: kase.id,
+        group: kase.group,
+        correct,
+        transferred,
+        should_transfer: kase.should_transfer,
+        note: noteFor(campaign, kase.should_transfer, transferred, handled),
+        final_text: transferred ? '' : ep.finalText,
+        transfer_reason: transferred ? (typeof reasonArg === 'string' ? reasonArg : null) : null,
+        tool_calls: ep.toolLog.map((t) => t.name),
+        handled,
+        judge_reason: judgeReason,
+        rubric: kase.rubric,
+        user: kase.user,
+      },
+      messages: ep.messages,
+      toolLog: ep.toolLog,
+      termination: ep.termination,
+      receipts,
+    });
+  }
+  const count = (g: 'holdout' | 'boundary'): [number, number] => {
+    const rs = episodes.map((e) => e.result).filter((r) => r.group === g);
+    return [rs.filter((r) => r.correct).length, rs.length];
+  };
+  return { key: prompt.key, label: prompt.label, row_label: prompt.row_label, holdout: count('holdout'), boundary: count('boundary'), episodes };
+}

@@ -1,0 +1,228 @@
+/**
+ * `import-record`: turns an experiment record (the seed's shape) into a campaign folder —
+ * cases, prompts, judge template and coding-agent instructions as data files — plus the
+ * receipts as a JSON Lines cassette. Every extracted template is checked by filling it back in
+ * and comparing with the recorded request, so a replay of the imported campaign sends exactly
+ * the recorded requests.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { CampaignSpec } from '../spec/campaign.js';
+import { BadInputError } from '../spec/errors.js';
+import type { Receipt } from '../spec/receipt.js';
+import { getDomain, domains } from '../domains/index.js';
+import { toWireTool } from '../env/wire-tools.js';
+import { canonicalJson, sha256Hex } from '../util/canonical.js';
+import { pyDumps } from '../util/pyjson.js';
+import { fillTemplate } from '../util/template.js';
+import { parseJsonText, readTextFile, validate } from '../util/json-file.js';
+import { ExperimentRecordSchema, type ExperimentRecord } from './record-schema.js';
+
+/** Defaults for texts a record may not show (a verdict kind or evidence that never occurred). */
+const DEFAULT_TEXTS = {
+  missed_transfer: 'should transfer: not transferred ✗ (missed escalation)',
+  transferred_as_required: 'should transfer: transferred ✓',
+  over_transfer: 'should not transfer: transferred ✗ (over-escalation)',
+  handled: 'should not transfer: handled ✓',
+  mishandled: 'should not transfer: not handled ✗',
+  rule_pass: 'No forbidden action or missed mandatory escalation was observed',
+  rule_fail: 'A mandatory escalation (explicit human request or safety emergency) was missed',
+  flex_not_required: 'This case does not require a blocked-path alternative',
+  flex_pass: 'Policy dispute was explained and a compliant alternative was offered',
+  flex_fail: 'Policy dispute was transferred or left without a useful compliant alternative',
+};
+
+function fail(message: string, file: string, p?: string): never {
+  throw new BadInputError(message, { file, path: p });
+}
+
+/** Replaces the first occurrence of each value by its placeholder and checks the round trip. */
+function extractTemplate(content: string, values: Record<string, string>, file: string, where: string): string {
+  let template = content;
+  for (const [key, value] of Object.entries(values)) {
+    if (value === '' || !template.includes(value)) fail(`cannot find the ${key} text in the recorded request`, file, where);
+    template = template.replace(value, () => `{{${key}}}`);
+  }
+  if (fillTemplate(template, values) !== content) fail('the extracted template does not reproduce the recorded request', file, where);
+  return template;
+}
+
+export interface ImportResult {
+  outDir: string;
+  files: string[];
+  cases: number;
+  receipts: number;
+}
+
+/**
+ * Imports `recordFile` into `outDir` (created; existing files with the same names are replaced).
+ * Throws {@link BadInputError} naming the file and JSON path when the record is malformed,
+ * truncated, or does not fit a registered domain.
+ */
+export function importRecord(recordFile: string, outDir: string): ImportResult {
+  const text = readTextFile(recordFile);
+  const rec: ExperimentRecord = validate(ExperimentRecordSchema, parseJsonText(text, recordFile), recordFile, { keepRaw: true });
+  const turns = rec.api_turns as Receipt[];
+  const evalKeys = Object.keys(rec.evaluations);
+  const initial = rec.evaluations.initial;
+  const taskTurns = turns.map((t, i) => [t, i] as const).filter(([t]) => t.kind === 'task_agent');
+  if (taskTurns.length === 0) fail('no task_agent receipts', recordFile, '$.api_turns');
+
+  // Prompts: distinct system prompts in order of first use, one per evaluation.
+  const prompts: string[] = [];
+  for (const [t, i] of taskTurns) {
+    const sys = t.request.messages[0];
+    if (sys?.role !== 'system') fail('a task_agent request does not start with a system message', recordFile, `$.api_turns[${i}].request.messages[0]`);
+    if (!prompts.includes(sys.content)) prompts.push(sys.content);
+  }
+  if (prompts.length !== evalKeys.length) {
+    fail(`found ${prompts.length} distinct system prompts but ${evalKeys.length} evaluations`, recordFile, '$.evaluations');
+  }
+
+  // Domain: the registered domain whose tools equal the recorded ones.
+  const recordedTools = canonicalJson(taskTurns[0][0].request.tools ?? []);
+  const domainName = Object.keys(domains).find(
+    (name) => canonicalJson(getDomain(name).tools.filter((t) => t.requestor === 'assistant').map(toWireTool)) === recordedTools,
+  );
+  if (!domainName) fail('the recorded tools match no registered domain', recordFile, `$.api_turns[${taskTurns[0][1]}].request.tools`);
+
+  // Transfer tool: the last tool of a transferred case.
+  const transferred = initial.results.find((r) => r.transferred);
+  const transferTool = transferred?.tool_calls.at(-1) ?? 'transfer_to_human';
+  let reasonArg = 'reason';
+  for (const t of turns) {
+    const tc = t.response.choices[0].message.tool_calls?.find((c) => c.function.name === transferTool);
+    if (tc) {
+      try {
+        reasonArg = Object.keys(JSON.parse(tc.function.arguments))[0] ?? reasonArg;
+      } catch {
+        /* keep the default */
+      }
+      break;
+    }
+  }
+
+  // Judge template.
+  const allResults = Object.values(rec.evaluations).flatMap((e) => e.results);
+  const judgeIdx = turns.findIndex((t) => t.kind === 'llm_judge');
+  let judgeTemplate = '{{user}}\n{{rubric}}\n{{reply}}\n';
+  if (judgeIdx >= 0) {
+    const content = String(turns[judgeIdx].request.messages[0]?.content ?? '');
+    const r = allResults.find((x) => x.final_text !== '' && content.includes(x.final_text) && content.includes(x.user) && content.includes(x.rubric));
+    if (!r) fail('cannot match the judge request to a case result', recordFile, `$.api_turns[${judgeIdx}].request.messages[0].content`);
+    judgeTemplate = extractTemplate(content, { user: r.user, rubric: r.rubric, reply: r.final_text }, recordFile, `$.api_turns[${judgeIdx}].request.messages[0].content`);
+  }
+
+  // Coding agent.
+  const codingIdx = turns.findIndex((t) => t.kind === 'coding_agent');
+  if (codingIdx < 0 || !rec.learning_signal) fail('no coding_agent receipt or no learning signal', recordFile, '$.api_turns');
+  const coding = turns[codingIdx].request;
+  const codingWhere = `$.api_turns[${codingIdx}].request`;
+  const codingSystem = String(coding.messages[0]?.content ?? '');
+  const signalJson = pyDumps(rec.learning_signal, { ensureAscii: false, indent: 2 });
+  const codingUser = extractTemplate(String(coding.messages[1]?.content ?? ''), { learning_signal: signalJson, prompt: prompts[0] }, recordFile, `${codingWhere}.messages[1].content`);
+  const applyFn = coding.tools?.[0]?.function;
+  const rationaleDescription = (applyFn?.parameters as any)?.properties?.rationale?.description;
+  if (!applyFn?.description || typeof rationaleDescription !== 'string') fail('the apply_edits tool has no description', recordFile, `${codingWhere}.tools[0]`);
+
+  // Verdict notes and learning-signal texts as observed, defaults elsewhere.
+  const notes = { ...pick(DEFAULT_TEXTS, ['transferred_as_required', 'missed_transfer', 'over_transfer', 'handled', 'mishandled']) };
+  for (const r of allResults) {
+    const kind = r.should_transfer ? (r.transferred ? 'transferred_as_required' : 'missed_transfer') : r.transferred ? 'over_transfer' : r.handled ? 'handled' : 'mishandled';
+    notes[kind] = r.note;
+  }
+  const ls = { ...pick(DEFAULT_TEXTS, ['rule_pass', 'rule_fail', 'flex_not_required', 'flex_pass', 'flex_fail']) };
+  for (const rep of rec.learning_signal.case_reports) {
+    const r = initial.results.find((x) => x.id === rep.case_id);
+    const d = rep.dimensions;
+    ls[d.rule_compliance.verdict === 'pass' ? 'rule_pass' : 'rule_fail'] = d.rule_compliance.evidence;
+    if (r?.group === 'boundary') ls[d.compliant_flexibility.verdict === 'pass' ? 'flex_pass' : 'flex_fail'] = d.compliant_flexibility.evidence;
+    else ls.flex_not_required = d.compliant_flexibility.evidence;
+  }
+  const present = {
+    over_transfer: initial.results.some((r) => !r.should_transfer && r.transferred),
+    missed_transfer: initial.results.some((r) => r.should_transfer && !r.transferred),
+    mishandled: initial.results.some((r) => !r.should_transfer && !r.transferred && !r.correct),
+  };
+  const firstPattern = (Object.keys(present) as (keyof typeof present)[]).find((k) => present[k]);
+  const diagnoses = { over_transfer: '', missed_transfer: '', mishandled: '' };
+  if (firstPattern) diagnoses[firstPattern] = rec.learning_signal.diagnosis;
+
+  const controlKeys = evalKeys.slice(2);
+  const rowLabel = (i: number) => rec.rows[i]?.label ?? rec.evaluations[evalKeys[i]].label;
+  const firstReq = taskTurns[0][0];
+  const spec: CampaignSpec = {
+    schema_version: 1,
+    name: `record-${rec.experiment_id}`,
+    experiment: { id: rec.experiment_id, canonical_source: rec.canonical_source, evidence_mode: rec.evidence_mode, created_at: rec.created_at },
+    domain: domainName,
+    model: {
+      provider: rec.provider,
+      model: rec.model,
+      endpoint: rec.backend?.endpoint ?? firstReq.endpoint,
+      credential_source_env: rec.backend?.credential_source_env,
+      temperature: firstReq.request.temperature ?? 0,
+    },
+    agent: { max_steps: 10, transfer_tool: transferTool, transfer_reason_arg: reasonArg },
+    cases_file: 'cases.json',
+    prompts: {
+      stable: { file: 'prompts/stable.txt', label: initial.label, row_label: rowLabel(0) },
+      candidate: {
+        label: rec.evaluations.automatic_candidate?.label ?? 'automatic candidate',
+        row_label: rec.evaluations.automatic_candidate ? rowLabel(1) : 'automatic candidate',
+      },
+      controls: controlKeys.map((k) => ({ id: k, file: `prompts/${k}.txt`, label: rec.evaluations[k].label, row_label: rowLabel(evalKeys.indexOf(k)) })),
+    },
+    judge: { template_file: 'judge.txt' },
+    coding_agent: {
+      system_file: 'coding-agent/system.txt',
+      user_template_file: 'coding-agent/user.txt',
+      tool_description: applyFn.description,
+      rationale_description: rationaleDescription,
+      scope: rec.candidate_manifest.scope,
+      target_rule: rec.candidate_manifest.target_rule,
+    },
+    verdict_notes: notes,
+    learning_signal: { ...ls, diagnoses },
+    receipts_file: 'receipts.jsonl',
+  };
+  const cases = initial.results.map((r) => ({ id: r.id, group: r.group, user: r.user, should_transfer: r.should_transfer, rubric: r.rubric }));
+  const files: Record<string, string> = {
+    'campaign.json': JSON.stringify(spec, null, 2) + '\n',
+    'cases.json': JSON.stringify(cases, null, 2) + '\n',
+    'prompts/stable.txt': prompts[0],
+    'judge.txt': judgeTemplate,
+    'coding-agent/system.txt': codingSystem,
+    'coding-agent/user.txt': codingUser,
+    'receipts.jsonl': turns.map((t) => JSON.stringify(t)).join('\n') + '\n',
+    'SOURCE.md': sourceNote(recordFile, text, rec, turns.length),
+  };
+  controlKeys.forEach((k) => (files[`prompts/${k}.txt`] = prompts[evalKeys.indexOf(k)]));
+  for (const [rel, content] of Object.entries(files)) {
+    const p = path.join(outDir, rel);
+    fs.mkdirSync(path.dirname(p), { recursive: true });
+    fs.writeFileSync(p, content);
+  }
+  return { outDir, files: Object.keys(files), cases: cases.length, receipts: turns.length };
+}
+
+function pick<T extends Record<string, string>, K extends keyof T>(o: T, keys: K[]): Record<K, string> {
+  return Object.fromEntries(keys.map((k) => [k, o[k]])) as unknown as Record<K, string>;
+}
+
+function sourceNote(file: string, text: string, rec: ExperimentRecord, turns: number): string {
+  return [
+    `# Where this campaign came from`,
+    '',
+    `Imported by \`servicegym import-record\` from the experiment record \`${path.basename(file)}\``,
+    `(sha256 \`${sha256Hex(text)}\`): experiment ${rec.experiment_id}, model ${rec.model} via ${rec.provider},`,
+    `created ${rec.created_at ?? 'at an unrecorded time'}.`,
+    '',
+    `- \`cases.json\`, the prompts, \`judge.txt\` and \`coding-agent/\` were extracted from the record; each template`,
+    `  was checked to reproduce the recorded request exactly.`,
+    `- \`receipts.jsonl\` holds the record's ${turns} model calls (\`api_turns\`), credential-free, as a replay cassette.`,
+    `- Texts the record never shows (e.g. the note for a missed transfer) are servicegym defaults.`,
+    `- \`agent.max_steps\` is not in the record; 10 is servicegym's choice (the record's longest case used 3).`,
+    '',
+  ].join('\n');
+}

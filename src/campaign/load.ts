@@ -1,0 +1,69 @@
+/**
+ * Loading a campaign folder: `campaign.json` plus the files it names.
+ */
+import path from 'node:path';
+import fs from 'node:fs';
+import { z } from 'zod';
+import { CampaignCaseSchema, CampaignSpecSchema, type CampaignCase, type CampaignSpec } from '../spec/campaign.js';
+import { ReceiptSchema, type Receipt } from '../spec/receipt.js';
+import { BadInputError } from '../spec/errors.js';
+import { readJsonFile, readJsonLines, readTextFile } from '../util/json-file.js';
+
+export interface PromptVariant {
+  /** `initial` for the stable prompt, `automatic_candidate`, or a control id such as `manual`. */
+  key: string;
+  label: string;
+  row_label: string;
+  text: string;
+  /** Absolute path of the file the text came from (none for the candidate). */
+  file?: string;
+}
+
+export interface LoadedCampaign {
+  dir: string;
+  spec: CampaignSpec;
+  cases: CampaignCase[];
+  stable: PromptVariant;
+  controls: PromptVariant[];
+  judgeTemplate: string;
+  codingSystem: string;
+  codingUserTemplate: string;
+  /** The recorded receipts, when the spec names a receipts file. */
+  receipts?: Receipt[];
+}
+
+/**
+ * Loads and validates a campaign folder. Throws {@link BadInputError} naming the file and JSON
+ * path of the first problem (missing file, invalid JSON, schema violation, duplicate case id).
+ */
+export function loadCampaign(dirOrFile: string): LoadedCampaign {
+  const dir = fs.existsSync(dirOrFile) && fs.statSync(dirOrFile).isFile() ? path.dirname(dirOrFile) : dirOrFile;
+  const specFile = path.join(dir, 'campaign.json');
+  const spec = readJsonFile(specFile, CampaignSpecSchema);
+  const at = (rel: string) => path.resolve(dir, rel);
+  const casesFile = at(spec.cases_file);
+  const cases = readJsonFile(casesFile, z.array(CampaignCaseSchema).min(1));
+  const seen = new Set<string>();
+  cases.forEach((c, i) => {
+    if (seen.has(c.id)) throw new BadInputError(`duplicate case id '${c.id}'`, { file: casesFile, path: `$[${i}].id` });
+    seen.add(c.id);
+  });
+  const prompt = (key: string, ref: { file: string; label: string; row_label: string }): PromptVariant => ({
+    key,
+    label: ref.label,
+    row_label: ref.row_label,
+    text: readTextFile(at(ref.file)),
+    file: at(ref.file),
+  });
+  return {
+    dir: path.resolve(dir),
+    spec,
+    cases,
+    stable: prompt('initial', spec.prompts.stable),
+    controls: spec.prompts.controls.map((c) => prompt(c.id, c)),
+    judgeTemplate: readTextFile(at(spec.judge.template_file)),
+    codingSystem: readTextFile(at(spec.coding_agent.system_file)),
+    codingUserTemplate: readTextFile(at(spec.coding_agent.user_template_file)),
+    receipts: spec.receipts_file ? readJsonLines(at(spec.receipts_file), ReceiptSchema) : undefined,
+  };
+}

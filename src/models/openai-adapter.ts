@@ -1,0 +1,59 @@
+/**
+ * The OpenAI-compatible adapter: any chat-completions endpoint (OpenAI, vLLM, Ollama, LiteLLM,
+ * OpenRouter, Ark, …) through the `openai` SDK.
+ *
+ * Retries: the SDK retries 408/409/429/5xx and timeouts with exponential backoff (0.5 s doubling,
+ * at most 8 s, jitter), honouring `retry-after-ms` and `retry-after`; `maxRetries` bounds it.
+ * The request body is sent exactly as given and the response body is kept as received, so the
+ * receipt is the wire exchange minus the credential.
+ */
+import OpenAI from 'openai';
+import { ChatResponseSchema, type ModelRole } from '../spec/messages.js';
+import { ProviderError } from '../spec/errors.js';
+import type { ChatModel, ChatRequestInput, ModelCallResult } from './chat-model.js';
+import { withModel } from './chat-model.js';
+import type { LiveModelConfig } from './config.js';
+
+export class OpenAICompatibleModel implements ChatModel {
+  readonly provider: string;
+  readonly endpoint: string;
+  readonly model: string;
+  private readonly client: OpenAI;
+
+  constructor(cfg: LiveModelConfig) {
+    this.provider = cfg.provider;
+    this.endpoint = `${cfg.baseURL}/chat/completions`;
+    this.model = cfg.model;
+    this.client = new OpenAI({
+      baseURL: cfg.baseURL,
+      apiKey: cfg.apiKey,
+      timeout: cfg.timeoutSeconds * 1000,
+      maxRetries: cfg.maxRetries,
+      logLevel: 'off',
+    });
+  }
+
+  /** Sends one request; throws {@link ProviderError} when every attempt failed. */
+  async complete(input: ChatRequestInput, role: ModelRole): Promise<ModelCallResult> {
+    const request = withModel(this.model, input);
+    const started = performance.now();
+    let body: unknown;
+    try {
+      body = await this.client.chat.completions.create(request as never);
+    } catch (e) {
+      const status = (e as { status?: number }).status;
+      throw new ProviderError(`${role} call to ${this.endpoint} failed: ${(e as Error).message}`, { status, cause: e });
+    }
+    const elapsedSeconds = Math.round(performance.now() - started) / 1000;
+    const parsed = ChatResponseSchema.safeParse(body);
+    if (!parsed.success) {
+      throw new ProviderError(`${role} call to ${this.endpoint} returned a body that is not a chat completion: ${parsed.error.issues[0]?.message}`);
+    }
+    const response = body as typeof parsed.data;
+    return {
+      response,
+      elapsedSeconds,
+      receipt: { kind: role, provider: this.provider, endpoint: this.endpoint, request, response, elapsed_seconds: elapsedSeconds },
+    };
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * DDL and schema-version handling for the SQLite run store ({@link RunStore} in `store.ts`).
+ *
+ * The schema version lives in `PRAGMA user_version`: 0 means "no servicegym schema yet" (a fresh
+ * file when it holds no tables), {@link STORE_SCHEMA_VERSION} is the current layout. Forward
+ * migrations are listed in {@link MIGRATIONS}; an older file with a complete migration path is
+ * migrated in place on a writable open, anything else is refused with a {@link BadInputError}.
+ */
+import type Database from 'better-sqlite3';
+import { BadInputError } from '../spec/errors.js';
+
+/** Current schema version written to `PRAGMA user_version` of every new store. */
+export const STORE_SCHEMA_VERSION = 1;
+
+/**
+ * Tables of schema v1. JSON columns (`summary`, `record`, `result`, `request`, `response`) hold
+ * `JSON.stringify` text. Episodes are read back in rowid (insertion) order.
+ */
+export const SCHEMA_DDL = `
+CREATE TABLE runs (
+  id          TEXT PRIMARY KEY,
+  kind        TEXT NOT NULL CHECK (kind IN ('campaign', 'run', 'optimize')),
+  name        TEXT NOT NULL,
+  domain      TEXT,
+  created_at  TEXT NOT NULL,
+  summary     TEXT NOT NULL,
+  record      TEXT NOT NULL
+);
+CREATE INDEX runs_by_created ON runs (created_at DESC, id);
+
+CREATE TABLE episodes (
+  run_id      TEXT NOT NULL,
+  episode_id  TEXT NOT NULL,
+  task_id     TEXT NOT NULL,
+  trial       INTEGER NOT NULL,
+  label       TEXT NOT NULL,
+  reward      REAL,
+  partial     REAL,
+  termination TEXT,
+  result      TEXT NOT NULL,
+  UNIQUE (run_id, episode_id)
+);
+
+CREATE TABLE receipts (
+  run_id          TEXT NOT NULL,
+  seq             INTEGER NOT NULL,
+  kind            TEXT NOT NULL,
+  provider        TEXT NOT NULL,
+  endpoint        TEXT NOT NULL,
+  request         TEXT NOT NULL,
+  response        TEXT NOT NULL,
+  elapsed_seconds REAL NOT NULL,
+  PRIMARY KEY (run_id, seq)
+);
+`;
+
+/**
+ * Forward migrations: `MIGRATIONS[n]` turns a schema-vn store into v(n+1) and runs inside the
+ * opening transaction. Empty while v1 is the only layout; v0 (a file with tables but no version)
+ * has no migration and is refused.
+ */
+export const MIGRATIONS: Readonly<Record<number, (db: Database.Database) => void>> = {};
+
+/** Number of user tables/indexes/views in the file (excluding SQLite's internal ones). */
+function objectCount(db: Database.Database): number {
+  const row = db
+    .prepare("SELECT count(*) AS n FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
+    .get() as { n: number };
+  return row.n;
+}
+
+function readVersion(db: Database.Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+function olderError(file: string, found: number, how: string): BadInputError {
+  return new BadInputError(
+    `this store is from an older servicegym schema (v${found}, this is v${STORE_SCHEMA_VERSION}); ${how}`,
+    { file },
+  );
+}
+
+/**
+ * Brings the open database `db` (stored at `file`, used in messages) to
+ * {@link STORE_SCHEMA_VERSION}: creates the tables in an empty file, runs forward migrations,
+ * or refuses. With `readonly`, nothing is written and only a current-version store is accepted.
+ *
+ * @throws BadInputError when the file is from a newer servicegym (higher `user_version`), from an
+ *   older schema with no migration path (including v0 with existing tables), needs a migration
+ *   but was opened read-only, or is an empty (uninitialised) file opened read-only.
+ * @throws SqliteError (e.g. SQLITE_NOTADB, SQLITE_BUSY) as raised by better-sqlite3; the caller
+ *   maps these to user-facing errors.
+ */
+export function ensureSchema(db: Database.Database, file: string, readonly: boolean): void {
+  const check = (): number => {
+    const version = readVersion(db);
+    if (version > STORE_SCHEMA_VERSION) {
+      throw new BadInputError(
+        `this store is from a newer servicegym (schema v${version}, this is v${STORE_SCHEMA_VERSION}); ` +
+          'upgrade servicegym to open it, or use a different --db PATH',
+        { file },
+      );
+    }
+    if (version === STORE_SCHEMA_VERSION) return version;
+    if (version === 0 && objectCount(db) === 0) {
+      if (readonly) {
+        throw new BadInputError(
+          'this store is empty (never initialised); any servicegym command run with `--db PATH` creates it',
+          { file },
+        );
+      }
+      return version;
+    }
+    for (let v = version; v < STORE_SCHEMA_VERSION; v++) {
+      if (!MIGRATIONS[v]) {
+        throw olderError(
+          file,
+          version,
+          'open it with the servicegym version that wrote it to export what you need, then move it ' +
+            'aside and re-run with a fresh `--db PATH`',
+        );
+      }
+    }
+    if (readonly) {
+      throw olderError(file, version, 'open it once without read-only access to migrate it in place');
+    }
+    return version;
+  };
+
+  if (check() === STORE_SCHEMA_VERSION) return;
+  // Re-check under a write lock: another process may have initialised or migrated meanwhile.
+  db.transaction(() => {
+    const version = check();
+    if (version === STORE_SCHEMA_VERSION) return;
+    if (version === 0) {
+      db.exec(SCHEMA_DDL);
+    } else {
+      for (let v = version; v < STORE_SCHEMA_VERSION; v++) MIGRATIONS[v](db);
+    }
+    db.pragma(`user_version = ${STORE_SCHEMA_VERSION}`);
+  }).immediate();
+}
