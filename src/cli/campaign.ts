@@ -1,0 +1,72 @@
+/**
+ * `servicegym campaign <campaign-dir> --model …`: runs a campaign live against any
+ * OpenAI-compatible endpoint, journalling every receipt as it arrives so a killed run resumes
+ * (`--resume`) without repeating finished calls.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { loadCampaign } from '../campaign/load.js';
+import { runCampaign } from '../campaign/runner.js';
+import { resolveLiveModelConfig } from '../models/config.js';
+import { OpenAICompatibleModel } from '../models/openai-adapter.js';
+import { ResumeModel } from '../models/resume-model.js';
+import { ReceiptSchema, type Receipt } from '../spec/receipt.js';
+import { DEFAULT_STORE_PATH } from '../store/store.js';
+import { SystemClock } from '../util/clock.js';
+import { readJsonLines } from '../util/json-file.js';
+import { finishCampaign } from './campaign-common.js';
+import { progressLogger } from './output.js';
+
+export function registerCampaign(program: Command, setExit: (code: number) => void): void {
+  program
+    .command('campaign')
+    .description('run a campaign live against an OpenAI-compatible endpoint and record receipts')
+    .argument('<campaign>', 'campaign folder (campaign.json, cases, prompts)')
+    .option('--model <name>', 'model name (else SERVICEGYM_MODEL)')
+    .option('--base-url <url>', 'OpenAI-compatible base URL (else SERVICEGYM_BASE_URL / OPENAI_BASE_URL)')
+    .option('--provider <label>', 'provider label written to receipts (else the base URL host)')
+    .option('--timeout <seconds>', 'per-attempt timeout in seconds (default 120)')
+    .option('--max-retries <n>', 'retries on 429/5xx/timeouts (default 4)')
+    .option('--receipts <file>', 'receipt journal (JSON Lines), appended as calls return', '.servicegym/receipts.jsonl')
+    .option('--resume', 'serve calls already in the receipt journal instead of repeating them')
+    .option('--json', 'print the experiment record as JSON instead of the report')
+    .option('--out <file>', 'also write the experiment record JSON here')
+    .option('--db <path>', 'run store (SQLite)', DEFAULT_STORE_PATH)
+    .option('--no-store', 'do not save the run to the store')
+    .option('--work-dir <dir>', 'where the candidate prompt working copy is written', '.servicegym/work')
+    .option('-q, --quiet', 'no progress on stderr')
+    .action(async (dir: string, flags) => {
+      const log = progressLogger(flags.quiet);
+      const campaign = loadCampaign(dir);
+      const cfg = resolveLiveModelConfig(flags);
+      const live = new OpenAICompatibleModel(cfg);
+      let previous: Receipt[] = [];
+      if (flags.resume && fs.existsSync(flags.receipts)) {
+        previous = readJsonLines(flags.receipts, ReceiptSchema);
+        log(`resuming: ${previous.length} receipts in ${flags.receipts}`);
+      } else if (fs.existsSync(flags.receipts)) {
+        fs.rmSync(flags.receipts);
+      }
+      const model = new ResumeModel(live, previous);
+      fs.mkdirSync(path.dirname(path.resolve(flags.receipts)), { recursive: true });
+      const journal = fs.openSync(flags.receipts, 'a');
+      const journalled = new Set(previous);
+      try {
+        const outcome = await runCampaign({
+          campaign,
+          model,
+          clock: SystemClock,
+          workDir: path.join(flags.workDir, campaign.spec.name),
+          onProgress: log,
+          onReceipt: (r) => {
+            if (!journalled.has(r)) fs.writeSync(journal, JSON.stringify(r) + '\n');
+          },
+        });
+        log(`${model.counts.live} live calls, ${model.counts.fromJournal} served from the journal`);
+        setExit(finishCampaign(outcome, flags, `Campaign ${campaign.spec.name}: live run against ${live.endpoint}, model ${live.model}`, log));
+      } finally {
+        fs.closeSync(journal);
+      }
+    });
+}

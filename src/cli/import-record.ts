@@ -1,0 +1,16 @@
+/** `servicegym import-record <record.json> --out <dir>`: an experiment record into a campaign folder. */
+import type { Command } from 'commander';
+import { importRecord } from '../campaign/import-record.js';
+
+export function registerImportRecord(program: Command, setExit: (code: number) => void): void {
+  program
+    .command('import-record')
+    .description('turn an experiment record (JSON) into a campaign folder plus a receipts cassette')
+    .argument('<record>', 'experiment record JSON file')
+    .requiredOption('--out <dir>', 'campaign folder to write')
+    .action((file: string, flags: { out: string }) => {
+      const r = importRecord(file, flags.out);
+      process.stdout.write(`imported ${r.cases} cases and ${r.receipts} receipts into ${r.outDir}\n${r.files.map((f) => `  ${f}`).join('\n')}\n`);
+      setExit(0);
+    });
+}

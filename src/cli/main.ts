@@ -1,0 +1,40 @@
+/**
+ * The `servicegym` command. Exit codes: 0 ok, 1 failed checks (a rejected candidate, a replay
+ * that did not reproduce, a provider that failed after retries), 2 bad input (names the file and
+ * the JSON path), 70 internal error.
+ */
+import { Command, CommanderError } from 'commander';
+import { BadInputError, ProviderError, ReplayMissError } from '../spec/errors.js';
+import { registerReplay } from './replay.js';
+import { registerCampaign } from './campaign.js';
+import { registerImportRecord } from './import-record.js';
+
+/** Runs the CLI on `argv` (as process.argv) and returns the exit code; never calls process.exit. */
+export async function main(argv: string[]): Promise<number> {
+  let code = 0;
+  const setExit = (c: number) => (code = c);
+  const program = new Command()
+    .name('servicegym')
+    .description('simulate, evaluate and improve policy-bound customer-service agents')
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  registerReplay(program, setExit);
+  registerCampaign(program, setExit);
+  registerImportRecord(program, setExit);
+  try {
+    await program.parseAsync(argv);
+    return code;
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    if (e instanceof BadInputError) {
+      process.stderr.write(`servicegym: error: ${e.message}\n`);
+      return 2;
+    }
+    if (e instanceof ReplayMissError || e instanceof ProviderError) {
+      process.stderr.write(`servicegym: ${e.message}\n`);
+      return 1;
+    }
+    process.stderr.write(`servicegym: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
+    return 70;
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * Terminal output helpers: aligned tables (CJK-aware widths), and the stderr progress logger.
+ * Results go to stdout, progress and diagnostics to stderr.
+ */
+import stringWidth from 'string-width';
+
+/** Renders rows as left-aligned columns separated by two spaces; the first row is the header. */
+export function table(rows: (string | number)[][]): string {
+  const cells = rows.map((r) => r.map(String));
+  const widths: number[] = [];
+  for (const r of cells) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, stringWidth(c))));
+  return cells
+    .map((r) => r.map((c, i) => (i === r.length - 1 ? c : c + ' '.repeat(widths[i] - stringWidth(c)))).join('  ').trimEnd())
+    .join('\n');
+}
+
+/** A progress line on stderr (silent when `quiet`). */
+export function progressLogger(quiet = false): (line: string) => void {
+  return (line) => {
+    if (!quiet) process.stderr.write(`servicegym: ${line}\n`);
+  };
+}
+
+/** `a/b` for a [correct, total] pair. */
+export const frac = (x: [number, number] | readonly [number, number]): string => `${x[0]}/${x[1]}`;

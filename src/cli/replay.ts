@@ -1,0 +1,41 @@
+/**
+ * `servicegym replay [campaign-dir]`: re-runs a campaign offline from its recorded receipts.
+ * With no folder it replays the embedded seed experiment.
+ */
+import path from 'node:path';
+import type { Command } from 'commander';
+import { loadCampaign } from '../campaign/load.js';
+import { runCampaign } from '../campaign/runner.js';
+import { ReplayModel, VirtualClock } from '../models/replay.js';
+import { BadInputError } from '../spec/errors.js';
+import { DEFAULT_STORE_PATH } from '../store/store.js';
+import { finishCampaign } from './campaign-common.js';
+import { progressLogger } from './output.js';
+import { DEFAULT_CAMPAIGN_DIR } from './paths.js';
+
+export function registerReplay(program: Command, setExit: (code: number) => void): void {
+  program
+    .command('replay')
+    .description('replay a campaign from its receipts, offline (default: the embedded seed experiment)')
+    .argument('[campaign]', 'campaign folder (with campaign.json and receipts)', DEFAULT_CAMPAIGN_DIR)
+    .option('--json', 'print the experiment record as JSON instead of the report')
+    .option('--out <file>', 'also write the experiment record JSON here')
+    .option('--db <path>', 'run store (SQLite)', DEFAULT_STORE_PATH)
+    .option('--no-store', 'do not save the run to the store')
+    .option('--work-dir <dir>', 'where the candidate prompt working copy is written', '.servicegym/work')
+    .option('-q, --quiet', 'no progress on stderr')
+    .action(async (dir: string, flags) => {
+      const log = progressLogger(flags.quiet);
+      const campaign = loadCampaign(dir);
+      if (!campaign.receipts) throw new BadInputError('the campaign names no receipts_file; replay needs recorded receipts', { file: path.join(dir, 'campaign.json'), path: '$.receipts_file' });
+      const clock = new VirtualClock(campaign.spec.experiment?.created_at);
+      const model = new ReplayModel(campaign.receipts, campaign.spec.model.model, clock);
+      const started = performance.now();
+      const outcome = await runCampaign({ campaign, model, clock, workDir: path.join(flags.workDir, campaign.spec.name), onProgress: log });
+      const used = model.consumed();
+      const roles = Object.entries(used.byRole).map(([k, v]) => `${v} ${k}`).join(', ');
+      log(`replayed ${used.total} of ${campaign.receipts.length} receipts (${roles}) in ${((performance.now() - started) / 1000).toFixed(3)} s`);
+      const header = `Campaign ${campaign.spec.name}: replay of ${used.total} recorded calls (${roles}), model ${campaign.spec.model.model}`;
+      setExit(finishCampaign(outcome, flags, header, log));
+    });
+}
