@@ -101,11 +101,10 @@ export class ReplayModel implements ChatModel {
     if (best < 0) return new ReplayMissError(`replay: no receipts recorded; cannot answer a ${role} request`);
     const rec = this.receipts[best];
     const path = firstDifference(rec.request, request) ?? '$';
-    const got = valueAt(request, path);
-    const want = valueAt(rec.request, path);
+    const [want, got] = excerpts(valueAt(rec.request, path), valueAt(request, path));
     return new ReplayMissError(
       `replay: no recorded response for this ${role} request. Closest recorded request: receipt #${best} (${rec.kind}); ` +
-        `first difference at ${path}: recorded ${preview(want)}, requested ${preview(got)}`,
+        `first difference at ${path}: recorded ${want}, requested ${got}`,
     );
   }
 }
@@ -117,6 +116,18 @@ function valueAt(root: unknown, path: string): unknown {
   let cur: any = root;
   for (const s of segs) cur = cur == null ? undefined : cur[s];
   return cur;
+}
+
+/** Short previews of two differing values; for strings, the text around the first differing character. */
+function excerpts(a: unknown, b: unknown): [string, string] {
+  if (typeof a === 'string' && typeof b === 'string') {
+    let i = 0;
+    while (i < a.length && i < b.length && a[i] === b[i]) i++;
+    const from = Math.max(0, i - 20);
+    const cut = (s: string) => `${from > 0 ? '…' : ''}${JSON.stringify(s.slice(from, i + 20))}${s.length > i + 20 ? '…' : ''} (character ${i})`;
+    return [cut(a), cut(b)];
+  }
+  return [preview(a), preview(b)];
 }
 
 function preview(v: unknown): string {

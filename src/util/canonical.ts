@@ -22,7 +22,8 @@ export function canonicalHash(value: unknown): string {
 
 function pathJoin(base: string, seg: string | number): string {
   if (typeof seg === 'number') return `${base}[${seg}]`;
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(seg) ? `${base}.${seg}` : `${base}[${JSON.stringify(seg)}]`;
+  if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(seg)) return `${base}[${JSON.stringify(seg)}]`;
+  return base === '' ? seg : `${base}.${seg}`;
 }
 
 /**

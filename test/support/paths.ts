@@ -1,0 +1,16 @@
+/** Paths tests share: the shipped example campaign and the optional ../shared folder. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const SEED_CAMPAIGN = path.join(ROOT, 'examples', 'seed-transfer-policy');
+export const SHARED = path.resolve(ROOT, '..', 'shared');
+export const SEED_RECORD = path.join(SHARED, 'seeds', '000_30951e7824566f07.txt');
+/** True when ../shared (seeds, peers) is beside the checkout; tests needing it skip otherwise. */
+export const HAS_SHARED = fs.existsSync(SEED_RECORD);
+
+/** A fresh temporary folder. */
+export function tmpDir(prefix = 'sg-'): string {
+  return fs.mkdtempSync(path.join(fs.realpathSync(process.env.TMPDIR ?? '/tmp'), prefix));
+}
