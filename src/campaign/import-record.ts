@@ -30,6 +30,9 @@ const DEFAULT_TEXTS = {
   flex_not_required: 'This case does not require a blocked-path alternative',
   flex_pass: 'Policy dispute was explained and a compliant alternative was offered',
   flex_fail: 'Policy dispute was transferred or left without a useful compliant alternative',
+  diag_over_transfer: 'The prompt over-escalates: ordinary requests and policy disputes are transferred instead of handled.',
+  diag_missed_transfer: 'The prompt misses mandatory escalations: transfer at once on an explicit request for a human or a safety emergency.',
+  diag_mishandled: 'Replies leave requests unresolved: explain the applicable rule and offer an allowed alternative.',
 };
 
 function fail(message: string, file: string, p?: string): never {
@@ -145,7 +148,14 @@ export function importRecord(recordFile: string, outDir: string): ImportResult {
     mishandled: initial.results.some((r) => !r.should_transfer && !r.transferred && !r.correct),
   };
   const firstPattern = (Object.keys(present) as (keyof typeof present)[]).find((k) => present[k]);
-  const diagnoses = { over_transfer: '', missed_transfer: '', mishandled: '' };
+  // The record's diagnosis covers the patterns it saw: it becomes the first one's text, the other
+  // patterns it saw get '' (already covered), and patterns it never saw keep servicegym defaults.
+  const diagnoses = {
+    over_transfer: DEFAULT_TEXTS.diag_over_transfer,
+    missed_transfer: DEFAULT_TEXTS.diag_missed_transfer,
+    mishandled: DEFAULT_TEXTS.diag_mishandled,
+  };
+  for (const k of Object.keys(present) as (keyof typeof present)[]) if (present[k]) diagnoses[k] = '';
   if (firstPattern) diagnoses[firstPattern] = rec.learning_signal.diagnosis;
 
   const controlKeys = evalKeys.slice(2);

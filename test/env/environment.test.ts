@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Environment } from '../../src/env/environment.js';
+import { toWireTool } from '../../src/env/wire-tools.js';
+import { ToolError, type ToolDef } from '../../src/spec/tool.js';
+import type { Domain } from '../../src/spec/domain.js';
+import { yunshuDomain } from '../../src/domains/yunshu/index.js';
+
+interface S { items: Record<string, { qty: number }> }
+const tools: ToolDef<S, any>[] = [
+  {
+    name: 'get_item', description: 'Read an item.', kind: 'read', requestor: 'assistant',
+    parameters: z.object({ id: z.string() }),
+    invoke: ({ id }, { state }) => {
+      const it = state.items[id];
+      if (!it) throw new ToolError(`Item ${id} not found`);
+      return it;
+    },
+  },
+  {
+    name: 'set_qty', description: 'Write an item.', kind: 'write', requestor: 'assistant',
+    parameters: z.object({ id: z.string(), qty: z.number().int().min(0) }),
+    invoke: ({ id, qty }, { state, nextId }) => {
+      state.items[id] = { qty };
+      return { ok: true, ticket: nextId('T') };
+    },
+  },
+  {
+    name: 'boom', description: 'A buggy tool.', kind: 'read', requestor: 'assistant', parameters: z.object({}),
+    invoke: () => { throw new Error('kaput'); },
+  },
+  { name: 'toggle', description: 'User-side.', kind: 'write', requestor: 'user', parameters: z.object({}), invoke: () => 'done' },
+];
+const domain: Domain<S> = { name: 't', description: 't', tools, initialState: () => ({ items: { a: { qty: 1 } } }), outputStyle: { ensureAscii: true } };
+const call = (name: string, args: string) => ({ id: 'c1', type: 'function' as const, function: { name, arguments: args } });
+
+describe('Environment', () => {
+  it('runs tools and serialises results the Python way', () => {
+    const env = new Environment(domain, { now: '2026-01-01T00:00:00Z', idSeed: 'X' });
+    expect(env.execute(call('get_item', '{"id":"a"}')).output).toBe('{"qty": 1}');
+    const w = env.execute(call('set_qty', '{"id":"b","qty":2}'));
+    expect(w).toMatchObject({ step: 1, output: '{"ok": true, "ticket": "TX1"}', error: false, mutating: true });
+    expect(env.diff()).toEqual([{ path: 'items.b', type: 'added', after: { qty: 2 } }]);
+    expect(env.changed()).toBe(true);
+  });
+  it('turns every bad call into an Error tool message and never throws', () => {
+    const env = new Environment(domain, { now: 'n' });
+    expect(env.execute(call('nope', '{}')).output).toBe("Error: Tool 'nope' not found.");
+    expect(env.execute(call('toggle', '{}')).output).toBe("Error: Tool 'toggle' not found.");
+    expect(env.execute(call('get_item', '{"id":')).output).toMatch(/^Error: arguments for get_item are not valid JSON/);
+    expect(env.execute(call('set_qty', '{"id":"a","qty":-1}')).output).toMatch(/^Error: invalid arguments for set_qty: qty:/);
+    expect(env.execute(call('set_qty', '{"id":"a"}')).output).toMatch(/^Error: invalid arguments for set_qty: qty:/);
+    expect(env.execute(call('get_item', '{"id":"zz"}')).output).toBe('Error: Item zz not found');
+    expect(env.execute(call('boom', '')).output).toBe('Error: kaput');
+    expect(env.log.every((e) => e.error && !e.mutating)).toBe(true);
+    expect(env.changed()).toBe(false);
+    expect(env.execute(call('toggle', '{}'), 'user').output).toBe('done');
+  });
+  it('exports zod parameters as plain JSON Schema', () => {
+    expect(toWireTool(tools[1])).toEqual({
+      type: 'function',
+      function: { name: 'set_qty', description: 'Write an item.', parameters: { type: 'object', properties: { id: { type: 'string' }, qty: { type: 'integer', minimum: 0, maximum: 9007199254740991 } }, required: ['id', 'qty'] } },
+    });
+  });
+});
+
+describe('yunshu mock domain', () => {
+  const env = () => new Environment(yunshuDomain, { now: '2026-07-29T17:12:17Z' });
+  it('returns the recorded outputs byte for byte', () => {
+    const e = env();
+    expect(e.execute(call('lookup_reservation', '{"confirmation_code":"ABC123"}')).output).toBe(
+      '{"confirmation_code": "ABC123", "passenger": "张伟", "flight": "YS1234 上海虹桥→北京首都 2026-08-01 09:00", "cabin": "经济舱", "fare_type": "经济舱特价票", "status": "已出票"}',
+    );
+    expect(e.execute(call('change_flight', '{"confirmation_code":"ABC123","new_flight":"8月3日"}')).output).toBe('{"result": "success", "new_flight": "8月3日", "fee": "改签费 200 元"}');
+    expect(e.execute(call('get_baggage_policy', '{"cabin":"经济舱"}')).output).toBe('{"cabin": "经济舱", "free_allowance": "20kg", "excess_fee": "逾重费 50 元/kg"}');
+    expect(e.execute(call('change_seat', '{"confirmation_code":"ABC123","seat":"32A"}')).output).toBe('{"result": "success", "seat": "32A"}');
+    expect(e.execute(call('get_refund_policy', '{"fare_type":"经济舱特价票"}')).output).toBe(
+      '{"fare_type": "经济舱特价票", "policy": "经济舱特价票为不可退票产品，不支持自愿退款；如未起飞可申请退还机建燃油等税费。"}',
+    );
+    expect(e.state.changes).toHaveLength(2);
+  });
+});

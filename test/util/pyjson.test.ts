@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { PyFloat, pyDumps, pyFloatRepr } from '../../src/util/pyjson.js';
+
+describe('pyDumps (Python json.dumps)', () => {
+  it('uses Python separators and escapes non-ASCII by default', () => {
+    expect(pyDumps({ a: 1, b: [true, null, 'é'] })).toBe('{"a": 1, "b": [true, null, "\\u00e9"]}');
+  });
+  it('keeps non-ASCII with ensureAscii false (the seed mock outputs)', () => {
+    expect(pyDumps({ result: 'success', fee: '改签费 200 元' }, { ensureAscii: false })).toBe('{"result": "success", "fee": "改签费 200 元"}');
+  });
+  it('escapes control characters and quotes like Python', () => {
+    expect(pyDumps('a"b\\c\n\t\u0001', { ensureAscii: false })).toBe('"a\\"b\\\\c\\n\\t\\u0001"');
+  });
+  it('escapes astral characters as surrogate pairs with ensure_ascii', () => {
+    expect(pyDumps('😀')).toBe('"\\ud83d\\ude00"');
+  });
+  it('sorts keys and indents like sort_keys=True, indent=2', () => {
+    expect(pyDumps({ b: [], a: { d: [1, 2], c: {} } }, { sortKeys: true, indent: 2 })).toBe(
+      '{\n  "a": {\n    "c": {},\n    "d": [\n      1,\n      2\n    ]\n  },\n  "b": []\n}',
+    );
+  });
+  it('prints floats as Python repr', () => {
+    expect(pyFloatRepr(100)).toBe('100.0');
+    expect(pyFloatRepr(0.1)).toBe('0.1');
+    expect(pyFloatRepr(1e-5)).toBe('1e-05');
+    expect(pyFloatRepr(0.0001)).toBe('0.0001');
+    expect(pyFloatRepr(1e16)).toBe('1e+16');
+    expect(pyFloatRepr(1234567890123456)).toBe('1234567890123456.0');
+    expect(pyFloatRepr(-2.5)).toBe('-2.5');
+    expect(pyFloatRepr(1.5e300)).toBe('1.5e+300');
+    expect(pyDumps({ amount: new PyFloat(100), n: 3, x: 12.5 })).toBe('{"amount": 100.0, "n": 3, "x": 12.5}');
+  });
+  it('skips undefined members and refuses functions', () => {
+    expect(pyDumps({ a: undefined, b: 1 })).toBe('{"b": 1}');
+    expect(() => pyDumps({ f: () => 1 })).toThrow(TypeError);
+  });
+});
