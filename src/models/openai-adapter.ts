@@ -35,7 +35,8 @@ export class OpenAICompatibleModel implements ChatModel {
 
   /** Sends one request; throws {@link ProviderError} when every attempt failed. */
   async complete(input: ChatRequestInput, role: ModelRole): Promise<ModelCallResult> {
-    const request = withModel(this.model, input);
+    // A snapshot: callers keep appending to their message arrays after the call returns.
+    const request = structuredClone(withModel(this.model, input));
     const started = performance.now();
     let body: unknown;
     try {

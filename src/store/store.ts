@@ -102,12 +102,12 @@ type EpisodeDbRow = Omit<EpisodeRow, 'result'> & { result: string };
 type ReceiptDbRow = Omit<ReceiptRow, 'request' | 'response'> & { request: string; response: string };
 
 /** Turns better-sqlite3 errors that are the user's concern into {@link BadInputError}s. */
-function mapSqliteError(err: unknown, file: string): unknown {
+function mapSqliteError(err: unknown, file: string, busyMs = BUSY_TIMEOUT_MS): unknown {
   if (!(err instanceof Database.SqliteError)) return err;
   const code = err.code;
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
     return new BadInputError(
-      `the store is locked by another process (still busy after ${BUSY_TIMEOUT_MS / 1000} s); ` +
+      `the store is locked by another process (still busy after ${busyMs / 1000} s); ` +
         'wait for it to finish or use a different `--db PATH`',
       { file },
     );
@@ -128,10 +128,12 @@ function mapSqliteError(err: unknown, file: string): unknown {
 export class RunStore {
   private readonly db: Database.Database;
   private readonly file: string;
+  private readonly busyMs: number;
 
-  private constructor(db: Database.Database, file: string) {
+  private constructor(db: Database.Database, file: string, busyMs: number) {
     this.db = db;
     this.file = file;
+    this.busyMs = busyMs;
   }
 
   /**
@@ -141,11 +143,13 @@ export class RunStore {
    * @param file path of the SQLite file (`':memory:'` for a throwaway store).
    * @param opts.readonly open without writing anything (write methods then throw); default false.
    * @param opts.create create the file if missing; default true, forced false by `readonly`.
+   * @param opts.busyTimeoutMs how long to wait for another writer, in milliseconds; default 5000.
    * @throws BadInputError when the file is missing and may not be created, is not a SQLite
    *   database, is corrupt, is from an older or newer servicegym schema, or is locked by another
    *   process for longer than the busy timeout.
    */
-  static open(file: string, opts: { readonly?: boolean; create?: boolean } = {}): RunStore {
+  static open(file: string, opts: { readonly?: boolean; create?: boolean; busyTimeoutMs?: number } = {}): RunStore {
+    const busyMs = opts.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
     const readonly = opts.readonly ?? false;
     const create = !readonly && (opts.create ?? true);
     const inMemory = file === ':memory:';
@@ -160,16 +164,16 @@ export class RunStore {
     }
     let db: Database.Database | undefined;
     try {
-      db = new Database(file, { readonly, fileMustExist: !create, timeout: BUSY_TIMEOUT_MS });
-      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      db = new Database(file, { readonly, fileMustExist: !create, timeout: busyMs });
+      db.pragma(`busy_timeout = ${busyMs}`);
       // Touch the header first so that a non-database file fails here, before any write.
       db.pragma('user_version', { simple: true });
       if (!readonly && !inMemory) db.pragma('journal_mode = WAL');
       ensureSchema(db, file, readonly);
-      return new RunStore(db, file);
+      return new RunStore(db, file, busyMs);
     } catch (err) {
       db?.close();
-      throw mapSqliteError(err, file);
+      throw mapSqliteError(err, file, busyMs);
     }
   }
 
@@ -177,7 +181,7 @@ export class RunStore {
     try {
       return fn();
     } catch (err) {
-      throw mapSqliteError(err, this.file);
+      throw mapSqliteError(err, this.file, this.busyMs);
     }
   }
 

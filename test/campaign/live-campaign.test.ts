@@ -331,7 +331,9 @@ describe('servicegym campaign (live, against the mock server)', () => {
     const failing = await mock({ port, handler: (body, ctx) => (ctx.index < N ? inner(body, ctx) : { status: 500, error: 'provider down' }) });
     const p = workspace();
     const first = await cli(campaignArgs(p, failing, ['--max-retries', '0']));
+    if (first.code !== 1) console.log(first);
     expect(first.code).toBe(1);
+    console.log(first.stderr);
     expect(first.stderr).toContain('failed');
     expect(first.stderr).not.toContain(FAKE_KEY);
     expect(failing.requests).toHaveLength(N + 1);
