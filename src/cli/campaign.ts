@@ -51,7 +51,6 @@ export function registerCampaign(program: Command, setExit: (code: number) => vo
       const model = new ResumeModel(live, previous);
       fs.mkdirSync(path.dirname(path.resolve(flags.receipts)), { recursive: true });
       const journal = fs.openSync(flags.receipts, 'a');
-      const journalled = new Set(previous);
       try {
         const outcome = await runCampaign({
           campaign,
@@ -60,7 +59,7 @@ export function registerCampaign(program: Command, setExit: (code: number) => vo
           workDir: path.join(flags.workDir, campaign.spec.name),
           onProgress: log,
           onReceipt: (r) => {
-            if (!journalled.has(r)) fs.writeSync(journal, JSON.stringify(r) + '\n');
+            if (!model.fromJournal(r)) fs.writeSync(journal, JSON.stringify(r) + '\n');
           },
         });
         log(`${model.counts.live} live calls, ${model.counts.fromJournal} served from the journal`);

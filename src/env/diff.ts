@@ -1,26 +1,44 @@
 /**
- * Per-field state diff, for reports and the viewer: which field changed, from what, to what.
+ * Per-field state diff, for reports, conformance and the viewer: which field changed, from what,
+ * to what. The format is tau2's reference format: `{path, op, before, after}` with `path` a JSON
+ * pointer (`/reservations/XEHM4B/status`) and `op` one of `add | remove | replace`.
  */
 import microdiff from 'microdiff';
 
-/** One changed field; `path` is a dotted JSON path such as `reservations.ABC123.seat`. */
 export interface FieldDiff {
+  /** JSON pointer (RFC 6901) into the state. */
   path: string;
-  type: 'added' | 'removed' | 'changed';
-  before?: unknown;
-  after?: unknown;
+  op: 'add' | 'remove' | 'replace';
+  before: unknown;
+  after: unknown;
 }
 
-/** Differences from `before` to `after`, in a deterministic (path-sorted) order. */
-export function diffState(before: unknown, after: unknown): FieldDiff[] {
-  if (typeof before !== 'object' || typeof after !== 'object' || !before || !after) {
-    return before === after ? [] : [{ path: '', type: 'changed', before, after }];
+/** Escapes one JSON-pointer segment (`~` → `~0`, `/` → `~1`). */
+export function pointerSegment(seg: string | number): string {
+  return String(seg).replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** JSON pointer of a path given as segments. */
+export function jsonPointer(segs: readonly (string | number)[]): string {
+  return segs.map((s) => '/' + pointerSegment(s)).join('');
+}
+
+/**
+ * Differences from `before` to `after` (array elements compared by index), prefixed with
+ * `prefix` segments. Order: the traversal order of the two values.
+ */
+export function diffState(before: unknown, after: unknown, prefix: readonly (string | number)[] = []): FieldDiff[] {
+  const isObj = (v: unknown) => typeof v === 'object' && v !== null;
+  if (!isObj(before) || !isObj(after) || Array.isArray(before) !== Array.isArray(after)) {
+    if (before === after) return [];
+    if (before === undefined) return [{ path: jsonPointer(prefix), op: 'add', before: null, after }];
+    if (after === undefined) return [{ path: jsonPointer(prefix), op: 'remove', before, after: null }];
+    return [{ path: jsonPointer(prefix), op: 'replace', before, after }];
   }
-  const rows = microdiff(before as Record<string, unknown>, after as Record<string, unknown>).map((d): FieldDiff => {
-    const path = d.path.map(String).join('.');
-    if (d.type === 'CREATE') return { path, type: 'added', after: d.value };
-    if (d.type === 'REMOVE') return { path, type: 'removed', before: d.oldValue };
-    return { path, type: 'changed', before: d.oldValue, after: d.value };
+  return microdiff(before as Record<string, unknown>, after as Record<string, unknown>).map((d): FieldDiff => {
+    const path = jsonPointer([...prefix, ...d.path]);
+    if (d.type === 'CREATE') return { path, op: 'add', before: null, after: d.value };
+    if (d.type === 'REMOVE') return { path, op: 'remove', before: d.oldValue, after: null };
+    return { path, op: 'replace', before: d.oldValue, after: d.value };
   });
-  return rows.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

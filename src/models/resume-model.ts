@@ -16,6 +16,8 @@ export class ResumeModel implements ChatModel {
   private readonly journal: ReplayModel;
   /** Calls served from the journal / sent live. */
   readonly counts = { fromJournal: 0, live: 0 };
+  /** Receipts this model served from the journal (they are journalled already). */
+  private readonly served = new WeakSet<Receipt>();
 
   constructor(private readonly live: ChatModel, recorded: Receipt[]) {
     this.provider = live.provider;
@@ -24,10 +26,16 @@ export class ResumeModel implements ChatModel {
     this.journal = new ReplayModel(recorded, live.model);
   }
 
+  /** True when `receipt` was served from the journal rather than by a live call. */
+  fromJournal(receipt: Receipt): boolean {
+    return this.served.has(receipt);
+  }
+
   async complete(request: ChatRequestInput, role: ModelRole): Promise<ModelCallResult> {
     try {
       const r = await this.journal.complete(request, role);
       this.counts.fromJournal++;
+      this.served.add(r.receipt);
       return r;
     } catch (e) {
       if (!(e instanceof ReplayMissError)) throw e;

@@ -34,7 +34,8 @@ export function parseJsonText(text: string, file: string): unknown {
     const line = before.split('\n').length;
     const col = offset - before.lastIndexOf('\n');
     const what = err ? printParseErrorCode(err.error) : 'InvalidJSON';
-    const truncated = err && offset >= text.trimEnd().length - 1 ? ' (the file looks truncated)' : '';
+    // An error token that runs to the end (e.g. a string cut off mid-way) also means truncation.
+    const truncated = err && offset + err.length >= text.trimEnd().length - 1 ? ' (the file looks truncated)' : '';
     throw new BadInputError(`invalid JSON (${what}) at line ${line}, column ${col}${truncated}; expected a complete JSON document`, {
       file,
       path: jsonPath(loc.path),

@@ -15,7 +15,16 @@ export class PyFloat {
   constructor(readonly value: number) {}
 }
 
+/**
+ * Where a JSON value holds Python floats, mirroring a pydantic model: `'float'` marks a float
+ * leaf, an object maps field names (or `'*'` for any key) to subtrees, a one-element array gives
+ * the element type. Positions not described print numbers as ints when integral.
+ */
+export type PyTypeTree = 'float' | { [key: string]: PyTypeTree } | [PyTypeTree];
+
 export interface PyDumpsOptions {
+  /** Float positions (see {@link PyTypeTree}). */
+  types?: PyTypeTree;
   /** Escape non-ASCII as `\uXXXX` (Python's default: true). */
   ensureAscii?: boolean;
   /** Sort object keys (Python `sort_keys`). */
@@ -88,14 +97,14 @@ export function pyDumps(value: unknown, opts: PyDumpsOptions = {}): string {
   const ensureAscii = opts.ensureAscii ?? true;
   const indent = opts.indent;
   const itemSep = indent === undefined ? ', ' : ',';
-  const write = (v: unknown, depth: number): string => {
+  const write = (v: unknown, depth: number, t: PyTypeTree | undefined): string => {
     if (v === null || v === undefined) return 'null';
     if (v instanceof PyFloat) return pyFloatRepr(v.value);
     switch (typeof v) {
       case 'string':
         return pyString(v, ensureAscii);
       case 'number':
-        return num(v);
+        return t === 'float' ? pyFloatRepr(v) : num(v);
       case 'boolean':
         return v ? 'true' : 'false';
       case 'object':
@@ -107,13 +116,15 @@ export function pyDumps(value: unknown, opts: PyDumpsOptions = {}): string {
     const close = indent === undefined ? '' : '\n' + ' '.repeat(indent * depth);
     if (Array.isArray(v)) {
       if (v.length === 0) return '[]';
-      return '[' + nl + v.map((x) => write(x, depth + 1)).join(itemSep + nl) + close + ']';
+      const et = Array.isArray(t) ? t[0] : undefined;
+      return '[' + nl + v.map((x) => write(x, depth + 1, et)).join(itemSep + nl) + close + ']';
     }
     let keys = Object.keys(v as object).filter((k) => (v as Record<string, unknown>)[k] !== undefined);
     if (opts.sortKeys) keys = keys.sort();
     if (keys.length === 0) return '{}';
-    const parts = keys.map((k) => pyString(k, ensureAscii) + ': ' + write((v as Record<string, unknown>)[k], depth + 1));
+    const tt = t && typeof t === 'object' && !Array.isArray(t) ? t : undefined;
+    const parts = keys.map((k) => pyString(k, ensureAscii) + ': ' + write((v as Record<string, unknown>)[k], depth + 1, tt ? (tt[k] ?? tt['*']) : undefined));
     return '{' + nl + parts.join(itemSep + nl) + close + '}';
   };
-  return write(value, 0);
+  return write(value, 0, opts.types);
 }

@@ -128,7 +128,6 @@ function normalised(record: any): any {
     // `mock-<n>` is the mock server's request counter, which restarts with each server.
     delete t.response.id;
   }
-  for (const g of r.acceptance.gates) if (g.name === 'stable_prompt_not_overwritten') delete g.evidence.stable;
   return r;
 }
 
@@ -315,50 +314,65 @@ describe('servicegym campaign (live, against the mock server)', () => {
   });
 
   it('resumes a killed run from its journal without repeating calls, and ends with the uninterrupted record', async () => {
+    // One server (so one endpoint in every receipt) whose behaviour changes between the runs:
+    // healthy, then failing for good after N calls, then healthy again.
+    const N = 12;
+    const inner = promptSensitiveHandler();
+    let failAfter = Infinity;
+    let phaseStart = 0;
+    const server = await mock({ handler: (body, ctx) => (ctx.index - phaseStart < failAfter ? inner(body, ctx) : { status: 500, error: 'provider down' }) });
+
     // Uninterrupted reference run.
-    const ref = await mock({ handler: promptSensitiveHandler() });
-    const port = Number(new URL(ref.url).port);
     const refPaths = workspace();
-    expect((await cli(campaignArgs(refPaths, ref))).code).toBe(0);
+    expect((await cli(campaignArgs(refPaths, server))).code).toBe(0);
     const reference = readRecord(refPaths);
     const referenceJournal = journalLines(refPaths);
     expect(referenceJournal).toHaveLength(EXPECTED_CALLS);
-    await ref.close();
+    expect(server.requests).toHaveLength(EXPECTED_CALLS);
 
-    // Interrupted run: the provider fails for good after N calls (same port, so same endpoint).
-    const N = 12;
-    const inner = promptSensitiveHandler();
-    const failing = await mock({ port, handler: (body, ctx) => (ctx.index < N ? inner(body, ctx) : { status: 500, error: 'provider down' }) });
+    // Interrupted run, no retries.
+    phaseStart = server.requests.length;
+    failAfter = N;
     const p = workspace();
-    const first = await cli(campaignArgs(p, failing, ['--max-retries', '0']));
-    if (first.code !== 1) console.log(first);
+    const first = await cli(campaignArgs(p, server, ['--max-retries', '0']));
+    const interrupted = server.requests.slice(phaseStart);
     expect(first.code).toBe(1);
-    console.log(first.stderr);
+    expect(first.stderr).toContain('task_agent call to');
     expect(first.stderr).toContain('failed');
     expect(first.stderr).not.toContain(FAKE_KEY);
-    expect(failing.requests).toHaveLength(N + 1);
+    expect(interrupted).toHaveLength(N + 1);
     expect(journalLines(p)).toHaveLength(N);
-    expect(journalLines(p)).toEqual(referenceJournal.slice(0, N).map((l) => l));
+    // The journalled calls are exactly the reference run's first N, minus the server's response ids.
+    const withoutId = (l: string) => {
+      const r = JSON.parse(l);
+      delete r.response.id;
+      delete r.elapsed_seconds;
+      return r;
+    };
+    expect(journalLines(p).map(withoutId)).toEqual(referenceJournal.slice(0, N).map(withoutId));
     expect(fs.existsSync(p.out)).toBe(false);
-    await failing.close();
+    expect(fs.existsSync(p.db)).toBe(false);
 
-    // Resume against a healthy provider.
-    const healthy = await mock({ port, handler: promptSensitiveHandler() });
-    const second = await cli(campaignArgs(p, healthy, ['--resume']));
+    // Resume against the healthy provider.
+    phaseStart = server.requests.length;
+    failAfter = Infinity;
+    const second = await cli(campaignArgs(p, server, ['--resume']));
+    const resumed = server.requests.slice(phaseStart);
     expect(second.stderr).toBe('');
     expect(second.code).toBe(0);
-    expect(healthy.requests).toHaveLength(EXPECTED_CALLS - N);
+    expect(resumed).toHaveLength(EXPECTED_CALLS - N);
     // Successful live requests over both runs = the calls of an uninterrupted run.
-    expect(failing.requests.length - 1 + healthy.requests.length).toBe(EXPECTED_CALLS);
-    // The first request of the resumed run is the one that failed.
-    expect(healthy.requests[0].body).toEqual(failing.requests[N].body);
+    expect(interrupted.length - 1 + resumed.length).toBe(EXPECTED_CALLS);
+    // The resumed run starts with the request that failed.
+    expect(resumed[0].body).toEqual(interrupted[N].body);
 
     const record = readRecord(p);
     expect(record.release_gate.decision).toBe('release_to_canary');
+    expect(record.rows).toEqual(EXPECTED_ROWS);
     expect(record.api_turns).toHaveLength(EXPECTED_CALLS);
     expect(normalised(record)).toEqual(normalised(reference));
     // The journal holds every call exactly once.
-    expect(journalLines(p)).toHaveLength(EXPECTED_CALLS);
+    expect(journalLines(p).map(withoutId)).toEqual(referenceJournal.map(withoutId));
   });
 
   it('refuses a live run without a key (exit 2, names SERVICEGYM_API_KEY) before any request', async () => {

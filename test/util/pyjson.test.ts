@@ -35,3 +35,13 @@ describe('pyDumps (Python json.dumps)', () => {
     expect(() => pyDumps({ f: () => 1 })).toThrow(TypeError);
   });
 });
+
+describe('pyDumps with a type tree', () => {
+  it('prints floats where the model has floats', () => {
+    const types = { users: { '*': { payment_methods: { '*': { amount: 'float' } } } }, history: [{ amount: 'float' }] } as const;
+    const v = { users: { u1: { payment_methods: { g: { amount: 100 }, c: { brand: 'visa' } }, age: 3 } }, history: [{ amount: 5 }, { amount: 2.5 }] };
+    expect(pyDumps(v, { types: types as any })).toBe(
+      '{"users": {"u1": {"payment_methods": {"g": {"amount": 100.0}, "c": {"brand": "visa"}}, "age": 3}}, "history": [{"amount": 5.0}, {"amount": 2.5}]}',
+    );
+  });
+});
