@@ -16,6 +16,8 @@ export class CowDb<T extends Tables = Tables> {
   private readonly overlay = new Map<keyof T, Map<string, unknown>>();
   /** New ids per table, in insertion order (base ids keep their order first). */
   private readonly added = new Map<keyof T, string[]>();
+  /** Records this view cloned or put itself (a branch shares its parent's until it writes). */
+  private readonly own = new WeakSet<object>();
 
   /** @param base the shared DB; must not be mutated by anyone while views exist */
   constructor(readonly base: T) {}
@@ -52,11 +54,12 @@ export class CowDb<T extends Tables = Tables> {
     let o = this.overlay.get(table);
     if (!o) this.overlay.set(table, (o = new Map()));
     const cur = o.get(id);
-    if (cur !== undefined && cur !== DELETED) return cur as T[K][string];
-    const base = this.get(table, id);
-    if (base === undefined) throw new Error(`CowDb.mut: no record ${String(table)}/${id}`);
-    const copy = structuredClone(base);
+    if (cur !== undefined && cur !== DELETED && this.own.has(cur as object)) return cur as T[K][string];
+    const from = this.get(table, id);
+    if (from === undefined) throw new Error(`CowDb.mut: no record ${String(table)}/${id}`);
+    const copy = structuredClone(from);
     o.set(id, copy);
+    this.own.add(copy as object);
     return copy;
   }
 
@@ -66,6 +69,7 @@ export class CowDb<T extends Tables = Tables> {
     if (!o) this.overlay.set(table, (o = new Map()));
     const existed = this.has(table, id);
     o.set(id, value);
+    if (typeof value === 'object' && value !== null) this.own.add(value);
     if (!existed && !Object.prototype.hasOwnProperty.call(this.base[table], id)) {
       const ids = this.added.get(table) ?? [];
       if (!ids.includes(id)) ids.push(id);

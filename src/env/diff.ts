@@ -4,14 +4,9 @@
  * pointer (`/reservations/XEHM4B/status`) and `op` one of `add | remove | replace`.
  */
 import microdiff from 'microdiff';
+import type { FieldDiff } from '../spec/state.js';
 
-export interface FieldDiff {
-  /** JSON pointer (RFC 6901) into the state. */
-  path: string;
-  op: 'add' | 'remove' | 'replace';
-  before: unknown;
-  after: unknown;
-}
+export type { FieldDiff };
 
 /** Escapes one JSON-pointer segment (`~` → `~0`, `/` → `~1`). */
 export function pointerSegment(seg: string | number): string {

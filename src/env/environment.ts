@@ -10,8 +10,8 @@ import type { ToolCall } from '../spec/messages.js';
 import type { ToolDef, ToolRequestor } from '../spec/tool.js';
 import { ToolError } from '../spec/tool.js';
 import { pyDumps } from '../util/pyjson.js';
-import { canonicalHash } from '../util/canonical.js';
-import { diffState, type FieldDiff } from './diff.js';
+import type { FieldDiff, StateOps } from '../spec/state.js';
+import { plainStateOps } from './plain-state.js';
 
 /** One executed tool call. */
 export interface ToolLogEntry {
@@ -33,7 +33,7 @@ export interface EnvironmentOptions {
   now: string;
   /** Id generator seed: ids are `${prefix}${seed}${counter}` unless the domain overrides. */
   idSeed?: string;
-  /** Start from this state instead of `domain.initialState()`. */
+  /** Start from this state instead of `domain.initialState()` (it is forked, not mutated). */
   state?: unknown;
 }
 
@@ -42,8 +42,8 @@ export class Environment<S = unknown> {
   readonly domain: Domain<S>;
   state: S;
   readonly log: ToolLogEntry[] = [];
-  private readonly initialHash: string;
   private readonly initial: S;
+  private readonly ops: StateOps<S>;
   private readonly now: string;
   private idCounter = 0;
   private readonly idSeed: string;
@@ -51,9 +51,9 @@ export class Environment<S = unknown> {
 
   constructor(domain: Domain<S>, opts: EnvironmentOptions) {
     this.domain = domain;
-    this.state = (opts.state as S) ?? domain.initialState();
-    this.initial = structuredClone(this.state);
-    this.initialHash = canonicalHash(this.state);
+    this.ops = domain.state ?? plainStateOps;
+    this.initial = (opts.state as S) ?? domain.initialState();
+    this.state = this.ops.fork(this.initial);
     this.now = opts.now;
     this.idSeed = opts.idSeed ?? '';
     this.byName = new Map(domain.tools.map((t) => [t.name, t]));
@@ -107,18 +107,23 @@ export class Environment<S = unknown> {
     }
   }
 
-  /** sha256 of the canonical JSON of the current state. */
+  /** The domain's hash of the current state. */
   stateHash(): string {
-    return canonicalHash(this.state);
+    return this.ops.hash(this.state);
   }
 
   /** Whether any call changed the state. */
   changed(): boolean {
-    return this.stateHash() !== this.initialHash;
+    return !this.ops.equal(this.initial, this.state);
   }
 
   /** Per-field differences between the initial and the current state. */
   diff(): FieldDiff[] {
-    return diffState(this.initial, this.state);
+    return this.ops.diff(this.initial, this.state);
+  }
+
+  /** Whether this environment's state equals another's (e.g. the gold replay's). */
+  sameStateAs(other: Environment<S>): boolean {
+    return this.ops.equal(this.state, other.state);
   }
 }

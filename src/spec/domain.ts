@@ -2,6 +2,7 @@
  * A domain: back-end state, the tools over it, and the written policy.
  */
 import type { ToolDef } from './tool.js';
+import type { StateOps } from './state.js';
 
 /** How a domain serialises non-string tool results (Python `json.dumps` flavour). */
 export interface OutputStyle {
@@ -17,7 +18,9 @@ export interface Domain<S = unknown> {
   /** The policy text given to the agent (markdown), if the domain has one. */
   policy?: string;
   tools: ToolDef<S>[];
-  /** A fresh initial state; each episode gets its own. */
+  /** The initial state. Environments fork it (see {@link StateOps.fork}) and never mutate it. */
   initialState: () => S;
+  /** How the state is forked, compared, diffed and hashed; plain JSON defaults when absent. */
+  state?: StateOps<S>;
   outputStyle: OutputStyle;
 }

@@ -38,7 +38,8 @@ export function parseJsonText(text: string, file: string): unknown {
     const truncated = err && offset + err.length >= text.trimEnd().length - 1 ? ' (the file looks truncated)' : '';
     throw new BadInputError(`invalid JSON (${what}) at line ${line}, column ${col}${truncated}; expected a complete JSON document`, {
       file,
-      path: jsonPath(loc.path),
+      // Right after a comma jsonc-parser reports an empty property name; name the enclosing object.
+      path: jsonPath(loc.isAtPropertyKey && loc.path.at(-1) === '' ? loc.path.slice(0, -1) : loc.path),
     });
   }
 }

@@ -40,7 +40,7 @@ describe('Environment', () => {
     expect(env.execute(call('get_item', '{"id":"a"}')).output).toBe('{"qty": 1}');
     const w = env.execute(call('set_qty', '{"id":"b","qty":2}'));
     expect(w).toMatchObject({ step: 1, output: '{"ok": true, "ticket": "TX1"}', error: false, mutating: true });
-    expect(env.diff()).toEqual([{ path: 'items.b', type: 'added', after: { qty: 2 } }]);
+    expect(env.diff()).toEqual([{ path: '/items/b', op: 'add', before: null, after: { qty: 2 } }]);
     expect(env.changed()).toBe(true);
   });
   it('turns every bad call into an Error tool message and never throws', () => {

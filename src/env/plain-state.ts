@@ -1,0 +1,14 @@
+/**
+ * Default {@link StateOps} for small plain-JSON states: deep clone, canonical-JSON equality and
+ * hash, field diff.
+ */
+import type { StateOps } from '../spec/state.js';
+import { canonicalHash, canonicalJson } from '../util/canonical.js';
+import { diffState } from './diff.js';
+
+export const plainStateOps: StateOps<any> = {
+  fork: (s) => structuredClone(s),
+  equal: (a, b) => canonicalJson(a) === canonicalJson(b),
+  diff: (a, b) => diffState(a, b),
+  hash: (s) => canonicalHash(s),
+};

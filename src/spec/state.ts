@@ -1,0 +1,24 @@
+/**
+ * How a domain's state is copied, compared, diffed and hashed. Small JSON states use the plain
+ * defaults; large DBs (airline, retail) use copy-on-write views so each of these costs in
+ * proportion to what an episode touched.
+ */
+
+/** One changed field, tau2 reference format: JSON-pointer `path`, `op`, `before`, `after`. */
+export interface FieldDiff {
+  path: string;
+  op: 'add' | 'remove' | 'replace';
+  before: unknown;
+  after: unknown;
+}
+
+export interface StateOps<S> {
+  /** A private copy of `s` for one episode. Must be cheap for large DBs. */
+  fork(s: S): S;
+  /** Whether two states hold equal data (key order ignored). */
+  equal(a: S, b: S): boolean;
+  /** Per-field differences from `a` to `b`. */
+  diff(a: S, b: S): FieldDiff[];
+  /** A content hash of the state (tau2-compatible where the domain promises it). */
+  hash(s: S): string;
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { CowDb } from '../../src/env/cow-db.js';
+
+const base = () => ({ users: { u1: { name: 'A', cards: [1] }, u2: { name: 'B', cards: [] as number[] } }, orders: {} as Record<string, { total: number }> });
+
+describe('CowDb', () => {
+  it('clones only what a view writes and never touches the base', () => {
+    const b = base();
+    const v = new CowDb(b);
+    v.mut('users', 'u1').cards.push(2);
+    v.put('orders', 'o1', { total: 5 });
+    expect(b.users.u1.cards).toEqual([1]);
+    expect(v.get('users', 'u1')!.cards).toEqual([1, 2]);
+    expect(v.get('users', 'u2')).toBe(b.users.u2);
+    expect(v.ids('orders')).toEqual(['o1']);
+    expect([...v.touched()].map(([t, ids]) => [t, ids])).toEqual([['users', ['u1']], ['orders', ['o1']]]);
+    const m = v.materialize();
+    expect(m.users.u2).toBe(b.users.u2);
+    expect(m.orders).toEqual({ o1: { total: 5 } });
+  });
+  it('compares and diffs by touched records', () => {
+    const b = base();
+    const x = new CowDb(b);
+    const y = x.fork();
+    expect(CowDb.equal(x, y)).toBe(true);
+    x.mut('users', 'u2').name = 'B';
+    expect(CowDb.equal(x, y)).toBe(true);
+    x.mut('users', 'u2').name = 'C';
+    expect(CowDb.equal(x, y)).toBe(false);
+    expect(CowDb.diff(y, x)).toEqual([{ path: '/users/u2/name', op: 'replace', before: 'B', after: 'C' }]);
+    x.remove('users', 'u1');
+    expect(x.ids('users')).toEqual(['u2']);
+    expect(CowDb.diff(y, x)).toContainEqual({ path: '/users/u1', op: 'remove', before: { name: 'A', cards: [1] }, after: null });
+  });
+  it('branches keep the branch point and stay independent', () => {
+    const x = new CowDb(base());
+    x.mut('users', 'u1').name = 'Z';
+    const y = x.branch();
+    y.mut('users', 'u1').name = 'Y';
+    expect(x.get('users', 'u1')!.name).toBe('Z');
+    expect(y.get('users', 'u1')!.name).toBe('Y');
+  });
+});
