@@ -1,7 +1,11 @@
 /**
- * The domain registry: an explicit map from name to domain (never a folder scan).
+ * The domain registry: explicit maps from name to domain (never a folder scan).
+ *
+ * - {@link domains}: environment definitions used directly by campaigns (e.g. `yunshu`).
+ * - {@link domainPackages}: domain families with datasets and tasks, for `run`, `validate` and
+ *   `conformance` (servicegym's own dataset, or a tau2 folder with `--data-dir`).
  */
-import type { Domain } from '../spec/domain.js';
+import type { Domain, DomainPackage, LoadedDomain } from '../spec/domain.js';
 import { BadInputError } from '../spec/errors.js';
 import { yunshuDomain } from './yunshu/index.js';
 
@@ -9,9 +13,18 @@ export const domains: Record<string, Domain<any>> = {
   yunshu: yunshuDomain,
 };
 
+export const domainPackages: Record<string, DomainPackage> = {};
+
 /** The domain registered under `name`; throws {@link BadInputError} listing the known names. */
 export function getDomain(name: string): Domain<any> {
   const d = domains[name];
   if (!d) throw new BadInputError(`unknown domain '${name}' (known: ${Object.keys(domains).join(', ')})`);
   return d;
+}
+
+/** Loads a domain family with its dataset; throws {@link BadInputError} for an unknown name. */
+export function loadDomain(name: string, opts: { dataDir?: string } = {}): LoadedDomain<any> {
+  const p = domainPackages[name];
+  if (!p) throw new BadInputError(`unknown domain '${name}' (known: ${Object.keys(domainPackages).join(', ') || 'none'})`);
+  return p.load(opts);
 }

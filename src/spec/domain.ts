@@ -3,6 +3,7 @@
  */
 import type { ToolDef } from './tool.js';
 import type { StateOps } from './state.js';
+import type { Task } from './task.js';
 
 /** How a domain serialises non-string tool results (Python `json.dumps` flavour). */
 export interface OutputStyle {
@@ -23,4 +24,30 @@ export interface Domain<S = unknown> {
   /** How the state is forked, compared, diffed and hashed; plain JSON defaults when absent. */
   state?: StateOps<S>;
   outputStyle: OutputStyle;
+}
+
+/** Which dataset a loaded domain came from. */
+export type DatasetMode = 'tau2' | 'servicegym';
+
+/** A domain with its dataset: the environment definition, the policy text and the tasks. */
+export interface LoadedDomain<S = unknown> {
+  domain: Domain<S>;
+  mode: DatasetMode;
+  /** The policy text given to the agent. */
+  policy: string;
+  tasks: Task[];
+  /** Where the data came from (a folder, or `builtin`), for reports. */
+  source: string;
+}
+
+/**
+ * A registered domain family. `load()` without `dataDir` gives servicegym's own dataset (shipped
+ * in the project); with `dataDir` it reads a tau2-bench domain folder (`db.json`, `tasks.json`,
+ * `policy.md`) and exposes exactly tau2's tool set. Throws BadInputError naming the file and
+ * JSON path of malformed data.
+ */
+export interface DomainPackage {
+  name: string;
+  description: string;
+  load(opts?: { dataDir?: string }): LoadedDomain<any>;
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CowDb } from '../../src/env/cow-db.js';
 
-const base = () => ({ users: { u1: { name: 'A', cards: [1] }, u2: { name: 'B', cards: [] as number[] } }, orders: {} as Record<string, { total: number }> });
+type DB = { users: Record<string, { name: string; cards: number[] }>; orders: Record<string, { total: number }> };
+const base = (): DB => ({ users: { u1: { name: 'A', cards: [1] }, u2: { name: 'B', cards: [] } }, orders: {} });
 
 describe('CowDb', () => {
   it('clones only what a view writes and never touches the base', () => {

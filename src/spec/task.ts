@@ -1,0 +1,173 @@
+/**
+ * Tasks: tau2-bench's task format, loaded unchanged (unknown fields are errors), plus servicegym's
+ * `servicegym` block for what tau2 cannot express — ordering constraints, forbidden writes,
+ * transcript rules, confirmation before writes, counted tool calls, stated totals, and a weighted
+ * partial-credit rubric (the seed tasks' "suggested verification" and "partial credit" rules,
+ * `seeds/001_14d444b6cd11c72e.txt`).
+ */
+import { z } from 'zod';
+
+export const RewardBasisSchema = z.enum(['DB', 'ENV_ASSERTION', 'COMMUNICATE', 'NL_ASSERTION', 'ACTION']);
+export type RewardBasis = z.infer<typeof RewardBasisSchema>;
+
+/** A gold action: a tool call the task expects (tau2 `Action`). */
+export const GoldActionSchema = z.strictObject({
+  action_id: z.string(),
+  requestor: z.enum(['assistant', 'user']).default('assistant'),
+  name: z.string(),
+  arguments: z.record(z.string(), z.unknown()),
+  info: z.string().nullable().optional(),
+  /** Argument names compared when matching (null: all of the call's arguments; []: name only). */
+  compare_args: z.array(z.string()).nullable().optional(),
+});
+export type GoldAction = z.infer<typeof GoldActionSchema>;
+
+export const EnvAssertionSchema = z.strictObject({
+  env_type: z.enum(['assistant', 'user']),
+  func_name: z.string(),
+  arguments: z.record(z.string(), z.unknown()),
+  assert_value: z.boolean().default(true),
+  message: z.string().nullable().optional(),
+});
+
+const StructuredInstructionsSchema = z.strictObject({
+  domain: z.string(),
+  reason_for_call: z.string(),
+  known_info: z.string().nullable().optional(),
+  unknown_info: z.string().nullable().optional(),
+  task_instructions: z.string(),
+});
+
+export const UserScenarioSchema = z.strictObject({
+  persona: z.string().nullable().optional(),
+  instructions: z.union([z.string(), StructuredInstructionsSchema]),
+});
+export type UserScenario = z.infer<typeof UserScenarioSchema>;
+
+// ---- servicegym checks ---------------------------------------------------------------------
+
+/** Matches tool calls by name and (a subset of) arguments. */
+export const CallMatchSchema = z.strictObject({
+  name: z.string(),
+  /** Every listed argument must equal the call's (deep equality); others are ignored. */
+  arguments: z.record(z.string(), z.unknown()).optional(),
+});
+export type CallMatch = z.infer<typeof CallMatchSchema>;
+
+const base = { id: z.string().regex(/^[a-z0-9_]+$/), description: z.string().optional() };
+
+export const CheckSchema = z.discriminatedUnion('kind', [
+  /** Final DB equals the gold replay's, over the whole DB or only under `paths` (JSON pointers). */
+  z.strictObject({ ...base, kind: z.literal('db_gold'), paths: z.array(z.string()).optional() }),
+  /** Nothing under these JSON pointers may change (forbidden writes). */
+  z.strictObject({ ...base, kind: z.literal('unchanged'), paths: z.array(z.string()).min(1) }),
+  /** The number of matching calls lies within [min, max] (max 0: a forbidden call, e.g. a decoy). */
+  z.strictObject({ ...base, kind: z.literal('tool_calls'), match: CallMatchSchema, min: z.number().int().min(0).default(0), max: z.number().int().min(0).optional() }),
+  /** Every call matching `then` is preceded by a call matching `first`; with `require`, `then` must occur. */
+  z.strictObject({ ...base, kind: z.literal('order'), first: CallMatchSchema, then: CallMatchSchema, require: z.boolean().default(false) }),
+  /**
+   * Before each call of a write tool (or of `tools`), the user confirmed (`confirm` regex) after
+   * the agent's last text message — the summary the user said yes to.
+   */
+  z.strictObject({
+    ...base,
+    kind: z.literal('confirmation_before_write'),
+    tools: z.array(z.string()).optional(),
+    confirm: z.string().default('\\b(yes|yeah|yep|confirm|confirmed|go ahead|proceed|please do|sure|ok|okay|correct)\\b'),
+  }),
+  /** Regex rules over messages of one role: some must match, none may match `must_not_match`. */
+  z.strictObject({
+    ...base,
+    kind: z.literal('transcript'),
+    role: z.enum(['assistant', 'user']).default('assistant'),
+    must_match: z.string().optional(),
+    must_not_match: z.string().optional(),
+    flags: z.string().default('i'),
+  }),
+  /** Some agent message states a number equal to `equals` (± tolerance), captured by `pattern`'s first group. */
+  z.strictObject({
+    ...base,
+    kind: z.literal('stated_amount'),
+    pattern: z.string().default('\\$\\s?([0-9][0-9,]*(?:\\.[0-9]{1,2})?)'),
+    equals: z.number(),
+    tolerance: z.number().min(0).default(0.005),
+  }),
+  /** tau2's communicate rule for these strings. */
+  z.strictObject({ ...base, kind: z.literal('communicate'), info: z.array(z.string()).min(1) }),
+  /** A natural-language assertion for the judge; without a judge model it is "not judged". */
+  z.strictObject({ ...base, kind: z.literal('nl'), assertion: z.string() }),
+]);
+export type Check = z.infer<typeof CheckSchema>;
+
+export const RubricItemSchema = z.strictObject({
+  id: z.string(),
+  /** Weight in percent; a task's weights sum to 100. */
+  weight: z.number().positive(),
+  description: z.string(),
+  /** The item scores its weight when every listed check passes. */
+  checks: z.array(z.string()).min(1),
+});
+
+export const ServicegymCriteriaSchema = z
+  .strictObject({
+    checks: z.array(CheckSchema).min(1),
+    partial_credit: z.array(RubricItemSchema).min(1),
+    /** A failure of any of these checks makes the partial score 0 (e.g. "any write scores 0"). */
+    zero_if_failed: z.array(z.string()).default([]),
+    /** Where each rule of the seed task maps to a check (documentation, shown in reports). */
+    source: z.string().optional(),
+  })
+  .superRefine((v, ctx) => {
+    const ids = new Set(v.checks.map((c) => c.id));
+    v.partial_credit.forEach((item, i) =>
+      item.checks.forEach((c, j) => {
+        if (!ids.has(c)) ctx.addIssue({ code: 'custom', path: ['partial_credit', i, 'checks', j], message: `unknown check id '${c}'` });
+      }),
+    );
+    v.zero_if_failed.forEach((c, i) => {
+      if (!ids.has(c)) ctx.addIssue({ code: 'custom', path: ['zero_if_failed', i], message: `unknown check id '${c}'` });
+    });
+    const total = v.partial_credit.reduce((s, x) => s + x.weight, 0);
+    if (Math.abs(total - 100) > 1e-9) ctx.addIssue({ code: 'custom', path: ['partial_credit'], message: `weights sum to ${total}, expected 100` });
+  });
+export type ServicegymCriteria = z.infer<typeof ServicegymCriteriaSchema>;
+
+export const EvaluationCriteriaSchema = z.strictObject({
+  actions: z.array(GoldActionSchema).nullable().optional(),
+  env_assertions: z.array(EnvAssertionSchema).nullable().optional(),
+  communicate_info: z.array(z.string()).nullable().optional(),
+  nl_assertions: z.array(z.string()).nullable().optional(),
+  reward_basis: z.array(RewardBasisSchema).default(['DB', 'COMMUNICATE']),
+});
+export type EvaluationCriteria = z.infer<typeof EvaluationCriteriaSchema>;
+
+export const TaskSchema = z.strictObject({
+  id: z.string(),
+  description: z
+    .strictObject({
+      purpose: z.string().nullable().optional(),
+      relevant_policies: z.string().nullable().optional(),
+      notes: z.string().nullable().optional(),
+      info: z.unknown().optional(),
+    })
+    .nullable()
+    .optional(),
+  user_scenario: UserScenarioSchema,
+  ticket: z.string().nullable().optional(),
+  initial_state: z
+    .strictObject({
+      initialization_data: z.strictObject({ agent_data: z.unknown().optional(), user_data: z.unknown().optional() }).nullable().optional(),
+      initialization_actions: z.array(z.record(z.string(), z.unknown())).nullable().optional(),
+      message_history: z.array(z.unknown()).nullable().optional(),
+    })
+    .nullable()
+    .optional(),
+  evaluation_criteria: EvaluationCriteriaSchema.nullable().optional(),
+  annotations: z.unknown().optional(),
+  issues: z.unknown().optional(),
+  required_documents: z.unknown().optional(),
+  user_tools: z.unknown().optional(),
+  /** servicegym's extension (absent in tau2 files). */
+  servicegym: ServicegymCriteriaSchema.optional(),
+});
+export type Task = z.infer<typeof TaskSchema>;
