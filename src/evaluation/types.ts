@@ -1,0 +1,71 @@
+/**
+ * What the evaluator takes and gives. The evaluator is a pure function of the task, the
+ * episode trace and (for NL assertions) a judge model's recorded answers.
+ */
+import type { ChatMessage } from '../spec/messages.js';
+import type { RewardBasis } from '../spec/task.js';
+import type { FieldDiff } from '../spec/state.js';
+import type { Receipt } from '../spec/receipt.js';
+import type { ToolLogEntry } from '../env/environment.js';
+
+/** How an episode ended (tau2's termination reasons). Only `agent_stop` and `user_stop` can earn reward. */
+export type TerminationReason =
+  | 'user_stop'
+  | 'agent_stop'
+  | 'transfer'
+  | 'max_steps'
+  | 'too_many_errors'
+  | 'agent_error'
+  | 'user_error';
+
+/** Everything the evaluator needs from an episode. */
+export interface EpisodeTrace<S = unknown> {
+  /** The whole trajectory in OpenAI chat format (system message first). */
+  messages: ChatMessage[];
+  /** Every executed tool call, agent's and user's, in order. */
+  toolLog: ToolLogEntry[];
+  termination: TerminationReason;
+  /** The environment state at the end of the episode. */
+  finalState: S;
+}
+
+export type Verdict = 'pass' | 'fail' | 'not_judged';
+
+/** One evaluated check: a tau2 component or a servicegym check. */
+export interface CheckResult {
+  id: string;
+  kind: string;
+  verdict: Verdict;
+  /** Why: the regex match, the out-of-order calls, the differing fields, the judge's reason. */
+  evidence: string;
+  /** Differing fields, for DB checks. */
+  diff?: FieldDiff[];
+}
+
+export interface RubricResult {
+  id: string;
+  weight: number;
+  description: string;
+  verdict: Verdict;
+  checks: string[];
+}
+
+export interface TaskEvaluation {
+  task_id: string;
+  termination: TerminationReason;
+  /** tau2 reward: product over reward_basis; 0 on premature termination; null when a basis component could not be judged. */
+  reward: number | null;
+  /** Component scores keyed by tau2 basis name (DB, COMMUNICATE, …), including non-basis diagnostics. */
+  reward_breakdown: Partial<Record<RewardBasis, number | null>>;
+  reward_basis: RewardBasis[];
+  /** Weighted partial credit in [0, 1] (not-judged items count as not earned; see `not_judged`). */
+  partial: number;
+  /** True when some check needed a judge and none was given (scores are then lower bounds). */
+  not_judged: boolean;
+  checks: CheckResult[];
+  rubric: RubricResult[];
+  /** Gold final state vs episode final state differences (empty when equal). */
+  db_diff: FieldDiff[];
+  /** Judge receipts made while evaluating. */
+  receipts: Receipt[];
+}
