@@ -1,45 +1,87 @@
 /**
- * The LLM agent: a system prompt, the domain's tools, one model call per step.
+ * The LLM agent: one model call per turn on the trajectory so far, with the domain's tools.
+ *
+ * Two ways to give the system prompt:
+ * - `policy` (task runs): servicegym's short agent instructions, then the policy inside
+ *   `<policy>…</policy>` — the shape tau2's agent prompt has (our own wording);
+ * - `systemPrompt` (raw, campaign mode): exactly the given string, nothing added, so replayed
+ *   requests equal the recorded ones byte for byte.
+ *
+ * The request body is `{messages, tools?, temperature?, seed?}`; fields that are not set are not
+ * sent. Step limits are the orchestrator's business; malformed tool arguments are the
+ * environment's (they come back as an `Error: …` tool message).
  */
-import type { AssistantMessage, ChatMessage, ModelRole, WireTool } from '../spec/messages.js';
-import type { ChatModel, ModelCallResult } from '../models/chat-model.js';
+import type { ChatMessage, ModelRole, WireTool } from '../spec/messages.js';
+import type { Domain } from '../spec/domain.js';
+import type { ChatModel } from '../models/chat-model.js';
+import { toWireTool } from '../env/wire-tools.js';
+import type { Agent, AgentTurn } from './agent.js';
 
-export interface LLMAgentOptions {
+/** servicegym's agent instructions (placed before the `<policy>` block). */
+export const DEFAULT_AGENT_INSTRUCTIONS = [
+  'You are a customer service agent working for the company described in the policy below.',
+  'Help the customer with their request, acting on behalf of the company and strictly within the policy; when the customer asks for something the policy does not allow, explain that and offer only what the policy allows.',
+  'Each turn, do exactly one of two things: write one message to the customer, or make a tool call. Never do both in the same turn.',
+  'Use only facts the customer told you or that tools returned; never guess ids, amounts or other details.',
+  'Tool arguments must be valid JSON that matches the tool\'s parameters.',
+].join('\n');
+
+/** The system prompt for `policy` mode: `instructions`, a blank line, then `<policy>\n…\n</policy>`. */
+export function agentSystemPrompt(policy: string, instructions: string = DEFAULT_AGENT_INSTRUCTIONS): string {
+  return `${instructions}\n\n<policy>\n${policy}\n</policy>`;
+}
+
+/** The OpenAI `tools[]` entries of the tools the agent (requestor `assistant`) may call. */
+export function agentWireTools(domain: Domain<any>): WireTool[] {
+  return domain.tools.filter((t) => t.requestor === 'assistant').map(toWireTool);
+}
+
+interface CommonOptions {
   model: ChatModel;
-  /** System prompt (instructions, and the policy where the domain has one). */
-  systemPrompt: string;
+  /** Tools offered on every request; none ⇒ no `tools` field is sent. */
   tools: WireTool[];
-  /** Sampling temperature sent with every request (0–2). */
+  /** Sampling temperature sent with every request (0–2); not sent when unset. */
   temperature?: number;
+  /** Sampling seed sent with every request (tau2 passes one); not sent when unset. */
+  seed?: number;
   /** Role for receipts and usage; `task_agent` by default. */
   role?: ModelRole;
 }
 
-/** An agent step: the assistant message exactly as the model returned it, and the call record. */
-export interface AgentStep {
-  message: AssistantMessage;
-  call: ModelCallResult;
-}
+export type LLMAgentOptions = CommonOptions &
+  (
+    | { /** Raw mode: the system prompt is exactly this string. */ systemPrompt: string; policy?: never; instructions?: never }
+    | {
+        /** Policy mode: the domain policy text (markdown), wrapped in `<policy>` tags. */
+        policy: string;
+        /** Replaces {@link DEFAULT_AGENT_INSTRUCTIONS}. */
+        instructions?: string;
+        systemPrompt?: never;
+      }
+  );
 
-export class LLMAgent {
-  constructor(private readonly opts: LLMAgentOptions) {}
+export class LLMAgent implements Agent {
+  private readonly prompt: string;
 
-  /** The system message that opens every trajectory of this agent. */
-  systemMessage(): ChatMessage {
-    return { role: 'system', content: this.opts.systemPrompt };
+  constructor(private readonly opts: LLMAgentOptions) {
+    this.prompt = opts.systemPrompt !== undefined ? opts.systemPrompt : agentSystemPrompt(opts.policy, opts.instructions);
+  }
+
+  systemPrompt(): string {
+    return this.prompt;
   }
 
   /**
-   * One model call on the trajectory so far (`messages` starts with the system message).
-   * The returned assistant message keeps provider extras (e.g. `reasoning_content`) so the next
-   * request carries it back unchanged. Throws the model's errors (ProviderError, ReplayMissError).
+   * One model call on the trajectory so far. The assistant message is returned exactly as the
+   * model sent it, provider extras (e.g. `reasoning_content`) included, so the next request
+   * carries it back unchanged. Throws the model's errors (ProviderError, ReplayMissError).
    */
-  async step(messages: ChatMessage[]): Promise<AgentStep> {
-    const request: Record<string, unknown> = { messages };
+  async step(messages: readonly ChatMessage[]): Promise<AgentTurn> {
+    const request: Record<string, unknown> = { messages: [...messages] };
     if (this.opts.tools.length) request.tools = this.opts.tools;
     if (this.opts.temperature !== undefined) request.temperature = this.opts.temperature;
+    if (this.opts.seed !== undefined) request.seed = this.opts.seed;
     const call = await this.opts.model.complete(request as never, this.opts.role ?? 'task_agent');
-    const message = call.response.choices[0].message;
-    return { message, call };
+    return { message: call.response.choices[0].message, call };
   }
 }

@@ -24,6 +24,24 @@ export interface Domain<S = unknown> {
   /** How the state is forked, compared, diffed and hashed; plain JSON defaults when absent. */
   state?: StateOps<S>;
   outputStyle: OutputStyle;
+  /**
+   * Applies a task's `initial_state.initialization_data` (tau2: deep-merged into the DB dump,
+   * lists replaced) to `state`, a private fork of the initial state; returns the state to start
+   * from (it may mutate and return `state`). When absent, the evaluator deep-merges `agent_data`
+   * into a plain-object state and rejects other state shapes and `user_data`.
+   */
+  applyInitialState?: (state: S, data: InitializationData) => S;
+  /**
+   * tau2 env-assertion functions by `func_name` (e.g. telecom's `assert_*`): whether the assertion
+   * holds on `state` for `args`. `envType` is the assertion's `env_type`. Absent: not supported.
+   */
+  assertions?: Record<string, (state: S, args: Record<string, unknown>, envType: 'assistant' | 'user') => boolean>;
+}
+
+/** A task's `initial_state.initialization_data` (tau2): agent-side and user-side DB patches. */
+export interface InitializationData {
+  agent_data?: unknown;
+  user_data?: unknown;
 }
 
 /** Which dataset a loaded domain came from. */
