@@ -18,6 +18,7 @@ export interface AgentTurn {
   call?: ModelCallResult;
 }
 
+/** Any agent: gives the system prompt and, turn by turn, the next assistant message. */
 export interface Agent {
   /**
    * The system prompt that opens the trajectory (`messages[0]`). Agents without a model still

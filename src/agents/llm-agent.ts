@@ -48,6 +48,10 @@ interface CommonOptions {
   role?: ModelRole;
 }
 
+/**
+ * Options: the model, the wire tools and sampling fields, plus exactly one of `systemPrompt`
+ * (raw mode) or `policy` (+ optional `instructions`).
+ */
 export type LLMAgentOptions = CommonOptions &
   (
     | { /** Raw mode: the system prompt is exactly this string. */ systemPrompt: string; policy?: never; instructions?: never }
@@ -60,6 +64,7 @@ export type LLMAgentOptions = CommonOptions &
       }
   );
 
+/** The model-backed agent; see the module doc. The constructor does no I/O. */
 export class LLMAgent implements Agent {
   private readonly prompt: string;
 

@@ -81,12 +81,20 @@ export async function evaluatePrompt(opts: EvaluateOptions): Promise<PromptEvalu
   for (const kase of campaign.cases) {
     const env = new Environment(domain, { now: opts.now });
     const agent = new LLMAgent({ model, systemPrompt: prompt.text, tools, temperature: campaign.spec.model.temperature });
+    // Seed semantics: no canned greeting, at most max_steps agent calls, the transfer tool ends
+    // the episode at once, and a failed model call aborts the campaign (it resumes from its journal).
     const ep = await runEpisode({
       agent,
       user: new ScriptedUser([kase.user]),
       env,
+      greeting: null,
       maxSteps: campaign.spec.agent.max_steps,
+      stepCounting: 'agent_turns',
       transferTools: [campaign.spec.agent.transfer_tool],
+      transferEnds: 'on_call',
+      errorCounting: 'consecutive',
+      mixedMessages: 'allow',
+      modelErrors: 'throw',
       usage,
       onReceipt: opts.onReceipt,
     });

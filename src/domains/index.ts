@@ -8,12 +8,15 @@
 import type { Domain, DomainPackage, LoadedDomain } from '../spec/domain.js';
 import { BadInputError } from '../spec/errors.js';
 import { yunshuDomain } from './yunshu/index.js';
+import { airlinePackage } from './airline/index.js';
 
 export const domains: Record<string, Domain<any>> = {
   yunshu: yunshuDomain,
 };
 
-export const domainPackages: Record<string, DomainPackage> = {};
+export const domainPackages: Record<string, DomainPackage> = {
+  airline: airlinePackage,
+};
 
 /** The domain registered under `name`; throws {@link BadInputError} listing the known names. */
 export function getDomain(name: string): Domain<any> {

@@ -249,6 +249,13 @@ const ReservationSchema = z.object({
   status: z.literal('cancelled').nullable().default(null),
 });
 
+/** Schema of one record per table (used to validate records patched in by a task's initial state). */
+export const AIRLINE_RECORD_SCHEMAS: { [K in keyof AirlineDb]: z.ZodType<AirlineDb[K][string]> } = {
+  flights: FlightSchema as unknown as z.ZodType<Flight>,
+  users: UserSchema as unknown as z.ZodType<User>,
+  reservations: ReservationSchema as unknown as z.ZodType<Reservation>,
+};
+
 /**
  * Schema of tau2's airline `db.json`. Parsing returns the normalised DB (model_dump field order,
  * nulls filled in, unknown nested keys dropped); an unknown top-level key is an error.

@@ -5,7 +5,9 @@
  * tau2 hashes a DB as `sha256(json.dumps(db.model_dump(), sort_keys=True))`. The hash here
  * writes the same bytes without building the 7 MB string: records of the shared base are
  * serialised once per process (cached per record object), records the episode wrote are
- * serialised fresh, and the pieces are fed to one incremental SHA-256.
+ * serialised fresh, and the pieces are fed to one incremental SHA-256. The pristine DB's digest
+ * is cached, and so are snapshots of the SHA-256 state every ~256 KB of the pristine stream: a
+ * state that wrote a few records resumes from the last snapshot before the first of them.
  */
 import { createHash, type Hash } from 'node:crypto';
 import { CowDb } from '../../env/cow-db.js';
@@ -56,39 +58,106 @@ function idsInHashOrder(db: AirlineState, table: keyof AirlineDb): string[] {
   return db.ids(table).sort();
 }
 
-function feedTable(h: Hash, db: AirlineState, table: keyof AirlineDb): void {
-  const base = db.base[table] as Record<string, object>;
-  const types = TABLE_RECORD_TYPES[table];
-  const ids = idsInHashOrder(db, table);
-  if (ids.length === 0) {
-    h.update('{}');
-    return;
-  }
-  let chunk = '{';
-  ids.forEach((id, i) => {
-    const rec = db.get(table, id) as object;
-    const json = rec === base[id] ? baseRecordJson(rec, types) : dumpRecord(rec, types);
-    chunk += (i ? ', ' : '') + pyString(id) + ': ' + json;
-    if (chunk.length > 1 << 16) {
-      h.update(chunk);
-      chunk = '';
+/** A point in the hashed byte stream: just before record `pos` of table `TABLES[table]`. */
+interface StreamPos {
+  table: number;
+  pos: number;
+}
+/** The SHA-256 state of the pristine base's stream at a {@link StreamPos}. */
+interface Checkpoint extends StreamPos {
+  hash: Hash;
+}
+/** Per base DB: the pristine digest and checkpoints every ~256 KB of the stream. */
+const baseHashes = new WeakMap<object, { digest: string; checkpoints: Checkpoint[] }>();
+const CHECKPOINT_EVERY = 1 << 18;
+
+const before = (a: StreamPos, b: StreamPos) => a.table < b.table || (a.table === b.table && a.pos <= b.pos);
+
+/**
+ * Feeds the `json.dumps(db, sort_keys=True)` bytes to `h`, from the start or (with `from`) from
+ * a checkpoint whose hash state already holds everything before that record. With `capture`,
+ * records checkpoints of this stream.
+ */
+function feed(h: Hash, db: AirlineState, from?: StreamPos, capture?: Checkpoint[]): void {
+  let buf = from ? '' : '{';
+  let sinceCheckpoint = CHECKPOINT_EVERY;
+  const flush = () => {
+    if (buf) h.update(buf);
+    buf = '';
+  };
+  for (let ti = from?.table ?? 0; ti < TABLES.length; ti++) {
+    const table = TABLES[ti];
+    const resume = from !== undefined && ti === from.table;
+    if (!resume) buf += (ti ? ', ' : '') + pyString(table) + ': {';
+    const base = db.base[table] as Record<string, object>;
+    const types = TABLE_RECORD_TYPES[table];
+    const ids = idsInHashOrder(db, table);
+    for (let j = resume ? from.pos : 0; j < ids.length; j++) {
+      if (capture && (j === 0 || sinceCheckpoint >= CHECKPOINT_EVERY)) {
+        flush();
+        capture.push({ table: ti, pos: j, hash: h.copy() });
+        sinceCheckpoint = 0;
+      }
+      const id = ids[j];
+      const rec = db.get(table, id) as object;
+      const json = rec === base[id] ? baseRecordJson(rec, types) : dumpRecord(rec, types);
+      const piece = (j ? ', ' : '') + pyString(id) + ': ' + json;
+      buf += piece;
+      sinceCheckpoint += piece.length;
+      if (buf.length > 1 << 16) flush();
     }
-  });
-  h.update(chunk + '}');
+    buf += '}';
+  }
+  buf += '}';
+  flush();
+}
+
+function baseHash(db: AirlineState): { digest: string; checkpoints: Checkpoint[] } {
+  let info = baseHashes.get(db.base);
+  if (!info) {
+    const checkpoints: Checkpoint[] = [];
+    const h = createHash('sha256');
+    feed(h, db.fork(), undefined, checkpoints);
+    info = { digest: h.digest('hex'), checkpoints };
+    baseHashes.set(db.base, info);
+  }
+  return info;
+}
+
+/** Index of the first id >= `id` in sorted `ids`. */
+function lowerBound(ids: string[], id: string): number {
+  let lo = 0;
+  let hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ids[mid] < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**
  * tau2's DB hash of a state: hex SHA-256 of `json.dumps(db, sort_keys=True)` with Python's
  * spacing, ASCII escapes and float formatting (gift-card and certificate balances as floats).
+ * A pristine view returns the cached digest; otherwise hashing resumes from the last checkpoint
+ * of the pristine stream before the first record the view wrote.
  */
 export function airlineDbHash(db: AirlineState): string {
-  const h = createHash('sha256');
-  h.update('{');
-  TABLES.forEach((table, i) => {
-    h.update((i ? ', ' : '') + pyString(table) + ': ');
-    feedTable(h, db, table);
-  });
-  h.update('}');
+  const info = baseHash(db);
+  let first: StreamPos | undefined;
+  for (const [table, ids] of db.touched()) {
+    const ti = TABLES.indexOf(table);
+    const sorted = baseSortedIds(db.base[table] as Record<string, unknown>);
+    for (const id of ids) {
+      const p = { table: ti, pos: lowerBound(sorted, id) };
+      if (!first || !before(first, p)) first = p;
+    }
+  }
+  if (!first) return info.digest;
+  const target = first;
+  const cp = info.checkpoints.filter((c) => before(c, target)).at(-1);
+  const h = cp ? cp.hash.copy() : createHash('sha256');
+  feed(h, db, cp);
   return h.digest('hex');
 }
 

@@ -58,11 +58,24 @@ export function pyNumberStr(n: number): string {
 
 // ---- argument schemas (descriptions are what the model reads) ------------------------------
 
+/**
+ * An integer argument (whole dollars, bag counts). Exported to the model as `{"type": "integer"}`
+ * without zod's safe-integer bounds; a fractional number is rejected.
+ */
+export const intArg = (description: string) =>
+  z.number().refine(Number.isInteger, { message: 'Invalid input: expected an integer' }).meta({ type: 'integer' }).describe(description);
+
+/** `user_id` argument. */
 export const userIdArg = z.string().describe("The customer's user id, for example 'sara_doe_496'.");
+/** `reservation_id` argument. */
 export const reservationIdArg = z.string().describe("The six-character reservation code, for example 'ZFA04Y'.");
+/** An airport argument (`origin`, `destination`); `which` names it in the description. */
 export const airportArg = (which: string) => z.string().describe(`Three-letter IATA code of the ${which} airport, for example 'JFK'.`);
+/** A flight date argument (`YYYY-MM-DD`; not checked, as in tau2). */
 export const dateArg = z.string().describe("Flight date as 'YYYY-MM-DD', for example '2024-05-20'.");
+/** `cabin` argument: one of {@link CABINS}. */
 export const cabinArg = z.enum(CABINS).describe("Cabin class: 'basic_economy', 'economy' or 'business'.");
+/** `payment_id` argument: the id of a saved payment method. */
 export const paymentIdArg = z
   .string()
   .describe("Id of a payment method saved in the user's profile, for example 'credit_card_7815826' or 'gift_card_7815826'.");

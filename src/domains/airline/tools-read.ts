@@ -133,14 +133,27 @@ export const searchDirectFlight: AirlineTool<{ origin: string; destination: stri
   invoke: ({ origin, destination, date }, { state }) => dumpResult(searchDirect(state, date, origin, destination)),
 };
 
+/** How the one-stop search dates a second leg after an overnight first leg. */
+export type NextDayRule = 'tau2' | 'calendar';
+
+/**
+ * The date of a connection after an overnight leg. `tau2`: `2024-05-<day+1>` built from the last
+ * two characters of `date` (month fixed, day unpadded; a non-numeric day fails as Python's
+ * `int()` does). `calendar`: the real next day as `YYYY-MM-DD` (an invalid date gives `date`).
+ */
+export function nextDay(date: string, rule: NextDayRule): string {
+  if (rule === 'tau2') return `2024-05-${pyInt(date.slice(-2)) + 1}`;
+  const t = Date.parse(`${date}T00:00:00Z`);
+  return Number.isNaN(t) ? date : new Date(t + 86_400_000).toISOString().slice(0, 10);
+}
+
 /**
  * `search_onestop_flight`: pairs `[leg1, leg2]` of bookable flights via any airport. The second
  * leg departs no earlier than the first's scheduled arrival (string comparison, `+1` suffix
- * included) on the same date, or — when the first leg lands the next day — on
- * `2024-05-<day+1>` with the day unpadded and the month fixed, exactly as tau2 builds it.
- * Both legs carry their `date`.
+ * included) on the same date, or — when the first leg lands the next day — on the
+ * {@link nextDay} (tau2: `2024-05-<day+1>`, unpadded, month fixed). Both legs carry their `date`.
  */
-export const searchOnestopFlight: AirlineTool<{ origin: string; destination: string; date: string }> = {
+export const makeSearchOnestopFlight = (rule: NextDayRule = 'tau2'): AirlineTool<{ origin: string; destination: string; date: string }> => ({
   name: 'search_onestop_flight',
   description: 'Find bookable itineraries with one connection between two airports departing on a date; each result is a pair of flights with times, seats left and prices per cabin.',
   parameters: z.strictObject({ origin: airportArg('departure'), destination: airportArg('final arrival'), date: dateArg }),
@@ -150,7 +163,7 @@ export const searchOnestopFlight: AirlineTool<{ origin: string; destination: str
     const pairs: [DirectFlight, DirectFlight][] = [];
     for (const leg1 of searchDirect(state, date, origin)) {
       leg1.date = date;
-      const date2 = leg1.scheduled_arrival_time_est.includes('+1') ? `2024-05-${pyInt(date.slice(-2)) + 1}` : date;
+      const date2 = leg1.scheduled_arrival_time_est.includes('+1') ? nextDay(date, rule) : date;
       for (const leg2 of searchDirect(state, date2, leg1.destination, destination, leg1.scheduled_arrival_time_est)) {
         leg2.date = date2;
         pairs.push([leg1, leg2]);
@@ -158,4 +171,7 @@ export const searchOnestopFlight: AirlineTool<{ origin: string; destination: str
     }
     return dumpResult(pairs);
   },
-};
+});
+
+/** `search_onestop_flight` exactly as tau2 has it. */
+export const searchOnestopFlight = makeSearchOnestopFlight('tau2');

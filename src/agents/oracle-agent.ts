@@ -1,0 +1,57 @@
+/**
+ * The oracle agent: performs a task's gold actions and reports what the task says must be
+ * communicated, so a perfect run scores 1 (a check of the task and of the evaluator, and a
+ * ceiling for reports).
+ *
+ * Turns: one tool call per gold action whose requestor is `assistant`, in the task's order
+ * (user-requestor actions are the user's to perform and are skipped); then one text message that
+ * contains every `communicate_info` string verbatim (tau2's communicate rule matches substrings,
+ * case-insensitively, after removing commas from the message only); then, if the conversation
+ * goes on, `###STOP###` (an `agent_stop`).
+ */
+import type { ChatMessage } from '../spec/messages.js';
+import type { Task } from '../spec/task.js';
+import type { Agent, AgentTurn } from './agent.js';
+import { ScriptedAgent, call, say, stop } from './scripted-agent.js';
+
+/** The oracle's report: every info string on its own line, or a plain closing line when there is none. */
+export function oracleReport(info: readonly string[]): string {
+  if (info.length === 0) return 'Your request has been taken care of.';
+  return `Your request has been taken care of. The details:\n${info.map((s) => `- ${s}`).join('\n')}`;
+}
+
+/** Presentation options; the actions and the info always come from the task. */
+export interface OracleAgentOptions {
+  /** `messages[0]`; default names the task. */
+  systemPrompt?: string;
+  /** Tool-call id prefix; default `oracle_`. */
+  idPrefix?: string;
+  /** Builds the final report from `communicate_info`; default {@link oracleReport}. */
+  report?: (info: readonly string[]) => string;
+}
+
+/** See the module doc. `task.evaluation_criteria` may be absent: the oracle then only reports and stops. */
+export class OracleAgent implements Agent {
+  private readonly inner: ScriptedAgent;
+
+  constructor(task: Task, opts: OracleAgentOptions = {}) {
+    const criteria = task.evaluation_criteria;
+    const actions = (criteria?.actions ?? []).filter((a) => a.requestor !== 'user');
+    const info = criteria?.communicate_info ?? [];
+    this.inner = new ScriptedAgent(
+      [...actions.map((a) => call(a.name, a.arguments)), say((opts.report ?? oracleReport)(info)), stop()],
+      {
+        systemPrompt: opts.systemPrompt ?? `Oracle agent: performs the gold actions of task ${task.id}.`,
+        idPrefix: opts.idPrefix ?? 'oracle_',
+      },
+    );
+  }
+
+  systemPrompt(): string {
+    return this.inner.systemPrompt();
+  }
+
+  step(messages: readonly ChatMessage[]): Promise<AgentTurn> {
+    return this.inner.step(messages);
+  }
+}

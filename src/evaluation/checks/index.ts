@@ -1,0 +1,47 @@
+/**
+ * The servicegym check registry: an explicit map from check kind to its function. `nl` checks
+ * are judged in one batch by the composer and arrive here as verdicts.
+ */
+import type { Check } from '../../spec/task.js';
+import { communicateCheck } from '../communicate.js';
+import { quote } from '../evidence.js';
+import type { NlVerdict } from '../nl.js';
+import type { CheckResult } from '../types.js';
+import { checkConfirmationBeforeWrite } from './confirmation.js';
+import { checkOrder, checkToolCalls } from './calls.js';
+import type { CheckContext, CheckOf } from './context.js';
+import { checkDbGold, checkUnchanged } from './db.js';
+import { checkStatedAmount, checkTranscript } from './transcript.js';
+
+export type { CheckContext, CheckOf } from './context.js';
+
+type SyncKind = Exclude<Check['kind'], 'nl'>;
+
+/** Each deterministic check kind's function. */
+export const checkFunctions: { [K in SyncKind]: (check: CheckOf<K>, ctx: CheckContext<any>) => CheckResult } = {
+  db_gold: checkDbGold,
+  unchanged: checkUnchanged,
+  tool_calls: checkToolCalls,
+  order: checkOrder,
+  confirmation_before_write: checkConfirmationBeforeWrite,
+  transcript: checkTranscript,
+  stated_amount: checkStatedAmount,
+  communicate: (check, ctx) => communicateCheck(check.id, check.kind, check.info, ctx.trace.messages),
+};
+
+/** An `nl` check's row from its judge verdict: evidence `"assertion": reason`. */
+export function nlCheckResult(check: CheckOf<'nl'>, v: NlVerdict): CheckResult {
+  return { id: check.id, kind: check.kind, verdict: v.verdict, evidence: `${quote(v.assertion)}: ${v.reason}` };
+}
+
+/**
+ * Evaluates one servicegym check. `nl` checks take their verdict from `nl` (the batch judged by
+ * the composer); a missing verdict is `not_judged`. Throws BadInputError for an invalid regex.
+ */
+export function runCheck(check: Check, ctx: CheckContext<any>, nl: ReadonlyMap<string, NlVerdict>): CheckResult {
+  if (check.kind === 'nl') {
+    return nlCheckResult(check, nl.get(check.id) ?? { assertion: check.assertion, verdict: 'not_judged', reason: 'not sent to the judge' });
+  }
+  const fn = checkFunctions[check.kind] as (c: Check, x: CheckContext<any>) => CheckResult;
+  return fn(check, ctx);
+}

@@ -1,0 +1,144 @@
+/**
+ * Composition: one episode's full evaluation — the tau2 reward (product over `reward_basis`, 0 on
+ * premature termination), every tau2 component as a diagnostic, the servicegym checks, and the
+ * partial-credit score with its rubric breakdown.
+ */
+import type { LoadedDomain } from '../spec/domain.js';
+import type { RewardBasis, Task } from '../spec/task.js';
+import type { StateOps } from '../spec/state.js';
+import type { ChatModel } from '../models/chat-model.js';
+import { plainStateOps } from '../env/plain-state.js';
+import { actionComponent } from './actions.js';
+import { runCheck } from './checks/index.js';
+import { communicateComponent } from './communicate.js';
+import { dbComponent } from './db.js';
+import { envAssertionComponent } from './env-assertions.js';
+import { combineVerdicts, type ComponentResult } from './evidence.js';
+import { replayGold } from './gold.js';
+import type { ReplayEnvOptions } from './initial-state.js';
+import { judgeNlAssertions, nlComponent, type NlVerdict } from './nl.js';
+import { indexToolCalls } from './trace-index.js';
+import type { CheckResult, EpisodeTrace, RubricResult, TaskEvaluation, TerminationReason } from './types.js';
+
+/** Terminations that can earn reward (tau2: only the agent or the user ending the conversation). */
+export const EARNING_TERMINATIONS: readonly TerminationReason[] = ['agent_stop', 'user_stop'];
+
+/** The tau2 components in report order. */
+const COMPONENTS: readonly RewardBasis[] = ['DB', 'ENV_ASSERTION', 'COMMUNICATE', 'NL_ASSERTION', 'ACTION'];
+
+export interface EvaluateTaskOptions<S> {
+  loaded: LoadedDomain<S>;
+  task: Task;
+  trace: EpisodeTrace<S>;
+  /** The NL judge; without one, NL assertions and `nl` checks are `not_judged`. */
+  judge?: ChatModel;
+  /** The "now" and id seed the episode's environment used; the gold replay must use the same. */
+  env?: ReplayEnvOptions;
+  /**
+   * Also send tau2 `nl_assertions` to the judge when NL_ASSERTION is not in `reward_basis`
+   * (tau2's ALL_WITH_NL_ASSERTIONS). Default false: like tau2's ALL, they are then skipped.
+   */
+  judgeAllNl?: boolean;
+}
+
+/**
+ * Evaluates one episode of `task`.
+ *
+ * - reward (tau2 §1.4): termination not in {@link EARNING_TERMINATIONS} ⇒ 0; otherwise the product
+ *   of the `reward_basis` components (DB, ENV_ASSERTION, COMMUNICATE, NL_ASSERTION, ACTION); if a
+ *   basis component is not judged the reward is null — unless another basis component is 0, which
+ *   makes it 0. No `evaluation_criteria` ⇒ empty basis ⇒ 1 (tau2).
+ * - partial: 0 on premature termination. With a `servicegym` block: Σ weights of rubric items whose
+ *   checks all pass / 100, and 0 if any `zero_if_failed` check fails. Without one: the mean of the
+ *   basis components, not-judged ones counting 0 (1 for an empty basis).
+ * - not_judged: some check that feeds the reward or the partial score is `not_judged` (and the
+ *   termination could earn reward); the scores are then lower bounds.
+ * - checks: `tau2_db`, `tau2_env_assertion`, `tau2_communicate`, `tau2_nl_assertion`, `tau2_action`
+ *   (always computed, as diagnostics too), then the servicegym checks in task order.
+ * - db_diff: gold replay final state → episode final state.
+ * - receipts: the judge call, if one was made (tau2 NL assertions and `nl` checks share one call).
+ *
+ * Throws BadInputError for an inconsistent trace (tool log vs messages), a malformed initial
+ * state or an invalid regex in a check; judge failures (ProviderError, ReplayMissError) propagate.
+ */
+export async function evaluateTask<S>(opts: EvaluateTaskOptions<S>): Promise<TaskEvaluation> {
+  const { loaded, task, trace } = opts;
+  const domain = loaded.domain;
+  const ops: StateOps<S> = domain.state ?? plainStateOps;
+  const criteria = task.evaluation_criteria ?? null;
+  const basis: RewardBasis[] = criteria ? [...criteria.reward_basis] : [];
+  const premature = !EARNING_TERMINATIONS.includes(trace.termination);
+  const calls = indexToolCalls(trace);
+  const gold = replayGold(domain, task, opts.env);
+
+  // One judge call for the tau2 NL assertions (when they count) and the servicegym `nl` checks.
+  const tau2Nl = criteria?.nl_assertions ?? [];
+  const judgeTau2Nl = tau2Nl.length > 0 && (basis.includes('NL_ASSERTION') || opts.judgeAllNl === true);
+  const sg = task.servicegym;
+  const sgNl = (sg?.checks ?? []).flatMap((c) => (c.kind === 'nl' ? [c] : []));
+  const sent = [...(judgeTau2Nl ? tau2Nl : []), ...sgNl.map((c) => c.assertion)];
+  const judged = await judgeNlAssertions(opts.judge, trace.messages, sent);
+  const tau2NlVerdicts = judgeTau2Nl ? judged.verdicts.slice(0, tau2Nl.length) : [];
+  const offset = tau2NlVerdicts.length;
+  const sgNlVerdicts = new Map<string, NlVerdict>(sgNl.map((c, i) => [c.id, judged.verdicts[offset + i]]));
+
+  const components: Record<RewardBasis, ComponentResult> = {
+    DB: dbComponent(ops, gold, trace.finalState),
+    ENV_ASSERTION: envAssertionComponent(domain, criteria?.env_assertions, trace.finalState),
+    COMMUNICATE: communicateComponent(criteria?.communicate_info, trace.messages),
+    NL_ASSERTION: nlComponent(
+      tau2NlVerdicts,
+      tau2Nl.length > 0 && !judgeTau2Nl ? `${tau2Nl.length} assertion(s) not sent to the judge: NL_ASSERTION is not in reward_basis` : undefined,
+    ),
+    ACTION: actionComponent(criteria?.actions, calls),
+  };
+
+  const ctx = { task, trace, calls, gold, initialState: gold.initialState, domain, ops };
+  const sgChecks = (sg?.checks ?? []).map((c) => runCheck(c, ctx, sgNlVerdicts));
+  const byId = new Map(sgChecks.map((c) => [c.id, c]));
+  const rubric: RubricResult[] = (sg?.partial_credit ?? []).map((item) => ({
+    id: item.id,
+    weight: item.weight,
+    description: item.description,
+    verdict: combineVerdicts(item.checks.map((id) => byId.get(id)!.verdict)),
+    checks: [...item.checks],
+  }));
+
+  const basisScores = basis.map((b) => components[b].score);
+  let reward: number | null;
+  if (premature) reward = 0;
+  else if (basisScores.includes(0)) reward = 0;
+  else if (basisScores.includes(null)) reward = null;
+  else reward = basisScores.reduce<number>((p, s) => p * (s as number), 1);
+
+  let partial: number;
+  if (premature) partial = 0;
+  else if (sg) {
+    const zeroed = sg.zero_if_failed.some((id) => byId.get(id)!.verdict === 'fail');
+    partial = zeroed ? 0 : rubric.reduce((s, r) => s + (r.verdict === 'pass' ? r.weight : 0), 0) / 100;
+  } else {
+    partial = basis.length === 0 ? 1 : basisScores.reduce<number>((s, x) => s + (x ?? 0), 0) / basis.length;
+  }
+
+  const scoring: CheckResult[] = basis.map((b) => components[b].check);
+  if (sg) {
+    const ids = new Set([...sg.partial_credit.flatMap((i) => i.checks), ...sg.zero_if_failed]);
+    scoring.push(...sgChecks.filter((c) => ids.has(c.id)));
+  }
+
+  const breakdown: TaskEvaluation['reward_breakdown'] = {};
+  for (const b of COMPONENTS) breakdown[b] = components[b].score;
+  return {
+    task_id: task.id,
+    termination: trace.termination,
+    reward,
+    reward_breakdown: breakdown,
+    reward_basis: basis,
+    partial,
+    not_judged: !premature && scoring.some((c) => c.verdict === 'not_judged'),
+    checks: [...COMPONENTS.map((b) => components[b].check), ...sgChecks],
+    rubric,
+    db_diff: components.DB.check.diff ?? [],
+    receipts: judged.receipts,
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * Gold replay (tau2 `EnvironmentEvaluator`'s gold environment): a fresh environment at the task's
+ * initial state runs every gold action in order; failures are swallowed as tau2 does (only
+ * logged) and kept here for diagnostics. The result is a pure function of the domain instance,
+ * the task and the replay options, so it is cached per domain instance and task.
+ */
+import type { Domain } from '../spec/domain.js';
+import type { Task } from '../spec/task.js';
+import type { ToolRequestor } from '../spec/tool.js';
+import { Environment, type ToolLogEntry } from '../env/environment.js';
+import { canonicalJson } from '../util/canonical.js';
+import { DEFAULT_REPLAY_ENV, taskInitialState, type ReplayEnvOptions } from './initial-state.js';
+
+/** A gold action that ended in an error (tau2 swallows these; see tau2-notes §7.2). */
+export interface GoldActionError {
+  action_id: string;
+  name: string;
+  requestor: ToolRequestor;
+  /** The tool message the call produced (`Error: …`). */
+  output: string;
+}
+
+/** The outcome of replaying a task's gold actions. Treat every field as read-only: it is cached. */
+export interface GoldReplay<S> {
+  task_id: string;
+  /** The task's start state (before any gold action); also the episode's start state. */
+  initialState: S;
+  /** The state after every gold action. */
+  finalState: S;
+  /** The gold calls as executed, one entry per gold action. */
+  log: ToolLogEntry[];
+  errors: GoldActionError[];
+}
+
+let cache = new WeakMap<Domain<any>, Map<string, GoldReplay<any>>>();
+
+/**
+ * Replays `task`'s gold actions (`evaluation_criteria.actions`, each run with its `requestor`'s
+ * tool set; arguments serialised as JSON) on a fresh environment for `domain` started at
+ * {@link taskInitialState}. No actions ⇒ the final state equals the initial one.
+ * Cached per (domain instance, task id, replay options, gold-relevant task content).
+ * Throws only what {@link taskInitialState} throws (a malformed initial state).
+ */
+export function replayGold<S>(domain: Domain<S>, task: Task, env: ReplayEnvOptions = DEFAULT_REPLAY_ENV): GoldReplay<S> {
+  const actions = task.evaluation_criteria?.actions ?? [];
+  const key = canonicalJson([task.id, env.now, env.idSeed ?? '', task.initial_state ?? null, actions]);
+  let perDomain = cache.get(domain);
+  if (!perDomain) cache.set(domain, (perDomain = new Map()));
+  const hit = perDomain.get(key);
+  if (hit) return hit as GoldReplay<S>;
+
+  const initialState = taskInitialState(domain, task, env);
+  const e = new Environment<S>(domain, { now: env.now, idSeed: env.idSeed, state: initialState });
+  const errors: GoldActionError[] = [];
+  for (const a of actions) {
+    const call = { id: `gold_${a.action_id}`, type: 'function' as const, function: { name: a.name, arguments: JSON.stringify(a.arguments) } };
+    const entry = e.execute(call, a.requestor);
+    if (entry.error) errors.push({ action_id: a.action_id, name: a.name, requestor: a.requestor, output: entry.output });
+  }
+  const result: GoldReplay<S> = { task_id: task.id, initialState, finalState: e.state, log: e.log, errors };
+  perDomain.set(key, result);
+  return result;
+}
+
+/** Forgets cached gold replays: of one domain instance, or of all. */
+export function clearGoldCache(domain?: Domain<any>): void {
+  if (domain) cache.delete(domain);
+  else cache = new WeakMap();
+}

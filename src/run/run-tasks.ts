@@ -1,0 +1,221 @@
+/**
+ * Runs tasks × trials: each (task, trial) pair is one episode with a fresh environment, agent
+ * and user; episodes run concurrently (at most `concurrency` at a time, p-limit); each finished
+ * episode is evaluated and streamed to `onEpisode`; the run ends with a summary.
+ *
+ * - Resume: pairs listed in `finished` are not run again; when they carry their scores they
+ *   count in the summary.
+ * - Failures: an agent or user exception inside an episode (provider failure after retries,
+ *   replay miss, bug) is recorded as an `agent_error` / `user_error` episode with `infraError`
+ *   set, and the run goes on; an exception while setting an episode up (making the environment,
+ *   agent or user) is recorded the same way (`agent_error`, empty trajectory); an evaluator
+ *   exception is recorded as `evaluationError`. Only a failing `onEpisode` (e.g. the store)
+ *   stops the run: no further episode starts, and `runTasks` rejects with that error once the
+ *   running ones have finished.
+ * - Determinism: scheduling is trial-major (every task's trial 0, then trial 1, …); `records`
+ *   come back in task order then trial order whatever the completion order. Nothing here reads
+ *   a clock.
+ */
+import pLimit from 'p-limit';
+import type { LoadedDomain } from '../spec/domain.js';
+import type { Task } from '../spec/task.js';
+import type { Receipt } from '../spec/receipt.js';
+import { BadInputError } from '../spec/errors.js';
+import { Environment } from '../env/environment.js';
+import type { UsageByRole, UsageTracker } from '../models/usage.js';
+import type { TerminationReason } from '../evaluation/types.js';
+import { DEFAULT_REPLAY_ENV, taskInitialState, type ReplayEnvOptions } from '../evaluation/initial-state.js';
+import type { Agent } from '../agents/agent.js';
+import type { User } from '../users/user.js';
+import { runEpisode, type EpisodeResult } from '../orchestrator/episode.js';
+import type { EpisodeSettings } from '../orchestrator/settings.js';
+import { summarizeRun, type EpisodeOutcome, type RunSummary } from './summary.js';
+
+/** What the summary reads from an evaluation (`TaskEvaluation` fits). */
+export interface EvaluationLike {
+  reward: number | null;
+  partial: number;
+}
+
+/** Identifies an episode of a run; `trial` counts from 0. */
+export interface EpisodeKey {
+  taskId: string;
+  trial: number;
+}
+
+/** A pair finished in an earlier attempt; with `reward` it also counts in the summary. */
+export interface FinishedEpisode extends EpisodeKey {
+  termination?: TerminationReason;
+  reward?: number | null;
+  partial?: number | null;
+  infraError?: boolean;
+}
+
+/** One finished episode of a run, as streamed to `onEpisode`. */
+export interface EpisodeRecord<E extends EvaluationLike = EvaluationLike, S = any> extends EpisodeKey {
+  episode: EpisodeResult<S>;
+  /** Null when the evaluator threw (see `evaluationError`). */
+  evaluation: E | null;
+  evaluationError?: string;
+  /** Set when the episode failed for infrastructure reasons; it is then left out of the summary's scores. */
+  infraError?: string;
+}
+
+/** `S` is the domain's state type (inferred from `loaded`). */
+export interface RunTasksOptions<E extends EvaluationLike, S = any> {
+  loaded: LoadedDomain<S>;
+  tasks: readonly Task[];
+  /** Trials per task (≥ 1). */
+  trials: number;
+  /** Most episodes in flight at once (≥ 1). */
+  concurrency: number;
+  makeAgent(task: Task, trial: number): Agent;
+  makeUser(task: Task, trial: number): User;
+  evaluate(task: Task, episode: EpisodeResult<S>): E | Promise<E>;
+  /** Called once per finished episode, in completion order, one call at a time (awaited). */
+  onEpisode?(record: EpisodeRecord<E, S>): void | Promise<void>;
+  /** Pairs not to run again. */
+  finished?: readonly FinishedEpisode[];
+  /** Episode settings (defaults: tau2's, with the canned greeting); `modelErrors` is always `end` here. */
+  episode?: EpisodeSettings;
+  /**
+   * "now" and id seed of each episode's environment; default {@link DEFAULT_REPLAY_ENV}. Give the
+   * evaluator the same, so the gold replay starts from the same state.
+   */
+  env?: ReplayEnvOptions;
+  /** Overrides the environment: default a fresh Environment at `taskInitialState(domain, task, env)`. */
+  makeEnvironment?(task: Task, trial: number): Environment<S>;
+  /** A shared tracker that also receives every call's usage (e.g. a session-wide one). */
+  usage?: UsageTracker;
+  onReceipt?(receipt: Receipt, key: EpisodeKey): void;
+}
+
+/** What `runTasks` resolves to. */
+export interface RunResult<E extends EvaluationLike, S = any> {
+  /** This run's episodes, in task order then trial order. */
+  records: EpisodeRecord<E, S>[];
+  /** Pairs skipped because they were finished. */
+  skipped: number;
+  summary: RunSummary;
+  /** Usage of this run's episodes per role. */
+  usage: UsageByRole;
+}
+
+function validate<E extends EvaluationLike, S>(opts: RunTasksOptions<E, S>): void {
+  if (!(Number.isInteger(opts.trials) && opts.trials >= 1)) throw new BadInputError(`trials must be a whole number >= 1, got ${opts.trials}`);
+  if (!(Number.isInteger(opts.concurrency) && opts.concurrency >= 1)) throw new BadInputError(`concurrency must be a whole number >= 1, got ${opts.concurrency}`);
+  const seen = new Set<string>();
+  for (const t of opts.tasks) {
+    if (seen.has(t.id)) throw new BadInputError(`task id '${t.id}' occurs more than once; runs key episodes by task id`);
+    seen.add(t.id);
+  }
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+}
+
+/** Sums per-role usage (costs: null unless some call reported one). */
+export function mergeUsage(parts: readonly UsageByRole[]): UsageByRole {
+  const out: UsageByRole = {};
+  for (const part of parts) {
+    for (const [role, u] of Object.entries(part) as [keyof UsageByRole, NonNullable<UsageByRole[keyof UsageByRole]>][]) {
+      const r = (out[role] ??= { ...u, provider_reported_cost_usd: null, calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, latency_seconds: 0, provider_reported_cost_observations: 0 });
+      r.calls += u.calls;
+      r.prompt_tokens += u.prompt_tokens;
+      r.completion_tokens += u.completion_tokens;
+      r.total_tokens += u.total_tokens;
+      r.latency_seconds = Math.round((r.latency_seconds + u.latency_seconds) * 1e6) / 1e6;
+      r.provider_reported_cost_observations += u.provider_reported_cost_observations;
+      if (u.provider_reported_cost_usd !== null) r.provider_reported_cost_usd = (r.provider_reported_cost_usd ?? 0) + u.provider_reported_cost_usd;
+    }
+  }
+  return out;
+}
+
+/** An `agent_error` episode for a failure before the conversation started. */
+function setupFailure<S>(message: string): EpisodeResult<S> {
+  return {
+    messages: [], toolLog: [], termination: 'agent_error', finalState: null as S, receipts: [], usage: {},
+    finalText: '', steps: 0, agentTurns: 0, events: [], failure: { by: 'agent', kind: 'internal', message },
+  };
+}
+
+/** Runs the episodes; see the module doc. Rejects only for invalid options or a failing `onEpisode`. */
+export async function runTasks<E extends EvaluationLike, S = any>(opts: RunTasksOptions<E, S>): Promise<RunResult<E, S>> {
+  validate(opts);
+  const envOpts = opts.env ?? DEFAULT_REPLAY_ENV;
+  const done = new Set((opts.finished ?? []).map((f) => `${f.taskId}\u0000${f.trial}`));
+  const limit = pLimit(opts.concurrency);
+  const makeEnv =
+    opts.makeEnvironment ??
+    ((task: Task) => new Environment<S>(opts.loaded.domain, { now: envOpts.now, idSeed: envOpts.idSeed, state: taskInitialState(opts.loaded.domain, task, envOpts) }));
+
+  let sink: Promise<void> = Promise.resolve();
+  let sinkError: { error: unknown } | null = null;
+  const emit = async (rec: EpisodeRecord<E, S>) => {
+    if (!opts.onEpisode) return;
+    const p = sink.then(() => opts.onEpisode!(rec));
+    sink = p.catch(() => {});
+    try {
+      await p;
+    } catch (error) {
+      sinkError ??= { error };
+    }
+  };
+
+  const runOne = async (task: Task, trial: number): Promise<EpisodeRecord<E, S> | null> => {
+    if (sinkError) return null;
+    const key = { taskId: task.id, trial };
+    let episode: EpisodeResult<S>;
+    try {
+      episode = await runEpisode<S>({
+        ...opts.episode,
+        agent: opts.makeAgent(task, trial),
+        user: opts.makeUser(task, trial),
+        env: makeEnv(task, trial),
+        modelErrors: 'end',
+        usage: opts.usage,
+        onReceipt: opts.onReceipt ? (r) => opts.onReceipt!(r, key) : undefined,
+      });
+    } catch (e) {
+      episode = setupFailure<S>(`episode setup failed: ${errorText(e)}`);
+    }
+    const rec: EpisodeRecord<E, S> = { ...key, episode, evaluation: null };
+    if (episode.failure && episode.failure.kind !== 'protocol') rec.infraError = episode.failure.message;
+    try {
+      rec.evaluation = await opts.evaluate(task, episode);
+    } catch (e) {
+      rec.evaluationError = errorText(e);
+    }
+    await emit(rec);
+    return rec;
+  };
+
+  const jobs: { order: number; promise: Promise<EpisodeRecord<E, S> | null> }[] = [];
+  let skipped = 0;
+  for (let trial = 0; trial < opts.trials; trial++) {
+    opts.tasks.forEach((task, i) => {
+      if (done.has(`${task.id}\u0000${trial}`)) return void skipped++;
+      jobs.push({ order: i * opts.trials + trial, promise: limit(() => runOne(task, trial)) });
+    });
+  }
+  const settled = await Promise.all(jobs.map(async (j) => ({ order: j.order, rec: await j.promise })));
+  if (sinkError) throw (sinkError as { error: unknown }).error;
+  const records = settled.sort((a, b) => a.order - b.order).flatMap((s) => (s.rec ? [s.rec] : []));
+
+  const outcomes: EpisodeOutcome[] = records.map((r) => ({
+    taskId: r.taskId,
+    trial: r.trial,
+    termination: r.episode.termination,
+    reward: r.evaluation?.reward ?? null,
+    partial: r.evaluation?.partial ?? null,
+    infraError: r.infraError !== undefined,
+    evaluationError: r.evaluationError !== undefined,
+  }));
+  for (const f of opts.finished ?? []) {
+    if (f.reward === undefined || !f.termination) continue;
+    outcomes.push({ taskId: f.taskId, trial: f.trial, termination: f.termination, reward: f.reward, partial: f.partial ?? null, infraError: f.infraError ?? false, evaluationError: false });
+  }
+  return { records, skipped, summary: summarizeRun(outcomes), usage: mergeUsage(records.map((r) => r.episode.usage)) };
+}

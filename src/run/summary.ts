@@ -1,0 +1,80 @@
+/**
+ * A run's summary: reward and partial-credit means, pass^1..k (the evaluator's
+ * `passHatKCurve`), termination counts.
+ *
+ * Which episodes count: an episode whose agent or user failed for infrastructure reasons (a
+ * provider failure after retries, a replay miss, an exception in agent/user code) is recorded but
+ * left out of the means and of pass^k, as tau2 drops infrastructure errors; so is an episode whose
+ * evaluation threw. A null reward (a reward-basis component not judged) counts as 0 in the mean
+ * and as a failure in pass^k, as the evaluator's pass^k does, so both are lower bounds; `unjudged`
+ * says how many there were.
+ */
+import type { TerminationReason } from '../evaluation/types.js';
+import { passHatKCurve } from '../evaluation/pass-k.js';
+
+/** One episode's outcome as the summary needs it. */
+export interface EpisodeOutcome {
+  taskId: string;
+  trial: number;
+  termination: TerminationReason;
+  /** tau2 reward, or null when not judged. */
+  reward: number | null;
+  /** Partial credit in [0, 1], or null when unknown. */
+  partial: number | null;
+  /** True when the episode failed for infrastructure reasons (see module doc). */
+  infraError: boolean;
+  /** True when the evaluator threw (reward and partial are then null). */
+  evaluationError: boolean;
+}
+
+/** Counts, means and pass^k of a run (see the module doc for which episodes count). */
+export interface RunSummary {
+  /** Distinct tasks with at least one episode. */
+  tasks: number;
+  /** Episodes summarised (this run's plus finished ones given with their scores). */
+  episodes: number;
+  /** Episodes in the means and pass^k. */
+  scored: number;
+  infraErrors: number;
+  evaluationErrors: number;
+  /** Scored episodes with a null reward (not judged; counted as 0 / failure). */
+  unjudged: number;
+  /** Mean tau2 reward over scored episodes (null rewards as 0); null when none. */
+  rewardMean: number | null;
+  /** Mean partial credit over scored episodes with one; null when none. */
+  partialMean: number | null;
+  /** pass^k for k = 1..(fewest scored trials of a task). */
+  passHatK: { k: number; value: number }[];
+  terminations: Partial<Record<TerminationReason, number>>;
+}
+
+/** Summarises episode outcomes (any order). */
+export function summarizeRun(outcomes: readonly EpisodeOutcome[]): RunSummary {
+  const terminations: Partial<Record<TerminationReason, number>> = {};
+  const perTask = new Map<string, (number | null)[]>();
+  let scored = 0, infra = 0, evalErrors = 0, unjudged = 0, rewardSum = 0, partialSum = 0, partialN = 0;
+  for (const o of outcomes) {
+    terminations[o.termination] = (terminations[o.termination] ?? 0) + 1;
+    if (o.infraError) { infra++; continue; }
+    if (o.evaluationError) { evalErrors++; continue; }
+    scored++;
+    if (o.reward === null) unjudged++;
+    rewardSum += o.reward ?? 0;
+    if (o.partial !== null) { partialSum += o.partial; partialN++; }
+    const list = perTask.get(o.taskId) ?? [];
+    list.push(o.reward);
+    perTask.set(o.taskId, list);
+  }
+  return {
+    tasks: new Set(outcomes.map((o) => o.taskId)).size,
+    episodes: outcomes.length,
+    scored,
+    infraErrors: infra,
+    evaluationErrors: evalErrors,
+    unjudged,
+    rewardMean: scored ? rewardSum / scored : null,
+    partialMean: partialN ? partialSum / partialN : null,
+    passHatK: perTask.size ? passHatKCurve(perTask) : [],
+    terminations,
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * The LLM user simulator: a model plays the customer of a task's user scenario.
+ *
+ * Each turn is one model call (role `user_simulator` for receipts and usage) with
+ * `[system prompt, …conversation with roles flipped]`: the agent's messages are sent as `user`,
+ * the customer's own earlier messages as `assistant`. The conversation is rebuilt from the public
+ * transcript every turn, so the simulator sees what the agent actually received (e.g. a reply
+ * whose stop token the guard removed). When the transcript does not open with an agent message
+ * (no canned greeting), an opening cue is sent first as a `user` message.
+ *
+ * The reply's tokens end the conversation (`###STOP###`, `###TRANSFER###`, `###OUT-OF-SCOPE###`,
+ * see {@link UserSignal}), except when the confirm-then-stop guard applies
+ * (see {@link guardConfirmThenStop}), which is on by default.
+ */
+import type { ChatMessage, ModelRole } from '../spec/messages.js';
+import type { UserScenario } from '../spec/task.js';
+import type { ChatModel } from '../models/chat-model.js';
+import { detectSignal, type User, type UserTurn, type Utterance } from './user.js';
+import { userSystemPrompt } from './user-prompt.js';
+import { guardConfirmThenStop, type ConfirmGuardOptions } from './confirm-guard.js';
+
+/** Sent as the first `user` message when the agent has not spoken first. */
+export const DEFAULT_OPENING_CUE = '(The chat has opened. Write your first message to the agent.)';
+
+/** Simulator options; only `model` and `scenario` are required. */
+export interface LLMUserSimulatorOptions {
+  model: ChatModel;
+  /** The task's user scenario, or plain instructions. */
+  scenario: UserScenario | string;
+  /** Persona modifiers appended to the prompt (see {@link userSystemPrompt}). */
+  modifiers?: string[];
+  /** Replaces the whole generated system prompt (scenario and modifiers are then unused). */
+  systemPrompt?: string;
+  /** Sampling temperature; not sent when unset (tau2 uses 0). */
+  temperature?: number;
+  /** Sampling seed; not sent when unset. */
+  seed?: number;
+  /** Role for receipts and usage; default `user_simulator`. */
+  role?: ModelRole;
+  /** The confirm-then-stop guard's patterns, or `false` to turn it off. Default: on, default patterns. */
+  confirmGuard?: ConfirmGuardOptions | false;
+  /** See {@link DEFAULT_OPENING_CUE}. */
+  openingCue?: string;
+}
+
+/** The model-backed customer; see the module doc. The constructor does no I/O. */
+export class LLMUserSimulator implements User {
+  private readonly prompt: string;
+
+  constructor(private readonly opts: LLMUserSimulatorOptions) {
+    this.prompt = opts.systemPrompt ?? userSystemPrompt(opts.scenario, opts.modifiers ?? []);
+  }
+
+  /** The simulator's system prompt. */
+  systemPrompt(): string {
+    return this.prompt;
+  }
+
+  /** The simulator's request messages for a transcript (system first, roles flipped). */
+  messagesFor(transcript: readonly Utterance[]): ChatMessage[] {
+    const out: ChatMessage[] = [{ role: 'system', content: this.prompt }];
+    if (transcript[0]?.from !== 'agent') out.push({ role: 'user', content: this.opts.openingCue ?? DEFAULT_OPENING_CUE });
+    for (const u of transcript) out.push(u.from === 'agent' ? { role: 'user', content: u.text } : { role: 'assistant', content: u.text });
+    return out;
+  }
+
+  /** One model call; throws the model's errors (ProviderError, ReplayMissError). */
+  async respond(transcript: readonly Utterance[]): Promise<UserTurn> {
+    const request: Record<string, unknown> = { messages: this.messagesFor(transcript) };
+    if (this.opts.temperature !== undefined) request.temperature = this.opts.temperature;
+    if (this.opts.seed !== undefined) request.seed = this.opts.seed;
+    const call = await this.opts.model.complete(request as never, this.opts.role ?? 'user_simulator');
+    const text = call.response.choices[0].message.content ?? '';
+    const signal = detectSignal(text);
+    if (signal === 'stop' && this.opts.confirmGuard !== false) {
+      const last = transcript[transcript.length - 1];
+      const kept = guardConfirmThenStop(last?.from === 'agent' ? last.text : undefined, text, this.opts.confirmGuard ?? {});
+      if (kept !== null) {
+        return { kind: 'message', text: kept, call, note: 'confirm-then-stop guard: the stop token was removed from a reply confirming an action; the conversation continues until the agent reports the outcome' };
+      }
+    }
+    return signal ? { kind: 'stop', signal, text, call } : { kind: 'message', text, call };
+  }
+}

@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { LLMAgent, agentSystemPrompt, agentWireTools, DEFAULT_AGENT_INSTRUCTIONS } from '../../src/agents/llm-agent.js';
+import { ScriptedAgent, call, calls, raw, say } from '../../src/agents/scripted-agent.js';
+import { OracleAgent, oracleReport } from '../../src/agents/oracle-agent.js';
+import { ScriptedUser } from '../../src/users/scripted-user.js';
+import { runEpisode } from '../../src/orchestrator/episode.js';
+import { startTwoRoleMock, type TwoRoleMock } from '../support/two-role-mock.js';
+import { tinyEnv, tinyGoldState, tinyShopDomain, tinyShopTasks, tinyTask, TINY_SHOP_POLICY } from '../support/tiny-shop.js';
+
+describe('LLMAgent', () => {
+  let mock: TwoRoleMock | undefined;
+  afterEach(async () => {
+    await mock?.close();
+    mock = undefined;
+  });
+
+  it('policy mode wraps the policy after our instructions; raw mode is exact', () => {
+    const tools = agentWireTools(tinyShopDomain);
+    const wrapped = new LLMAgent({ model: null as never, policy: TINY_SHOP_POLICY, tools });
+    expect(wrapped.systemPrompt()).toBe(`${DEFAULT_AGENT_INSTRUCTIONS}\n\n<policy>\n${TINY_SHOP_POLICY}\n</policy>`);
+    expect(agentSystemPrompt('P', 'I')).toBe('I\n\n<policy>\nP\n</policy>');
+    expect(new LLMAgent({ model: null as never, systemPrompt: '  exact\n', tools }).systemPrompt()).toBe('  exact\n');
+  });
+
+  it('sends {messages, tools, temperature, seed} and returns the message as received', async () => {
+    mock = await startTwoRoleMock({ agent: () => ({ content: 'Hello!', reasoning_content: 'think' }) });
+    const agent = new LLMAgent({ model: mock.agentModel, systemPrompt: 'S', tools: agentWireTools(tinyShopDomain), temperature: 0.2, seed: 7 });
+    const msgs = [{ role: 'system' as const, content: 'S' }, { role: 'user' as const, content: 'hi' }];
+    const turn = await agent.step(msgs);
+    expect(turn.message).toEqual({ role: 'assistant', content: 'Hello!', reasoning_content: 'think' });
+    expect(turn.call?.receipt.kind).toBe('task_agent');
+    const [body] = mock.bodies('agent');
+    expect(Object.keys(body)).toEqual(['model', 'messages', 'tools', 'temperature', 'seed']);
+    expect(body.messages).toEqual(msgs);
+    const bare = new LLMAgent({ model: mock.agentModel, systemPrompt: 'S', tools: [] });
+    await bare.step(msgs);
+    expect(Object.keys(mock.bodies('agent')[1])).toEqual(['model', 'messages']);
+  });
+});
+
+describe('ScriptedAgent', () => {
+  it('builds turns from say/call/calls/raw and computed steps, with counted ids', async () => {
+    const agent = new ScriptedAgent(
+      [say('hi'), call('get_order', { order_id: 'O1' }), calls(['a'], ['b', { x: 1 }]), call('get_order', '{"order_id":'), raw({ content: null }), (m) => say(`seen ${m.length}`)],
+      { idPrefix: 'x' },
+    );
+    const steps = [];
+    for (let i = 0; i < 7; i++) steps.push((await agent.step([{ role: 'system', content: 's' }])).message);
+    expect(steps[0]).toEqual({ role: 'assistant', content: 'hi' });
+    expect(steps[1]).toEqual({ role: 'assistant', content: null, tool_calls: [{ id: 'x1', type: 'function', function: { name: 'get_order', arguments: '{"order_id":"O1"}' } }] });
+    expect(steps[2].tool_calls?.map((t) => [t.id, t.function.arguments])).toEqual([['x2', '{}'], ['x3', '{"x":1}']]);
+    expect(steps[3].tool_calls?.[0].function.arguments).toBe('{"order_id":');
+    expect(steps[4]).toEqual({ role: 'assistant', content: null });
+    expect(steps[5].content).toBe('seen 1');
+    expect(steps[6].content).toBe('###STOP###');
+    await expect(new ScriptedAgent([], { onExhausted: 'throw' }).step([])).rejects.toThrow(/exhausted/);
+  });
+});
+
+describe('OracleAgent', () => {
+  it('performs the gold actions, reports the communicate info, and reaches the gold state', async () => {
+    const task = tinyTask('cancel_o1');
+    const env = tinyEnv();
+    const ep = await runEpisode({ agent: new OracleAgent(task), user: new ScriptedUser(["I'd like to cancel O1."]), env });
+    expect(ep.termination).toBe('user_stop');
+    expect(ep.toolLog.map((t) => [t.name, t.error])).toEqual([['get_order', false], ['cancel_order', false]]);
+    expect(ep.finalState).toEqual(tinyGoldState(task));
+    expect(ep.finalText).toBe(oracleReport(['42.5']));
+    expect(ep.finalText.toLowerCase().replace(/,/g, '')).toContain('42.5');
+  });
+
+  it('stops itself when the user keeps talking; skips user-requestor actions', async () => {
+    const task = { ...tinyTask('status_o2'), evaluation_criteria: { ...tinyTask('status_o2').evaluation_criteria!, actions: [...tinyTask('status_o2').evaluation_criteria!.actions!, { action_id: 'u', requestor: 'user' as const, name: 'toggle', arguments: {} }] } };
+    const ep = await runEpisode({ agent: new OracleAgent(task), user: new ScriptedUser(['Was O2 delivered?', 'Thanks, anything else?']), env: tinyEnv() });
+    expect(ep.termination).toBe('agent_stop');
+    expect(ep.toolLog.map((t) => t.name)).toEqual(['get_order']);
+    expect(ep.messages.some((m) => m.role === 'assistant' && typeof m.content === 'string' && m.content.includes('delivered'))).toBe(true);
+  });
+
+  it('on every tiny-shop task the final state equals the gold state', async () => {
+    for (const task of tinyShopTasks) {
+      const ep = await runEpisode({ agent: new OracleAgent(task), user: new ScriptedUser(['hi']), env: tinyEnv(), transferEnds: 'never' });
+      expect(ep.termination, task.id).toBe('user_stop');
+      expect(ep.finalState, task.id).toEqual(tinyGoldState(task));
+    }
+  });
+});

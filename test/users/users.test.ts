@@ -1,0 +1,110 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ScriptedUser } from '../../src/users/scripted-user.js';
+import { LLMUserSimulator, DEFAULT_OPENING_CUE } from '../../src/users/llm-user.js';
+import { userSystemPrompt, USER_GUIDELINES } from '../../src/users/user-prompt.js';
+import { guardConfirmThenStop } from '../../src/users/confirm-guard.js';
+import { detectSignal } from '../../src/users/user.js';
+import { startTwoRoleMock, type TwoRoleMock } from '../support/two-role-mock.js';
+import { tinyTask } from '../support/tiny-shop.js';
+
+const agentSaid = (text: string) => [{ from: 'user' as const, text: 'hi' }, { from: 'agent' as const, text }];
+
+describe('ScriptedUser', () => {
+  it('says its replies in order, then stops without a message', async () => {
+    const u = new ScriptedUser(['one', 'two']);
+    expect(await u.respond([])).toEqual({ kind: 'message', text: 'one' });
+    expect(await u.respond(agentSaid('a'))).toEqual({ kind: 'message', text: 'two' });
+    expect(await u.respond(agentSaid('b'))).toEqual({ kind: 'stop', signal: 'stop', text: null });
+  });
+
+  it('rules on the agent message come first; once-rules fire once', async () => {
+    const u = new ScriptedUser(['open', 'next'], { rules: [{ when: /user id/i, say: 'It is ana_1.', once: true }, { when: /confirm/g, say: 'yes' }] });
+    expect((await u.respond([])).kind).toBe('message');
+    expect(await u.respond(agentSaid('Your user id?'))).toMatchObject({ text: 'It is ana_1.' });
+    expect(await u.respond(agentSaid('Your user id?'))).toMatchObject({ text: 'next' });
+    expect(await u.respond(agentSaid('please confirm'))).toMatchObject({ text: 'yes' });
+    expect(await u.respond(agentSaid('please confirm'))).toMatchObject({ text: 'yes' }); // a /g regex does not alternate
+  });
+
+  it('a reply with a stop token (default or custom) ends the conversation with that message', async () => {
+    expect(await new ScriptedUser(['bye ###STOP###']).respond([])).toEqual({ kind: 'stop', signal: 'stop', text: 'bye ###STOP###' });
+    expect(await new ScriptedUser(['<<END>>'], { stopToken: '<<END>>' }).respond([])).toMatchObject({ kind: 'stop', signal: 'stop' });
+    expect(await new ScriptedUser(['###TRANSFER###']).respond([])).toMatchObject({ kind: 'stop', signal: 'transfer' });
+    expect(() => new ScriptedUser([])).toThrow();
+  });
+});
+
+describe('user prompt and tokens', () => {
+  it('renders the structured scenario with labelled fields, persona first, modifiers last', () => {
+    const p = userSystemPrompt(tinyTask('cancel_o1').user_scenario, ['You are impatient.', 'You answer vaguely.']);
+    expect(p.startsWith(USER_GUIDELINES)).toBe(true);
+    const order = ['<scenario>', 'Persona:\nAna', 'Domain: tiny-shop', 'Reason for call:\n', 'Known info:\n', 'Unknown info:\n', 'Task instructions:\n', '</scenario>', '<behaviour>', '- You are impatient.', '- You answer vaguely.'];
+    const at = order.map((s) => p.indexOf(s));
+    expect(at.every((i) => i >= 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    for (const t of ['###STOP###', '###TRANSFER###', '###OUT-OF-SCOPE###']) expect(p).toContain(t);
+  });
+
+  it('a plain string is the instructions; no behaviour block without modifiers', () => {
+    const p = userSystemPrompt('Ask about O2.');
+    expect(p).toContain('<scenario>\nInstructions:\nAsk about O2.\n</scenario>');
+    expect(p).not.toContain('<behaviour>');
+  });
+
+  it('detects the signals', () => {
+    expect(detectSignal('ok ###STOP###')).toBe('stop');
+    expect(detectSignal('###OUT-OF-SCOPE###')).toBe('out_of_scope');
+    expect(detectSignal('fine')).toBeNull();
+  });
+});
+
+describe('confirm-then-stop guard', () => {
+  const ask = 'I will cancel order O1 and refund 42.5. Shall I proceed (yes/no)?';
+  it('keeps a confirming reply open when the agent asked to confirm', () => {
+    expect(guardConfirmThenStop(ask, 'Yes, please go ahead. ###STOP###')).toBe('Yes, please go ahead.');
+    expect(guardConfirmThenStop(ask, '###STOP### yes')).toBe('yes');
+  });
+  it('does not apply otherwise', () => {
+    expect(guardConfirmThenStop('Your order is cancelled.', 'Thanks! ###STOP###')).toBeNull();
+    expect(guardConfirmThenStop(ask, 'No, do not do that. ###STOP###')).toBeNull();
+    expect(guardConfirmThenStop(ask, '###STOP###')).toBeNull();
+    expect(guardConfirmThenStop(ask, 'Yes please')).toBeNull();
+    expect(guardConfirmThenStop(undefined, 'Yes ###STOP###')).toBeNull();
+    expect(guardConfirmThenStop(ask, 'Great ###STOP###', { confirms: /great/i })).toBe('Great');
+  });
+});
+
+describe('LLMUserSimulator', () => {
+  let mock: TwoRoleMock | undefined;
+  afterEach(async () => {
+    await mock?.close();
+    mock = undefined;
+  });
+
+  it('sends an opening cue when the agent has not spoken, flips roles, and reports its calls as user_simulator', async () => {
+    const replies = ['Hi, cancel O1 please.', 'Sure. ###OUT-OF-SCOPE###'];
+    mock = await startTwoRoleMock({ agent: () => ({ content: 'unused' }), user: () => ({ content: replies.shift()! }) });
+    const sim = new LLMUserSimulator({ model: mock.userModel, scenario: 'Cancel O1.', seed: 300, modifiers: ['You are terse.'] });
+    const t1 = await sim.respond([]);
+    expect(t1).toMatchObject({ kind: 'message', text: 'Hi, cancel O1 please.' });
+    expect(t1.call?.receipt.kind).toBe('user_simulator');
+    const t2 = await sim.respond([{ from: 'user', text: 'Hi, cancel O1 please.' }, { from: 'agent', text: 'Your user id?' }]);
+    expect(t2).toMatchObject({ kind: 'stop', signal: 'out_of_scope', text: 'Sure. ###OUT-OF-SCOPE###' });
+    const [b1, b2] = mock.bodies('user');
+    expect(b1.messages).toEqual([{ role: 'system', content: sim.systemPrompt() }, { role: 'user', content: DEFAULT_OPENING_CUE }]);
+    expect(b2.messages.slice(1)).toEqual([
+      { role: 'user', content: DEFAULT_OPENING_CUE },
+      { role: 'assistant', content: 'Hi, cancel O1 please.' },
+      { role: 'user', content: 'Your user id?' },
+    ]);
+    expect(b1.seed).toBe(300);
+    expect(b1).not.toHaveProperty('temperature');
+    expect(sim.systemPrompt()).toContain('- You are terse.');
+  });
+
+  it('an empty reply comes back as an empty message (the orchestrator makes it a user_error)', async () => {
+    mock = await startTwoRoleMock({ agent: () => ({ content: 'x' }), user: () => ({ content: '' }) });
+    const sim = new LLMUserSimulator({ model: mock.userModel, scenario: 'x' });
+    expect(await sim.respond([])).toMatchObject({ kind: 'message', text: '' });
+  });
+});
