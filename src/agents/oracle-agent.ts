@@ -4,10 +4,12 @@
  * ceiling for reports).
  *
  * Turns: one tool call per gold action whose requestor is `assistant`, in the task's order
- * (user-requestor actions are the user's to perform and are skipped); then one text message that
- * contains every `communicate_info` string verbatim (tau2's communicate rule matches substrings,
- * case-insensitively, after removing commas from the message only); then, if the conversation
- * goes on, `###STOP###` (an `agent_stop`).
+ * (user-requestor actions are the user's to perform and are skipped) — with `confirmWrites`, each
+ * write is preceded by a text message that summarises it and asks the customer to confirm
+ * (policy: explicit "yes" before every write); then one text message with the task's
+ * `servicegym.gold_messages` and every `communicate_info` string verbatim (tau2's communicate
+ * rule matches substrings, case-insensitively, after removing commas from the message only);
+ * then, if the conversation goes on, `###STOP###` (an `agent_stop`).
  */
 import type { ChatMessage } from '../spec/messages.js';
 import type { Task } from '../spec/task.js';
@@ -20,6 +22,11 @@ export function oracleReport(info: readonly string[]): string {
   return `Your request has been taken care of. The details:\n${info.map((s) => `- ${s}`).join('\n')}`;
 }
 
+/** The confirmation request the oracle sends before a write (answered by validate's scripted user). */
+export function oracleConfirmation(name: string, args: unknown): string {
+  return `Before I go ahead: I will call ${name} with ${JSON.stringify(args)}. Shall I proceed?`;
+}
+
 /** Presentation options; the actions and the info always come from the task. */
 export interface OracleAgentOptions {
   /** `messages[0]`; default names the task. */
@@ -28,6 +35,8 @@ export interface OracleAgentOptions {
   idPrefix?: string;
   /** Builds the final report from `communicate_info`; default {@link oracleReport}. */
   report?: (info: readonly string[]) => string;
+  /** Tool names that write: each such gold action is preceded by a confirmation request. */
+  confirmWrites?: (toolName: string) => boolean;
 }
 
 /** See the module doc. `task.evaluation_criteria` may be absent: the oracle then only reports and stops. */
@@ -38,8 +47,13 @@ export class OracleAgent implements Agent {
     const criteria = task.evaluation_criteria;
     const actions = (criteria?.actions ?? []).filter((a) => a.requestor !== 'user');
     const info = criteria?.communicate_info ?? [];
+    const gold = task.servicegym?.gold_messages ?? [];
+    const report = [...gold, (opts.report ?? oracleReport)(info)].join('\n');
+    const steps = actions.flatMap((a) =>
+      opts.confirmWrites?.(a.name) ? [say(oracleConfirmation(a.name, a.arguments)), call(a.name, a.arguments)] : [call(a.name, a.arguments)],
+    );
     this.inner = new ScriptedAgent(
-      [...actions.map((a) => call(a.name, a.arguments)), say((opts.report ?? oracleReport)(info)), stop()],
+      [...steps, say(report), stop()],
       {
         systemPrompt: opts.systemPrompt ?? `Oracle agent: performs the gold actions of task ${task.id}.`,
         idPrefix: opts.idPrefix ?? 'oracle_',

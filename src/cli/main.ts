@@ -8,6 +8,7 @@ import { BadInputError, ProviderError, ReplayMissError } from '../spec/errors.js
 import { registerReplay } from './replay.js';
 import { registerCampaign } from './campaign.js';
 import { registerImportRecord } from './import-record.js';
+import { registerValidate } from './validate.js';
 import { registerConformance } from './conformance.js';
 
 /** Runs the CLI on `argv` (as process.argv) and returns the exit code; never calls process.exit. */
@@ -22,6 +23,7 @@ export async function main(argv: string[]): Promise<number> {
   registerReplay(program, setExit);
   registerCampaign(program, setExit);
   registerImportRecord(program, setExit);
+  registerValidate(program, setExit);
   registerConformance(program, setExit);
   try {
     await program.parseAsync(argv);

@@ -56,6 +56,8 @@ export interface LoadedDomain<S = unknown> {
   tasks: Task[];
   /** Where the data came from (a folder, or `builtin`), for reports. */
   source: string;
+  /** The dataset's fixed "now" (ISO-8601) given to environments and the gold replay. */
+  now?: string;
 }
 
 /**

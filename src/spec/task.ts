@@ -116,6 +116,11 @@ export const ServicegymCriteriaSchema = z
     zero_if_failed: z.array(z.string()).default([]),
     /** Where each rule of the seed task maps to a check (documentation, shown in reports). */
     source: z.string().optional(),
+    /**
+     * What a policy-perfect agent tells the customer in its closing message (e.g. the rule that
+     * blocks a request, or a total). The oracle agent says it, so `validate` can score 100%.
+     */
+    gold_messages: z.array(z.string()).optional(),
   })
   .superRefine((v, ctx) => {
     const ids = new Set(v.checks.map((c) => c.id));

@@ -16,6 +16,8 @@ import { applyAirlineInitialState } from './initial-state.js';
 import type { AirlineTool } from './tools-common.js';
 import type { NextDayRule } from './tools-read.js';
 import { airlineTau2Tools } from './tools.js';
+import { loadServicegymAirline } from './servicegym-dataset.js';
+import { AIRLINE_TAU2_NOW } from './tools-common.js';
 
 /**
  * Validates `value`; throws {@link BadInputError} naming `file` and the JSON path of the first
@@ -93,11 +95,11 @@ export function createAirlineDomain(parts: AirlineDomainParts): Domain<AirlineSt
 
 /**
  * Loads the airline domain. With `dataDir` (tau2 mode): `db.json`, `tasks.json` and `policy.md`
- * of a tau2 airline folder and exactly tau2's 14 tools. Without it: servicegym's own dataset,
- * which is not shipped yet (throws {@link BadInputError}).
+ * of a tau2 airline folder and exactly tau2's 14 tools. Without it: servicegym's own dataset
+ * (`servicegym-dataset.ts`).
  */
 export function loadAirline(opts: { dataDir?: string } = {}): LoadedDomain<AirlineState> {
-  if (!opts.dataDir) throw new BadInputError('servicegym airline dataset not available yet');
+  if (!opts.dataDir) return loadServicegymAirline();
   const dir = opts.dataDir;
   if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new BadInputError('data directory not found', { file: dir });
   const db = loadAirlineDb(path.join(dir, 'db.json'));
@@ -109,5 +111,6 @@ export function loadAirline(opts: { dataDir?: string } = {}): LoadedDomain<Airli
     policy,
     tasks,
     source: dir,
+    now: AIRLINE_TAU2_NOW,
   };
 }

@@ -1,0 +1,60 @@
+/**
+ * `servicegym validate [--domain airline] [--data-dir DIR]`: runs the oracle agent (the gold
+ * actions, with a confirmation before each write) on every task and reports any task that does
+ * not score reward 1 and partial 100%. Tasks whose reward needs a judge are listed as "NL not
+ * judged" unless `--judge-model` is given — never counted as passed.
+ */
+import type { Command } from 'commander';
+import { loadDomain } from '../domains/index.js';
+import { RunStore, DEFAULT_STORE_PATH } from '../store/store.js';
+import { runDomainTasks, selectTasks } from '../run/task-run.js';
+import { resolveLiveModelConfig } from '../models/config.js';
+import { OpenAICompatibleModel } from '../models/openai-adapter.js';
+import { episodeTable, summaryText } from './run-report.js';
+import { progressLogger } from './output.js';
+import { sha256Hex } from '../util/canonical.js';
+
+export function registerValidate(program: Command, setExit: (code: number) => void): void {
+  program
+    .command('validate')
+    .description("run the oracle agent on every task and report any task that does not score 1 (checks the tasks, the domain and the evaluator)")
+    .option('--domain <name>', 'domain', 'airline')
+    .option('--data-dir <dir>', 'a tau2-bench domain folder (db.json, tasks.json, policy.md); default: servicegym\'s own dataset')
+    .option('--tasks <ids>', 'comma-separated task ids (default: all)')
+    .option('--judge-model <name>', 'judge NL assertions with this model (live; needs SERVICEGYM_API_KEY)')
+    .option('-j, --concurrency <n>', 'episodes at once', '8')
+    .option('--json', 'print the results as JSON')
+    .option('--db <path>', 'run store (SQLite)', DEFAULT_STORE_PATH)
+    .option('--no-store', 'do not save the run')
+    .option('-q, --quiet', 'no progress on stderr')
+    .action(async (flags) => {
+      const log = progressLogger(flags.quiet);
+      const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir });
+      const tasks = selectTasks(loaded, flags.tasks?.split(',').map((s: string) => s.trim()).filter(Boolean));
+      const judge = flags.judgeModel ? new OpenAICompatibleModel(resolveLiveModelConfig({ model: flags.judgeModel })) : undefined;
+      const runId = `validate-${flags.domain}-${loaded.mode}-${sha256Hex(tasks.map((t) => t.id).join(',')).slice(0, 8)}`;
+      const store = flags.store !== false ? RunStore.open(flags.db) : undefined;
+      try {
+        log(`validating ${tasks.length} ${flags.domain} tasks (${loaded.mode} dataset, ${loaded.source})`);
+        store?.saveRun({ id: runId, kind: 'run', name: `validate ${flags.domain}`, domain: flags.domain, created_at: new Date().toISOString(), summary: { mode: 'oracle', tasks: tasks.length }, record: null });
+        const started = performance.now();
+        const res = await runDomainTasks({ loaded, tasks, trials: 1, concurrency: Number(flags.concurrency), mode: 'oracle', judge, store, runId });
+        const seconds = (performance.now() - started) / 1000;
+        const perfect = res.records.filter((r) => r.evaluation && r.evaluation.reward === 1 && r.evaluation.partial === 1);
+        const notJudged = res.records.filter((r) => r.evaluation?.not_judged);
+        store?.saveRun({ id: runId, kind: 'run', name: `validate ${flags.domain}`, domain: flags.domain, created_at: new Date().toISOString(), summary: { mode: 'oracle', agent_model: 'oracle', user_model: 'scripted', trials: 1, ...res.summary, tasks: tasks.length }, record: null });
+        if (flags.json) {
+          process.stdout.write(JSON.stringify({ run_id: runId, summary: res.summary, tasks: res.records.map((r) => ({ task_id: r.taskId, reward: r.evaluation?.reward ?? null, partial: r.evaluation?.partial ?? null, not_judged: r.evaluation?.not_judged ?? null, failing: r.evaluation?.checks.filter((c) => c.verdict !== 'pass').map((c) => ({ id: c.id, verdict: c.verdict, evidence: c.evidence })) ?? [] })) }, null, 2) + '\n');
+        } else {
+          const bad = res.records.filter((r) => !perfect.includes(r));
+          if (bad.length) process.stdout.write(episodeTable(bad) + '\n\n');
+          process.stdout.write(summaryText(res.summary) + '\n');
+          if (notJudged.length) process.stdout.write(`NL not judged (no --judge-model): ${notJudged.map((r) => r.taskId).join(', ')}\n`);
+          process.stdout.write(`validate: ${perfect.length}/${res.records.length} tasks score reward 1 and partial 100% (${(res.records.length / seconds).toFixed(1)} tasks/s)\n`);
+        }
+        setExit(perfect.length === res.records.length ? 0 : 1);
+      } finally {
+        store?.close();
+      }
+    });
+}

@@ -1,0 +1,73 @@
+/**
+ * servicegym's own airline dataset: the seeded generator plus the seed tasks' records, our
+ * policy (`data/airline_policy.md`), the five seed tasks (`tasks/*.json`) and tau2's tools with
+ * the servicegym additions. Ships with the project; needs nothing from outside.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import type { LoadedDomain } from '../../spec/domain.js';
+import { TaskSchema, type Task } from '../../spec/task.js';
+import { parseJsonText, readTextFile } from '../../util/json-file.js';
+import { generateAirlineDb, SERVICEGYM_AIRLINE_NOW } from './data/generate.js';
+import { seedFlights, seedReservations, seedUsers } from './data/seed-records.js';
+import { createAirlineDomain, parseAirlineDb, validateAt } from './load.js';
+import type { AirlineDb } from './schema.js';
+import type { AirlineState } from './state.js';
+import { addTravelInsurance, changeFlightsSplitPayment, getFlightStatusDetailed } from './servicegym-tools.js';
+import type { AirlineTool } from './tools-common.js';
+import { airlineTau2Tools } from './tools.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+/** The task files, in order (an explicit list, never a folder scan). */
+export const SERVICEGYM_AIRLINE_TASK_FILES = ['t01-basic-economy-date-change.json', 't02-upgrade-and-bags.json', 't03-delay-cancel-compensation.json', 't15-cancel-eligible-only.json', 't17-family-rework.json'];
+
+/** The dataset's DB as plain JSON (tau2 `db.json` shape): generated filler, then the seed records. */
+export function servicegymAirlineDbJson(seed = 2026): { flights: Record<string, unknown>; users: Record<string, any>; reservations: Record<string, unknown> } {
+  const db = generateAirlineDb(seed);
+  const seededRes = seedReservations();
+  for (const id of Object.keys(seededRes)) {
+    if (db.reservations[id]) throw new Error(`generated reservation id ${id} collides with a seed record`);
+  }
+  return {
+    flights: { ...seedFlights(), ...db.flights },
+    users: { ...seedUsers(), ...db.users },
+    reservations: { ...seededRes, ...db.reservations },
+  };
+}
+
+/** servicegym's tool set: tau2's 14 (detailed flight status in place of the bare one) plus the additions. */
+export function servicegymAirlineTools(): AirlineTool[] {
+  const tools = airlineTau2Tools({ now: SERVICEGYM_AIRLINE_NOW, nextDay: 'calendar' }).map((t) => (t.name === 'get_flight_status' ? getFlightStatusDetailed : t));
+  return [...tools, addTravelInsurance, changeFlightsSplitPayment];
+}
+
+let cached: { db: AirlineDb; tasks: Task[]; policy: string } | undefined;
+
+/** Loads the dataset (built and validated once per process). */
+export function loadServicegymAirline(): LoadedDomain<AirlineState> {
+  if (!cached) {
+    const db = parseAirlineDb(servicegymAirlineDbJson(), 'servicegym airline dataset');
+    const policy = readTextFile(path.join(HERE, 'data', 'airline_policy.md'));
+    const tasks = SERVICEGYM_AIRLINE_TASK_FILES.map((f) => {
+      const file = path.join(HERE, 'tasks', f);
+      return validateAt(TaskSchema, parseJsonText(readTextFile(file), file), file);
+    });
+    z.array(TaskSchema).parse(tasks);
+    cached = { db, tasks, policy };
+  }
+  return {
+    domain: createAirlineDomain({
+      db: cached.db,
+      policy: cached.policy,
+      tools: servicegymAirlineTools(),
+      description: "servicegym's airline dataset (Skyway Air, October 2026): tau2 airline semantics plus the seed tasks' tools.",
+    }),
+    mode: 'servicegym',
+    policy: cached.policy,
+    tasks: cached.tasks,
+    source: 'builtin',
+    now: SERVICEGYM_AIRLINE_NOW,
+  };
+}
