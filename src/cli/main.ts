@@ -9,6 +9,7 @@ import { registerReplay } from './replay.js';
 import { registerCampaign } from './campaign.js';
 import { registerImportRecord } from './import-record.js';
 import { registerValidate } from './validate.js';
+import { registerRun } from './run.js';
 import { registerConformance } from './conformance.js';
 
 /** Runs the CLI on `argv` (as process.argv) and returns the exit code; never calls process.exit. */
@@ -24,6 +25,7 @@ export async function main(argv: string[]): Promise<number> {
   registerCampaign(program, setExit);
   registerImportRecord(program, setExit);
   registerValidate(program, setExit);
+  registerRun(program, setExit);
   registerConformance(program, setExit);
   try {
     await program.parseAsync(argv);

@@ -1,0 +1,108 @@
+/**
+ * `servicegym validate` and `servicegym run` through the CLI entry, offline: the oracle on both
+ * datasets, and a live-mode run against the local mock model server (agent and user simulator).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { startTwoRoleMock, last, type TwoRoleMock } from '../support/two-role-mock.js';
+import { HAS_SHARED, SHARED, tmpDir } from '../support/paths.js';
+
+const KEY = 'test-fake-key-DO-NOT-LOG-7171';
+
+async function cli(args: string[]) {
+  let out = '';
+  let err = '';
+  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s: any) => ((out += String(s)), true));
+  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s: any) => ((err += String(s)), true));
+  try {
+    const code = await main(['node', 'servicegym', ...args]);
+    return { code, out, err };
+  } finally {
+    o.mockRestore();
+    e.mockRestore();
+  }
+}
+
+describe('validate', () => {
+  it("scores reward 1 and partial 100% on every servicegym airline task", async () => {
+    const r = await cli(['validate', '--no-store', '-q']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^validate: 5\/5 tasks score reward 1 and partial 100%/m);
+  });
+
+  it('reports an unknown task id as bad input', async () => {
+    const r = await cli(['validate', '--no-store', '-q', '--tasks', 'T01,T99']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('unknown task id(s): T99');
+  });
+
+  it.skipIf(!HAS_SHARED)('scores 1 on all 50 tau2 airline tasks (43 with gold actions)', async () => {
+    const r = await cli(['validate', '--no-store', '-q', '--data-dir', path.join(SHARED, 'peers/tau2/airline')]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^validate: 50\/50 tasks score reward 1 and partial 100%/m);
+  });
+
+  it('stores the run and its episodes', async () => {
+    const db = path.join(tmpDir('sg-val-'), 'store.db');
+    const r = await cli(['validate', '-q', '--db', db, '--tasks', 'T02,T15']);
+    expect(r.code).toBe(0);
+    const sql = new Database(db, { readonly: true });
+    expect(sql.prepare('SELECT count(*) AS n FROM episodes').get()).toEqual({ n: 2 });
+    sql.close();
+  });
+});
+
+describe('run (against the mock model server)', () => {
+  let mock: TwoRoleMock;
+  let saved: Record<string, string | undefined>;
+  beforeEach(async () => {
+    saved = { SERVICEGYM_API_KEY: process.env.SERVICEGYM_API_KEY, OPENAI_API_KEY: process.env.OPENAI_API_KEY };
+    process.env.SERVICEGYM_API_KEY = KEY;
+    // A policy-following agent for T01 and a user that asks, then stops once answered.
+    mock = await startTwoRoleMock({
+      agent: (messages) => {
+        const calls = messages.filter((m: any) => m.role === 'assistant' && m.tool_calls).length;
+        if (last(messages).role === 'user' && calls === 0) return { tool_calls: [{ name: 'get_user_details', arguments: { user_id: 'mia_lee_301' } }] };
+        if (calls === 1) return { tool_calls: [{ name: 'get_reservation_details', arguments: { reservation_id: '8KQ2ZD' } }] };
+        return { content: 'Reservation 8KQ2ZD is basic economy, which cannot be changed, so it stays on 2026-10-20.' };
+      },
+      user: (messages) => (messages.length <= 2 ? { content: "Hi, I'm Mia Lee (mia_lee_301). Please move 8KQ2ZD to 2026-10-21." } : { content: 'I see, thanks. ###STOP###' }),
+    });
+  });
+  afterEach(async () => {
+    await mock.close();
+    for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+  });
+
+  it('runs trials, prints pass^k, stores episodes and receipts, and never records the key', async () => {
+    const dir = tmpDir('sg-run-');
+    const db = path.join(dir, 'store.db');
+    const r = await cli(['run', '--tasks', 'T01', '--trials', '2', '--agent-model', 'mock-agent', '--user-model', 'mock-user', '--base-url', mock.server.url, '--db', db, '-q']);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/pass\^1 1\.000  pass\^2 1\.000/);
+    expect(r.out).toMatch(/reward mean: 1\.000 {3}partial mean: 100\.0%/);
+    const sql = new Database(db, { readonly: true });
+    expect(sql.prepare('SELECT count(*) AS n FROM episodes').get()).toEqual({ n: 2 });
+    const receipts = sql.prepare('SELECT count(*) AS n FROM receipts').get() as { n: number };
+    expect(receipts.n).toBe(mock.server.requests.length);
+    sql.close();
+    expect(fs.readFileSync(db).includes(KEY)).toBe(false);
+    expect(r.out.includes(KEY) || r.err.includes(KEY)).toBe(false);
+    expect(mock.server.requests[0].headers.authorization).toBe(`Bearer ${KEY}`);
+  });
+
+  it('resumes a run without repeating finished episodes', async () => {
+    const db = path.join(tmpDir('sg-run2-'), 'store.db');
+    const first = await cli(['run', '--tasks', 'T01', '--agent-model', 'mock-agent', '--user-model', 'mock-user', '--base-url', mock.server.url, '--db', db, '-q', '--json']);
+    const runId = JSON.parse(first.out).run_id;
+    const before = mock.server.requests.length;
+    const again = await cli(['run', '--tasks', 'T01', '--agent-model', 'mock-agent', '--user-model', 'mock-user', '--base-url', mock.server.url, '--db', db, '-q', '--resume', runId, '--json']);
+    expect(again.code).toBe(0);
+    expect(mock.server.requests.length).toBe(before);
+    expect(JSON.parse(again.out).summary.episodes).toBe(1);
+  });
+});
