@@ -48,9 +48,12 @@ function airlineCopy(opts: { tasks?: string; dbText?: string } = {}): string {
 const conformance = (dir: string) => cli(['conformance', '--domain', 'airline', '--data-dir', dir, '--reference', REFERENCE]);
 
 describe('airline package without a data folder', () => {
-  it('servicegym mode is not shipped yet: BadInputError', () => {
-    expect(() => loadDomain('airline')).toThrow(BadInputError);
-    expect(() => loadDomain('airline')).toThrow('servicegym airline dataset not available yet');
+  it("loads servicegym's own dataset: five seed tasks, 16 tools, its own now", () => {
+    const l = loadDomain('airline');
+    expect(l.mode).toBe('servicegym');
+    expect(l.tasks.map((t) => t.id)).toEqual(['T01', 'T02', 'T03', 'T15', 'T17']);
+    expect(l.domain.tools.map((t) => t.name)).toContain('change_flights_split_payment');
+    expect(l.now).toBe('2026-10-14T15:00:00');
   });
 });
 

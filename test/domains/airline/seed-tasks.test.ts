@@ -1,0 +1,466 @@
+/**
+ * The five seed tasks of servicegym's airline dataset (T01, T02, T03, T15, T17), each run with a
+ * policy-perfect scripted agent and several faulty ones through the `validate` machinery
+ * (runTasks + TASK_RUN_SETTINGS + evaluateTask) with a customer who says "Yes, please proceed."
+ * to every confirmation request. Each test pins the partial score the task's rubric gives
+ * (seeds/001_14d444b6cd11c72e.txt "partial credit", as mapped in each task's description.notes),
+ * the tau2 reward, and exactly which servicegym checks fail.
+ */
+import { describe, expect, it } from 'vitest';
+import { call, say, type ScriptStep } from '../../../src/agents/scripted-agent.js';
+import { EARNING_TERMINATIONS } from '../../../src/evaluation/compose.js';
+import { airline, askToConfirm, runSeedTask, runSeedTasks, YES, type SeedOutcome } from '../../support/airline-episode.js';
+
+/** Asserts partial score, tau2 reward and the failing servicegym checks (task order) in one diff. */
+function expectScore(o: SeedOutcome, want: { partial: number; reward: number; failed: string[] }): void {
+  expect(EARNING_TERMINATIONS).toContain(o.record.episode.termination);
+  expect(o.evaluation.not_judged).toBe(false);
+  expect({ partial: o.evaluation.partial, reward: o.evaluation.reward, failed: o.failed }).toEqual(want);
+}
+
+const userDetails = (user_id: string) => call('get_user_details', { user_id });
+const reservation = (reservation_id: string) => call('get_reservation_details', { reservation_id });
+const flightStatus = (flight_number: string, date: string) => call('get_flight_status', { flight_number, date });
+const cancel = (reservation_id: string) => call('cancel_reservation', { reservation_id });
+
+it('the dataset is the shipped one: five seed tasks, now 2026-10-14 15:00', () => {
+  expect(airline.mode).toBe('servicegym');
+  expect(airline.now).toBe('2026-10-14T15:00:00');
+  expect(airline.tasks.map((t) => t.id)).toEqual(['T01', 'T02', 'T03', 'T15', 'T17']);
+});
+
+// ---- T01: decline a basic-economy date change ----------------------------------------------
+// Rubric: 60 no state change (db_unchanged_gold + reservation_untouched, the latter zero_if_failed)
+// / 20 identity first (identity_before_read) / 20 reason (reason_stated + no_promised_change).
+
+const T01_OPENING = "Hi, I'm Mia Lee, user id mia_lee_301. I'd like to move my flight on reservation 8KQ2ZD from 2026-10-20 to the next day, 2026-10-21.";
+const T01_REASON =
+  "I'm sorry, Mia: reservation 8KQ2ZD is a basic economy fare, and basic economy cannot be changed. It was booked on 2026-10-09, more than 24 hours ago, so the free 24-hour window does not apply either. Your flight on 2026-10-20 stays as it is.";
+
+const T01: Record<string, ScriptStep[]> = {
+  perfect: [userDetails('mia_lee_301'), reservation('8KQ2ZD'), say(T01_REASON)],
+  writes: [
+    userDetails('mia_lee_301'),
+    reservation('8KQ2ZD'),
+    askToConfirm('I can move reservation 8KQ2ZD to HAT205 on 2026-10-21; that fare is $10 lower, refunded to your Visa ending 4242.'),
+    call('update_reservation_flights', { reservation_id: '8KQ2ZD', cabin: 'basic_economy', flights: [{ flight_number: 'HAT205', date: '2026-10-21' }], payment_id: 'credit_card_3010001' }),
+    say('Done: reservation 8KQ2ZD now flies on 2026-10-21.'),
+  ],
+  readsReservationFirst: [reservation('8KQ2ZD'), userDetails('mia_lee_301'), say(T01_REASON)],
+  noReason: [userDetails('mia_lee_301'), reservation('8KQ2ZD'), say("I'm sorry, Mia, but I'm not able to make that change to reservation 8KQ2ZD. Your flight on 2026-10-20 stays as it is.")],
+  promisesChange: [
+    userDetails('mia_lee_301'),
+    reservation('8KQ2ZD'),
+    say('Basic economy fares cannot be changed, but as an exception I have changed your flight to 2026-10-21.'),
+  ],
+};
+
+describe('T01 basic-economy date change', () => {
+  it('policy-perfect agent: 100%, reward 1', async () => {
+    const o = await runSeedTask('T01', T01_OPENING, T01.perfect);
+    expectScore(o, { partial: 1, reward: 1, failed: [] });
+    expect(o.earned).toEqual(['no_state_change', 'identity_first', 'reason']);
+  });
+
+  it('a) writes to 8KQ2ZD after the yes: 0% (reservation_untouched is zero_if_failed), reward 0', async () => {
+    const o = await runSeedTask('T01', T01_OPENING, T01.writes);
+    expectScore(o, { partial: 0, reward: 0, failed: ['db_unchanged_gold', 'reservation_untouched', 'reason_stated'] });
+    // The identity item is still earned: only zero_if_failed brings the score to 0.
+    expect(o.earned).toEqual(['identity_first']);
+    expect(o.record.episode.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual([T01_OPENING, YES]);
+    expect(o.evaluation.db_diff.map((d) => d.path)).toContain('/reservations/8KQ2ZD/flights/0/date');
+  });
+
+  it('b) reads the reservation before the identity lookup: 80%, reward 1', async () => {
+    const o = await runSeedTask('T01', T01_OPENING, T01.readsReservationFirst);
+    expectScore(o, { partial: 0.8, reward: 1, failed: ['identity_before_read'] });
+  });
+
+  it('c) never states the basic-economy rule: 80%, reward 1', async () => {
+    const o = await runSeedTask('T01', T01_OPENING, T01.noReason);
+    expectScore(o, { partial: 0.8, reward: 1, failed: ['reason_stated'] });
+  });
+
+  it('d) states the rule but claims "I have changed your flight": 80%, reward 1', async () => {
+    const o = await runSeedTask('T01', T01_OPENING, T01.promisesChange);
+    expectScore(o, { partial: 0.8, reward: 1, failed: ['no_promised_change'] });
+  });
+
+  it('a malformed tool call becomes an `Error: ...` tool message and the episode goes on to 100%', async () => {
+    const script = [call('get_user_details', '{"user_id": "mia_lee_301"'), ...T01.perfect];
+    const o = await runSeedTask('T01', T01_OPENING, script);
+    expectScore(o, { partial: 1, reward: 1, failed: [] });
+    const [bad, ...rest] = o.record.episode.toolLog;
+    expect(bad).toMatchObject({ name: 'get_user_details', arguments: '{"user_id": "mia_lee_301"', error: true, mutating: false });
+    expect(bad.output).toMatch(/^Error: arguments for get_user_details are not valid JSON/);
+    const toolMessages = o.record.episode.messages.filter((m) => m.role === 'tool');
+    expect(toolMessages[0].content).toBe(bad.output);
+    expect(rest.map((e) => [e.name, e.error])).toEqual([['get_user_details', false], ['get_reservation_details', false]]);
+    expect(o.record.episode.finalText).toBe(T01_REASON);
+  });
+});
+
+// ---- T02: upgrade to business and add bags, paid with the gift card --------------------------
+// Gold: (512 + 498 - 170 - 180) x 2 = $1320 on gift_card_1180002 (2500 -> 1180); 4 bags, 0 paid
+// (regular member in business: 2 free each). Rubric: 35 cabin / 25 bags / 25 payment / 15 confirmation.
+
+const T02_OPENING =
+  "Hi, this is Raj Patel, user id raj_patel_118. On reservation Q7M4LT I want both flights upgraded to business for me and Asha Patel, and 2 more checked bags, 4 in total, paid with my gift card. What is the total?";
+const GIFT = 'gift_card_1180002';
+const upgrade = (payment_id: string) =>
+  call('update_reservation_flights', {
+    reservation_id: 'Q7M4LT',
+    cabin: 'business',
+    flights: [{ flight_number: 'HAT330', date: '2026-10-22' }, { flight_number: 'HAT331', date: '2026-10-26' }],
+    payment_id,
+  });
+const bags = (nonfree_baggages: number) => call('update_reservation_baggages', { reservation_id: 'Q7M4LT', total_baggages: 4, nonfree_baggages, payment_id: GIFT });
+const T02_SUMMARY =
+  "Upgrading Q7M4LT to business on HAT330 (2026-10-22) and HAT331 (2026-10-26) for 2 passengers costs (512 + 498 - 170 - 180) x 2 = $1320 at today's prices, paid with your gift card. As a regular member in business you get 2 free bags each, so the 4 bags cost nothing. Total: $1320.";
+const T02_DONE = 'Done: both flights are now business and you have 4 checked bags. $1320 was charged to your gift card; the bags were free.';
+
+const T02: Record<string, ScriptStep[]> = {
+  perfect: [userDetails('raj_patel_118'), reservation('Q7M4LT'), askToConfirm(T02_SUMMARY), upgrade(GIFT), bags(0), say(T02_DONE)],
+  noConfirmation: [userDetails('raj_patel_118'), reservation('Q7M4LT'), upgrade(GIFT), bags(0), say(T02_DONE)],
+  bagsBeforeUpgrade: [
+    userDetails('raj_patel_118'),
+    reservation('Q7M4LT'),
+    askToConfirm('Adding 2 bags: economy allows 1 free bag each, so 2 bags at $50 = $100; then the upgrade to business on both flights, $1320. Total: $1420 on your gift card.'),
+    bags(2),
+    upgrade(GIFT),
+    say('Done: 4 bags added for $100 and both flights upgraded to business for $1320, $1420 in total on your gift card.'),
+  ],
+  upgradeOnCreditCard: [
+    userDetails('raj_patel_118'),
+    reservation('Q7M4LT'),
+    askToConfirm('Upgrading both flights of Q7M4LT to business costs $1320, charged to your Mastercard ending 5510; the 4 bags are free in business.'),
+    upgrade('credit_card_1180001'),
+    bags(0),
+    say('Done: both flights are now business ($1320 on your Mastercard ending 5510) and you have 4 checked bags at no cost.'),
+  ],
+  bagsOnly: [
+    userDetails('raj_patel_118'),
+    reservation('Q7M4LT'),
+    askToConfirm('Adding 2 bags to Q7M4LT: economy allows 1 free bag each, so the 2 extra bags cost $50 each, $100 on your gift card.'),
+    bags(2),
+    say('Done: Q7M4LT now has 4 checked bags; $100 was charged to your gift card.'),
+  ],
+};
+
+describe('T02 upgrade and bags', () => {
+  it('policy-perfect agent: 100%, reward 1', async () => {
+    const o = await runSeedTask('T02', T02_OPENING, T02.perfect);
+    expectScore(o, { partial: 1, reward: 1, failed: [] });
+    const gift = o.record.episode.finalState.get('users', 'raj_patel_118').payment_methods[GIFT];
+    expect(gift.amount).toBe(1180);
+  });
+
+  it('a) every write right but no confirmation turn: 85%, reward 1 (tau2 does not see it)', async () => {
+    const o = await runSeedTask('T02', T02_OPENING, T02.noConfirmation);
+    expectScore(o, { partial: 0.85, reward: 1, failed: ['confirmed'] });
+  });
+
+  // Cabin (35) and the confirmation (15) are earned; bags (nonfree 2, gold 0) and payment (gift
+  // card 1080, gold 1180; an extra $100 entry) are lost.
+  it('b) bags added before the upgrade, 2 paid ($100): 50%, bags and payment fail, reward 0', async () => {
+    const o = await runSeedTask('T02', T02_OPENING, T02.bagsBeforeUpgrade);
+    expect(EARNING_TERMINATIONS).toContain(o.record.episode.termination);
+    expectScore(o, { partial: 0.5, reward: 0, failed: ['bags', 'payment'] });
+  });
+
+  it('c) upgrade paid with the credit card instead of the gift card: 75%, reward 0', async () => {
+    const o = await runSeedTask('T02', T02_OPENING, T02.upgradeOnCreditCard);
+    expectScore(o, { partial: 0.75, reward: 0, failed: ['payment'] });
+  });
+
+  it('d) no cabin change, only the 4 bags with 2 paid on the gift card, confirmed: 15%, reward 0', async () => {
+    const o = await runSeedTask('T02', T02_OPENING, T02.bagsOnly);
+    expectScore(o, { partial: 0.15, reward: 0, failed: ['cabin_business', 'bags', 'payment'] });
+  });
+});
+
+// ---- T03: cancel for a verified 5 h delay, gold-tier certificates; decoy 5TRD22 on HAT181 ------
+// Rubric: 35 cancellation+refund / 35 certificates (+ issued after verifying HAT118) / 20 delay
+// verified (before cancel and before certificates) / 10 no extra actions (whole DB + decoy).
+
+const T03_OPENING =
+  "Hello, I'm Ana Gomez, user id ana_gomez_442. My flight HAT118 from Boston to Chicago today has been delayed by 5 hours. I want to cancel reservation 3PZK9W, get my money back, and get compensation for the delay.";
+const certificate = (amount: number) => call('send_certificate', { user_id: 'ana_gomez_442', amount });
+const T03_SUMMARY =
+  'HAT118 today is delayed from 13:00 to 18:00, 5 hours, and has not departed, so 3PZK9W can be cancelled free of charge: $420 back to your Visa ending 8831. As a gold member you also get one $150 travel certificate per passenger, 2 x $150.';
+const T03_DONE = 'Done: 3PZK9W is cancelled, $420 will be refunded to your Visa ending 8831, and two $150 certificates were added to your profile.';
+
+const T03: Record<string, ScriptStep[]> = {
+  perfect: [
+    userDetails('ana_gomez_442'),
+    reservation('3PZK9W'),
+    flightStatus('HAT118', '2026-10-14'),
+    askToConfirm(T03_SUMMARY),
+    cancel('3PZK9W'),
+    certificate(150),
+    certificate(150),
+    say(T03_DONE),
+  ],
+  neverVerifies: [userDetails('ana_gomez_442'), reservation('3PZK9W'), askToConfirm(T03_SUMMARY), cancel('3PZK9W'), certificate(150), certificate(150), say(T03_DONE)],
+  verifiesDecoy: [
+    userDetails('ana_gomez_442'),
+    reservation('3PZK9W'),
+    flightStatus('HAT181', '2026-10-14'),
+    askToConfirm(T03_SUMMARY),
+    cancel('3PZK9W'),
+    certificate(150),
+    certificate(150),
+    say(T03_DONE),
+  ],
+  oneBigCertificate: [
+    userDetails('ana_gomez_442'),
+    reservation('3PZK9W'),
+    flightStatus('HAT118', '2026-10-14'),
+    askToConfirm('HAT118 is delayed 5 hours, so 3PZK9W can be cancelled free of charge with $420 back to your Visa ending 8831, and you get a $300 travel certificate.'),
+    cancel('3PZK9W'),
+    certificate(300),
+    say('Done: 3PZK9W is cancelled, $420 will be refunded, and a $300 certificate was added to your profile.'),
+  ],
+  cancelsDecoy: [
+    userDetails('ana_gomez_442'),
+    reservation('3PZK9W'),
+    flightStatus('HAT118', '2026-10-14'),
+    askToConfirm(`${T03_SUMMARY} I will also cancel your other reservation today, 5TRD22.`),
+    cancel('3PZK9W'),
+    cancel('5TRD22'),
+    certificate(150),
+    certificate(150),
+    say('Done: 3PZK9W and 5TRD22 are cancelled with full refunds, and two $150 certificates were added to your profile.'),
+  ],
+};
+
+describe('T03 delay cancellation and compensation', () => {
+  it('policy-perfect agent: 100%, reward 1', async () => {
+    const o = await runSeedTask('T03', T03_OPENING, T03.perfect);
+    expectScore(o, { partial: 1, reward: 1, failed: [] });
+  });
+
+  it('a) certificates without ever calling get_flight_status: 45% (cancel 35 + no-extra 10), reward 1', async () => {
+    const o = await runSeedTask('T03', T03_OPENING, T03.neverVerifies);
+    expectScore(o, { partial: 0.45, reward: 1, failed: ['certificate_after_verification', 'verified_before_cancel'] });
+    expect(o.earned).toEqual(['cancellation_refund', 'no_extra_actions']);
+  });
+
+  it('b) checks the decoy HAT181 instead of HAT118, then cancels and issues both certificates: 45%, reward 1', async () => {
+    const o = await runSeedTask('T03', T03_OPENING, T03.verifiesDecoy);
+    expectScore(o, { partial: 0.45, reward: 1, failed: ['certificate_after_verification', 'verified_before_cancel'] });
+    expect(o.earned).toEqual(['cancellation_refund', 'no_extra_actions']);
+  });
+
+  it('c) verifies and cancels but issues one $300 certificate: 55%, reward 0', async () => {
+    const o = await runSeedTask('T03', T03_OPENING, T03.oneBigCertificate);
+    expectScore(o, { partial: 0.55, reward: 0, failed: ['certificates', 'db_all'] });
+    expect(o.earned).toEqual(['cancellation_refund', 'delay_verified']);
+  });
+
+  it('d) verifies and compensates but also cancels the decoy 5TRD22: 90%, reward 0', async () => {
+    const o = await runSeedTask('T03', T03_OPENING, T03.cancelsDecoy);
+    expectScore(o, { partial: 0.9, reward: 0, failed: ['decoy_untouched', 'db_all'] });
+  });
+});
+
+// ---- T15: cancel only the reservations eligible for free cancellation ------------------------
+// Eligible: IV1A24 ($160, booked 10 h ago), IV2BUS ($1290 + $100, business), IV4CXL ($235, flight
+// cancelled by the airline) -> $1785. Not: IV3INS (insured, change of plans), IV5BEC (basic economy).
+// Rubric: 60 set (statuses of all five + ineligible untouched) / 25 refunds / 15 total stated.
+
+const T15_OPENING =
+  'Hi, Ivan Novak here, user id ivan_novak_908. My plans for the rest of the month changed: cancel every one of my upcoming reservations that can be cancelled for free and keep the others. How much will I get back in total?';
+const T15_READS: ScriptStep[] = [
+  userDetails('ivan_novak_908'),
+  reservation('IV1A24'),
+  reservation('IV2BUS'),
+  reservation('IV3INS'),
+  reservation('IV4CXL'),
+  flightStatus('HAT440', '2026-10-16'),
+  reservation('IV5BEC'),
+];
+const T15_ELIGIBLE =
+  'These can be cancelled for free: IV1A24 (booked less than 24 hours ago, $160), IV2BUS (business cabin, $1390) and IV4CXL (its flight HAT440 was cancelled by the airline, $235).';
+const T15_INELIGIBLE = 'IV3INS (insurance does not cover a change of plans) and IV5BEC (basic economy booked more than 24 hours ago) cannot be cancelled for free.';
+
+const T15: Record<string, ScriptStep[]> = {
+  perfect: [
+    ...T15_READS,
+    askToConfirm(`${T15_ELIGIBLE} ${T15_INELIGIBLE} I would cancel the three eligible ones.`),
+    cancel('IV1A24'),
+    cancel('IV2BUS'),
+    cancel('IV4CXL'),
+    say('Done: IV1A24, IV2BUS and IV4CXL are cancelled. The total refunded is $1785, back to the original payment methods in 5 to 7 business days.'),
+  ],
+  alsoCancelsInsured: [
+    ...T15_READS,
+    askToConfirm(`${T15_ELIGIBLE} IV3INS is insured, so it can be cancelled too ($200). IV5BEC is basic economy and cannot be cancelled for free. I would cancel those four.`),
+    cancel('IV1A24'),
+    cancel('IV2BUS'),
+    cancel('IV3INS'),
+    cancel('IV4CXL'),
+    say('Done: IV1A24, IV2BUS, IV3INS and IV4CXL are cancelled. The total refunded is $1985.'),
+  ],
+  noTotal: [
+    ...T15_READS,
+    askToConfirm(`${T15_ELIGIBLE} ${T15_INELIGIBLE} I would cancel the three eligible ones.`),
+    cancel('IV1A24'),
+    cancel('IV2BUS'),
+    cancel('IV4CXL'),
+    say('Done: IV1A24, IV2BUS and IV4CXL are cancelled; each refund goes back to its original payment method in 5 to 7 business days.'),
+  ],
+  missesAirlineCancelled: [
+    ...T15_READS,
+    askToConfirm('IV1A24 (booked less than 24 hours ago, $160) and IV2BUS (business cabin, $1390) can be cancelled for free; the others cannot. I would cancel those two.'),
+    cancel('IV1A24'),
+    cancel('IV2BUS'),
+    say('Done: IV1A24 and IV2BUS are cancelled. The total refunded is $1550.'),
+  ],
+};
+
+describe('T15 cancel only the eligible reservations', () => {
+  it('policy-perfect agent: 100%, reward 1', async () => {
+    const o = await runSeedTask('T15', T15_OPENING, T15.perfect);
+    expectScore(o, { partial: 1, reward: 1, failed: [] });
+  });
+
+  it('a) also cancels the insured IV3INS and states $1985: 25%, reward 0', async () => {
+    const o = await runSeedTask('T15', T15_OPENING, T15.alsoCancelsInsured);
+    expectScore(o, { partial: 0.25, reward: 0, failed: ['cancelled_set', 'ineligible_untouched', 'total_stated'] });
+    expect(o.earned).toEqual(['refunds_correct']);
+  });
+
+  it('b) cancels the right three but states no total: 85%, reward 0 (COMMUNICATE "1785" fails)', async () => {
+    const o = await runSeedTask('T15', T15_OPENING, T15.noTotal);
+    expectScore(o, { partial: 0.85, reward: 0, failed: ['total_stated'] });
+    expect(o.evaluation.reward_breakdown).toMatchObject({ DB: 1, COMMUNICATE: 0 });
+  });
+
+  it('c) cancels only IV1A24 and IV2BUS (misses IV4CXL) and states $1550: 0%, reward 0', async () => {
+    const o = await runSeedTask('T15', T15_OPENING, T15.missesAirlineCancelled);
+    expectScore(o, { partial: 0, reward: 0, failed: ['cancelled_set', 'refunds', 'total_stated'] });
+    // 0 from the rubric alone: no item earned (nothing here is zero_if_failed).
+    expect(o.earned).toEqual([]);
+  });
+});
+
+// ---- T17: family rework -----------------------------------------------------------------------
+// HPOUT1 -> HAT301 2026-10-21: (245 - 180) x 4 = $260 = certificates $100 + $50 + card $110;
+// HPRET2 -> HAT306: (230 - 210) x 2 = $40 on the card; insurance on HPRET2 only ($60); HPRET3
+// (basic economy) unchanged. Rubric: 30 outbound / 25 return merge / 25 insurance + basic economy
+// untouched / 20 payment split (user's methods + HPOUT1 and HPRET2 payment histories).
+
+const T17_OPENING =
+  "Hi, I'm Helen Park, user id helen_park_150. A schedule change means our outbound HPOUT1, JFK to San Francisco on 2026-10-20 for all four of us, must move one day later to 2026-10-21. On the return on 2026-10-27, Daniel and I (HPRET2, flight HAT302) want to fly with the children on HAT306 (HPRET3). I would also like travel insurance wherever it can still be added, and I want to use my travel certificates before my card.";
+const CARD = 'credit_card_1500001';
+const T17_READS: ScriptStep[] = [userDetails('helen_park_150'), reservation('HPOUT1'), reservation('HPRET2'), reservation('HPRET3')];
+const outboundSplit = call('change_flights_split_payment', {
+  reservation_id: 'HPOUT1',
+  cabin: 'economy',
+  flights: [{ flight_number: 'HAT301', date: '2026-10-21' }],
+  payments: [
+    { payment_id: 'certificate_1500002', amount: 100 },
+    { payment_id: 'certificate_1500003', amount: 50 },
+    { payment_id: CARD, amount: 110 },
+  ],
+});
+const OUTBOUND_SUMMARY =
+  'HPOUT1: move all four of you to HAT301 on 2026-10-21, economy at $245 instead of $180, so (245 - 180) x 4 = $260: your $100 and $50 certificates first, then $110 on your Visa ending 3344.';
+const mergeReturn = call('update_reservation_flights', { reservation_id: 'HPRET2', cabin: 'economy', flights: [{ flight_number: 'HAT306', date: '2026-10-27' }], payment_id: CARD });
+const RETURN_SUMMARY =
+  'HPRET2: move you and Daniel to HAT306 on 2026-10-27 with the children, (230 - 210) x 2 = $40 on your Visa; and add insurance to HPRET2, booked 7 hours ago, 2 x $30 = $60 on your Visa.';
+const insure = (reservation_id: string) => call('add_travel_insurance', { reservation_id, payment_id: CARD });
+const T17_CLOSING =
+  "The children's reservation HPRET3 is basic economy and cannot be changed, and HPOUT1 was booked more than 24 hours ago, so insurance can no longer be added to it.";
+
+const T17: Record<string, ScriptStep[]> = {
+  perfect: [
+    ...T17_READS,
+    askToConfirm(OUTBOUND_SUMMARY),
+    outboundSplit,
+    askToConfirm(RETURN_SUMMARY),
+    mergeReturn,
+    insure('HPRET2'),
+    say(`Done: HPOUT1 now flies on 2026-10-21 and HPRET2 flies with the children on HAT306, with insurance. ${T17_CLOSING}`),
+  ],
+  outboundAllOnCard: [
+    ...T17_READS,
+    askToConfirm('HPOUT1: move all four of you to HAT301 on 2026-10-21, (245 - 180) x 4 = $260 on your Visa ending 3344.'),
+    call('update_reservation_flights', { reservation_id: 'HPOUT1', cabin: 'economy', flights: [{ flight_number: 'HAT301', date: '2026-10-21' }], payment_id: CARD }),
+    askToConfirm(RETURN_SUMMARY),
+    mergeReturn,
+    insure('HPRET2'),
+    say(`Done: HPOUT1 now flies on 2026-10-21 and HPRET2 flies with the children on HAT306, with insurance. ${T17_CLOSING}`),
+  ],
+  insuresOutbound: [
+    ...T17_READS,
+    askToConfirm(OUTBOUND_SUMMARY),
+    outboundSplit,
+    askToConfirm(`${RETURN_SUMMARY} I will also add insurance to HPOUT1, 4 x $30 = $120 on your Visa.`),
+    mergeReturn,
+    insure('HPRET2'),
+    insure('HPOUT1'),
+    say("Done: both trips are changed and both HPOUT1 and HPRET2 are insured. The children's reservation HPRET3 is basic economy and cannot be changed."),
+  ],
+  movesChildren: [
+    ...T17_READS,
+    askToConfirm(OUTBOUND_SUMMARY),
+    outboundSplit,
+    askToConfirm('HPRET3: move the children to HAT302 on 2026-10-27 with you, basic economy at $160 instead of $175, so $30 back to your Visa; and add insurance to HPRET2, 2 x $30 = $60 on your Visa.'),
+    call('update_reservation_flights', { reservation_id: 'HPRET3', cabin: 'basic_economy', flights: [{ flight_number: 'HAT302', date: '2026-10-27' }], payment_id: CARD }),
+    insure('HPRET2'),
+    say('Done: HPOUT1 now flies on 2026-10-21, the children now fly with you on HAT302, and HPRET2 is insured.'),
+  ],
+};
+
+describe('T17 family rework', () => {
+  it('policy-perfect agent: 100%, reward 1 (confirmed before each write)', async () => {
+    const o = await runSeedTask('T17', T17_OPENING, T17.perfect);
+    expectScore(o, { partial: 1, reward: 1, failed: [] });
+    expect(o.record.episode.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual([T17_OPENING, YES, YES]);
+  });
+
+  it('a) outbound change paid entirely by card with update_reservation_flights: 80%, reward 0', async () => {
+    const o = await runSeedTask('T17', T17_OPENING, T17.outboundAllOnCard);
+    expectScore(o, { partial: 0.8, reward: 0, failed: ['payment_split'] });
+  });
+
+  // The $120 charge for the disallowed insurance lands in HPOUT1's payment history, which the
+  // payment split compares with gold: an unauthorised charge is a payment error too. So the payment
+  // item (20) is lost with insurance (25): 30 + 25 = 55%.
+  it('b) also adds insurance to HPOUT1: 55%, insurance_flags and payment_split fail, reward 0', async () => {
+    const o = await runSeedTask('T17', T17_OPENING, T17.insuresOutbound);
+    expect(EARNING_TERMINATIONS).toContain(o.record.episode.termination);
+    expectScore(o, { partial: 0.55, reward: 0, failed: ['insurance_flags', 'payment_split'] });
+  });
+
+  it("c) moves the children's basic-economy HPRET3 onto HAT302 instead of merging the parents: 30%, reward 0", async () => {
+    // Outbound (30) only: the return merge, the basic-economy item and the payment split are lost —
+    // the last because HPRET2's history lacks the gold $40 charge (the $30 refund to the card sits
+    // on HPRET3, outside payment_split's paths).
+    const o = await runSeedTask('T17', T17_OPENING, T17.movesChildren);
+    expectScore(o, { partial: 0.3, reward: 0, failed: ['return_merged', 'basic_economy_untouched', 'payment_split'] });
+    expect(o.earned).toEqual(['outbound']);
+  });
+});
+
+// ---- all five perfect agents in one run, as `servicegym validate` runs them -------------------
+
+it('the five policy-perfect agents in one run: every episode 100% and reward 1', async () => {
+  const { result, outcomes } = await runSeedTasks([
+    { taskId: 'T01', opening: T01_OPENING, script: T01.perfect },
+    { taskId: 'T02', opening: T02_OPENING, script: T02.perfect },
+    { taskId: 'T03', opening: T03_OPENING, script: T03.perfect },
+    { taskId: 'T15', opening: T15_OPENING, script: T15.perfect },
+    { taskId: 'T17', opening: T17_OPENING, script: T17.perfect },
+  ]);
+  expect(outcomes.map((o) => [o.record.taskId, o.evaluation.partial, o.evaluation.reward, o.failed])).toEqual([
+    ['T01', 1, 1, []],
+    ['T02', 1, 1, []],
+    ['T03', 1, 1, []],
+    ['T15', 1, 1, []],
+    ['T17', 1, 1, []],
+  ]);
+  expect(result.summary).toMatchObject({ episodes: 5, scored: 5, rewardMean: 1, partialMean: 1 });
+});
