@@ -3,18 +3,41 @@
  * user simulator on a domain's tasks, `--trials k` per task, `-j n` at once; a progress bar on
  * stderr, every episode streamed to the store, a summary with reward, partial score and
  * pass^1..k. `--resume RUN_ID` continues a run that died, without repeating finished episodes.
+ *
+ * `--personas impatient,vague,contradictory,off-policy` (ids from `src/users/personas.ts`, `+`
+ * combines): every task runs once per persona — `--trials k` times per persona — with the
+ * persona's instructions added to the user simulator's prompt; trial t plays persona t mod P, so
+ * pass^k is across personas. Episode rows are labelled with the persona; a per-persona table is
+ * printed. A resumed run must give the same personas.
  */
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
+import type { TaskEvaluation } from '../evaluation/types.js';
+import { isSuccess } from '../evaluation/pass-k.js';
 import { loadDomain } from '../domains/index.js';
 import { DEFAULT_STORE_PATH, RunStore } from '../store/store.js';
-import { runDomainTasks, selectTasks } from '../run/task-run.js';
+import { runDomainTasks, selectTasks, type DomainEpisodeRecord } from '../run/task-run.js';
+import { parsePersonas, PERSONAS } from '../users/personas.js';
 import { resolveLiveModelConfig } from '../models/config.js';
 import { OpenAICompatibleModel } from '../models/openai-adapter.js';
 import type { FinishedEpisode } from '../run/run-tasks.js';
 import { BadInputError } from '../spec/errors.js';
 import { episodeTable, summaryText } from './run-report.js';
-import { progressLogger } from './output.js';
+import { progressLogger, table } from './output.js';
+
+/** Per persona: episodes, successes (reward 1), reward mean and partial mean (infrastructure errors left out, as in the summary). */
+export function personaTable(records: readonly DomainEpisodeRecord[], personas: readonly string[]): string {
+  const rows: string[][] = [['persona', 'episodes', 'reward 1', 'reward mean', 'partial mean']];
+  for (const p of personas) {
+    const mine = records.filter((r) => r.persona === p);
+    const scored = mine.filter((r) => !r.infraError && r.evaluation) as (DomainEpisodeRecord & { evaluation: TaskEvaluation })[];
+    const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+    const reward = mean(scored.map((r) => r.evaluation.reward ?? 0));
+    const partial = mean(scored.map((r) => r.evaluation.partial));
+    rows.push([p, String(mine.length), `${scored.filter((r) => isSuccess(r.evaluation.reward)).length}/${scored.length}`, reward === null ? 'n/a' : reward.toFixed(3), partial === null ? 'n/a' : `${(partial * 100).toFixed(1)}%`]);
+  }
+  return table(rows);
+}
 
 export function registerRun(program: Command, setExit: (code: number) => void): void {
   program
@@ -23,7 +46,8 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
     .option('--domain <name>', 'domain', 'airline')
     .option('--data-dir <dir>', "a tau2-bench domain folder; default: servicegym's own dataset")
     .option('--tasks <ids>', 'comma-separated task ids (default: all)')
-    .option('--trials <k>', 'trials per task (pass^k needs k)', '1')
+    .option('--trials <k>', 'trials per task (pass^k needs k); with --personas, per task and persona', '1')
+    .option('--personas <ids>', `run every task once per persona, e.g. impatient,vague,contradictory,off-policy ('+' combines; known: ${Object.keys(PERSONAS).join(', ')})`)
     .option('-j, --concurrency <n>', 'episodes at once', '4')
     .requiredOption('--agent-model <name>', 'model of the agent under test')
     .requiredOption('--user-model <name>', 'model of the user simulator')
@@ -42,6 +66,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
       const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir });
       const tasks = selectTasks(loaded, flags.tasks?.split(',').map((s: string) => s.trim()).filter(Boolean));
       const trials = Number(flags.trials);
+      const personas = flags.personas !== undefined ? parsePersonas(flags.personas) : undefined;
       const live = (model: string) => new OpenAICompatibleModel(resolveLiveModelConfig({ ...flags, model }));
       const agentModel = live(flags.agentModel);
       const userModel = live(flags.userModel);
@@ -54,21 +79,25 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
           if (!store.getRun(runId)) throw new BadInputError(`no run '${runId}' in the store`, { file: flags.db });
           finished = store.episodes(runId).map((e) => ({ taskId: e.task_id, trial: e.trial, termination: e.termination as never, reward: e.reward, partial: e.partial, infraError: !!(e.result as any)?.infra_error }))
             .filter((e) => !e.infraError);
+          const before = (store.getRun(runId)?.summary as { personas?: string[] } | null)?.personas ?? null;
+          if (JSON.stringify(before) !== JSON.stringify(personas ?? null)) {
+            throw new BadInputError(`run '${runId}' was started with personas ${before ? before.join(',') : '(none)'}; resume it with the same --personas`);
+          }
           log(`resuming ${runId}: ${finished.length} finished episodes kept`);
         }
-        const meta = { agent_model: agentModel.model, user_model: userModel.model, judge_model: judge?.model ?? null, provider: agentModel.provider, tasks: tasks.length, trials, data: loaded.source, mode: loaded.mode };
+        const meta = { agent_model: agentModel.model, user_model: userModel.model, judge_model: judge?.model ?? null, provider: agentModel.provider, tasks: tasks.length, trials, personas: personas ?? null, data: loaded.source, mode: loaded.mode };
         store.saveRun({ id: runId, kind: 'run', name: `run ${flags.domain}`, domain: flags.domain, created_at: new Date().toISOString(), summary: meta, record: null });
         const bar = flags.quiet ? undefined : new cliProgress.SingleBar({ format: 'servicegym: {bar} {value}/{total} episodes | {task}', stream: process.stderr, noTTYOutput: true, notTTYSchedule: 5000 }, cliProgress.Presets.shades_classic);
-        bar?.start(tasks.length * trials - finished.length, 0, { task: '' });
+        bar?.start(tasks.length * trials * (personas?.length ?? 1) - finished.length, 0, { task: '' });
         const res = await runDomainTasks({
           loaded, tasks, trials, concurrency: Number(flags.concurrency), mode: 'llm', agentModel, userModel, judge,
-          temperature: Number(flags.temperature), store, runId, finished,
-          onProgress: (done, _total, rec) => bar?.update(done, { task: `${rec.taskId}#${rec.trial} ${rec.episode.termination}` }),
+          temperature: Number(flags.temperature), store, runId, finished, personas,
+          onProgress: (done, _total, rec) => bar?.update(done, { task: `${rec.taskId}#${rec.trial}${rec.persona ? ` (${rec.persona})` : ''} ${rec.episode.termination}` }),
         });
         bar?.stop();
         store.saveRun({ id: runId, kind: 'run', name: `run ${flags.domain}`, domain: flags.domain, created_at: new Date().toISOString(), summary: { ...meta, ...res.summary, tasks: tasks.length, usage: res.usage }, record: null });
-        if (flags.json) process.stdout.write(JSON.stringify({ run_id: runId, summary: res.summary, usage: res.usage, episodes: res.records.map((r) => ({ task_id: r.taskId, trial: r.trial, termination: r.episode.termination, evaluation: r.evaluation, infra_error: r.infraError ?? null })) }, null, 2) + '\n');
-        else process.stdout.write(`run ${runId}\n\n${episodeTable(res.records)}\n\n${summaryText(res.summary)}\n`);
+        if (flags.json) process.stdout.write(JSON.stringify({ run_id: runId, summary: res.summary, usage: res.usage, episodes: res.records.map((r) => ({ task_id: r.taskId, trial: r.trial, ...(personas ? { persona: r.persona } : {}), termination: r.episode.termination, evaluation: r.evaluation, infra_error: r.infraError ?? null })) }, null, 2) + '\n');
+        else process.stdout.write(`run ${runId}\n\n${episodeTable(res.records)}\n\n${personas ? `${personaTable(res.records, personas)}\n\n` : ''}${summaryText(res.summary)}\n`);
         setExit(res.summary.infraErrors > 0 ? 1 : 0);
       } finally {
         store.close();

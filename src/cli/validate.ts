@@ -2,12 +2,21 @@
  * `servicegym validate [--domain airline] [--data-dir DIR]`: runs the oracle agent (the gold
  * actions, with a confirmation before each write) on every task and reports any task that does
  * not score reward 1 and partial 100%. Tasks whose reward needs a judge are listed as "NL not
- * judged" unless `--judge-model` is given — never counted as passed.
+ * judged" unless `--judge-model` is given — never counted as passed. Exit 0 when every task is
+ * perfect or not judged with every other component scoring 1 (`validate-verdict.ts`); the last
+ * line says how many were not judged.
+ *
+ * `--personas impatient,vague,…`: every task runs once per persona with the scripted persona
+ * customer (`src/users/personas.ts`) in place of the plain confirming one; every episode must
+ * still score reward 1 and partial 100%.
  */
 import type { Command } from 'commander';
 import { loadDomain } from '../domains/index.js';
 import { RunStore, DEFAULT_STORE_PATH } from '../store/store.js';
 import { runDomainTasks, selectTasks } from '../run/task-run.js';
+import { parsePersonas, PERSONAS } from '../users/personas.js';
+import { personaTable } from './run.js';
+import { classifyValidateEpisode, notJudgedClause } from './validate-verdict.js';
 import { resolveLiveModelConfig } from '../models/config.js';
 import { OpenAICompatibleModel } from '../models/openai-adapter.js';
 import { episodeTable, summaryText } from './run-report.js';
@@ -21,6 +30,7 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
     .option('--domain <name>', 'domain', 'airline')
     .option('--data-dir <dir>', 'a tau2-bench domain folder (db.json, tasks.json, policy.md); default: servicegym\'s own dataset')
     .option('--tasks <ids>', 'comma-separated task ids (default: all)')
+    .option('--personas <ids>', `run every task once per scripted persona, e.g. impatient,vague,contradictory,off-policy (known: ${Object.keys(PERSONAS).join(', ')})`)
     .option('--judge-model <name>', 'judge NL assertions with this model (live; needs SERVICEGYM_API_KEY)')
     .option('-j, --concurrency <n>', 'episodes at once', '8')
     .option('--json', 'print the results as JSON')
@@ -31,28 +41,33 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
       const log = progressLogger(flags.quiet);
       const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir });
       const tasks = selectTasks(loaded, flags.tasks?.split(',').map((s: string) => s.trim()).filter(Boolean));
+      const personas = flags.personas !== undefined ? parsePersonas(flags.personas) : undefined;
       const judge = flags.judgeModel ? new OpenAICompatibleModel(resolveLiveModelConfig({ model: flags.judgeModel })) : undefined;
-      const runId = `validate-${flags.domain}-${loaded.mode}-${sha256Hex(tasks.map((t) => t.id).join(',')).slice(0, 8)}`;
+      const runId = `validate-${flags.domain}-${loaded.mode}-${sha256Hex(tasks.map((t) => t.id).join(',') + (personas ? `|${personas.join(',')}` : '')).slice(0, 8)}`;
       const store = flags.store !== false ? RunStore.open(flags.db) : undefined;
       try {
         log(`validating ${tasks.length} ${flags.domain} tasks (${loaded.mode} dataset, ${loaded.source})`);
-        store?.saveRun({ id: runId, kind: 'run', name: `validate ${flags.domain}`, domain: flags.domain, created_at: new Date().toISOString(), summary: { mode: 'oracle', tasks: tasks.length }, record: null });
+        store?.saveRun({ id: runId, kind: 'run', name: `validate ${flags.domain}`, domain: flags.domain, created_at: new Date().toISOString(), summary: { mode: 'oracle', tasks: tasks.length, personas: personas ?? null }, record: null });
         const started = performance.now();
-        const res = await runDomainTasks({ loaded, tasks, trials: 1, concurrency: Number(flags.concurrency), mode: 'oracle', judge, store, runId });
+        const res = await runDomainTasks({ loaded, tasks, trials: 1, concurrency: Number(flags.concurrency), mode: 'oracle', judge, store, runId, personas });
         const seconds = (performance.now() - started) / 1000;
         const perfect = res.records.filter((r) => r.evaluation && r.evaluation.reward === 1 && r.evaluation.partial === 1);
         const notJudged = res.records.filter((r) => r.evaluation?.not_judged);
-        store?.saveRun({ id: runId, kind: 'run', name: `validate ${flags.domain}`, domain: flags.domain, created_at: new Date().toISOString(), summary: { mode: 'oracle', agent_model: 'oracle', user_model: 'scripted', trials: 1, ...res.summary, tasks: tasks.length }, record: null });
+        const taskById = new Map(tasks.map((t) => [t.id, t]));
+        const pending = res.records.filter((r) => classifyValidateEpisode(r.evaluation, taskById.get(r.taskId)) === 'not_judged');
+        store?.saveRun({ id: runId, kind: 'run', name: `validate ${flags.domain}`, domain: flags.domain, created_at: new Date().toISOString(), summary: { mode: 'oracle', agent_model: 'oracle', user_model: 'scripted', trials: 1, personas: personas ?? null, ...res.summary, tasks: tasks.length }, record: null });
         if (flags.json) {
-          process.stdout.write(JSON.stringify({ run_id: runId, summary: res.summary, tasks: res.records.map((r) => ({ task_id: r.taskId, reward: r.evaluation?.reward ?? null, partial: r.evaluation?.partial ?? null, not_judged: r.evaluation?.not_judged ?? null, failing: r.evaluation?.checks.filter((c) => c.verdict !== 'pass').map((c) => ({ id: c.id, verdict: c.verdict, evidence: c.evidence })) ?? [] })) }, null, 2) + '\n');
+          process.stdout.write(JSON.stringify({ run_id: runId, summary: res.summary, tasks: res.records.map((r) => ({ task_id: r.taskId, ...(personas ? { persona: r.persona } : {}), reward: r.evaluation?.reward ?? null, partial: r.evaluation?.partial ?? null, not_judged: r.evaluation?.not_judged ?? null, failing: r.evaluation?.checks.filter((c) => c.verdict !== 'pass').map((c) => ({ id: c.id, verdict: c.verdict, evidence: c.evidence })) ?? [] })) }, null, 2) + '\n');
         } else {
-          const bad = res.records.filter((r) => !perfect.includes(r));
+          const bad = res.records.filter((r) => !perfect.includes(r) && !pending.includes(r));
           if (bad.length) process.stdout.write(episodeTable(bad) + '\n\n');
+          if (personas) process.stdout.write(personaTable(res.records, personas) + '\n\n');
           process.stdout.write(summaryText(res.summary) + '\n');
           if (notJudged.length) process.stdout.write(`NL not judged (no --judge-model): ${notJudged.map((r) => r.taskId).join(', ')}\n`);
-          process.stdout.write(`validate: ${perfect.length}/${res.records.length} tasks score reward 1 and partial 100% (${(res.records.length / seconds).toFixed(1)} tasks/s)\n`);
+          if (personas) process.stdout.write(`validate: ${perfect.length}/${res.records.length} episodes (${tasks.length} tasks × ${personas.length} personas) score reward 1 and partial 100%${notJudgedClause(pending.length)} (${(res.records.length / seconds).toFixed(1)} episodes/s)\n`);
+          else process.stdout.write(`validate: ${perfect.length}/${res.records.length} tasks score reward 1 and partial 100%${notJudgedClause(pending.length)} (${(res.records.length / seconds).toFixed(1)} tasks/s)\n`);
         }
-        setExit(perfect.length === res.records.length ? 0 : 1);
+        setExit(perfect.length + pending.length === res.records.length ? 0 : 1);
       } finally {
         store?.close();
       }

@@ -9,6 +9,7 @@ import type { Domain, DomainPackage, LoadedDomain } from '../spec/domain.js';
 import { BadInputError } from '../spec/errors.js';
 import { yunshuDomain } from './yunshu/index.js';
 import { airlinePackage } from './airline/index.js';
+import { retailPackage } from './retail/index.js';
 
 export const domains: Record<string, Domain<any>> = {
   yunshu: yunshuDomain,
@@ -16,6 +17,7 @@ export const domains: Record<string, Domain<any>> = {
 
 export const domainPackages: Record<string, DomainPackage> = {
   airline: airlinePackage,
+  retail: retailPackage,
 };
 
 /** The domain registered under `name`; throws {@link BadInputError} listing the known names. */

@@ -2,6 +2,12 @@
  * A domain run as the CLI does it: load a domain, pick tasks, make an agent and a user per
  * episode (oracle + scripted confirmer for `validate`; LLM agent + LLM user simulator for `run`),
  * evaluate each episode, stream it to the store, and summarise.
+ *
+ * Personas (`personas`, see `src/users/personas.ts`): every task runs `trials` times per persona;
+ * trial t plays `personas[t % P]` (with one trial per persona, the trial index is the persona
+ * index), so the summary's pass^k is pass^k across personas. The LLM simulator gets the persona's
+ * instructions (`llm`); the scripted persona customer replaces the confirming user (`oracle`).
+ * {@link runTaskAcrossPersonas} runs one task that way with any agent (seed task T16's score).
  */
 import type { LoadedDomain } from '../spec/domain.js';
 import type { Task } from '../spec/task.js';
@@ -14,11 +20,14 @@ import { OracleAgent } from '../agents/oracle-agent.js';
 import type { User } from '../users/user.js';
 import { ScriptedUser } from '../users/scripted-user.js';
 import { LLMUserSimulator } from '../users/llm-user.js';
-import { evaluateTask } from '../evaluation/compose.js';
+import { parsePersonas, personaModifiers, scriptedPersonaUser, SEED_PERSONAS } from '../users/personas.js';
+import { EARNING_TERMINATIONS, evaluateTask } from '../evaluation/compose.js';
 import type { TaskEvaluation } from '../evaluation/types.js';
+import { passHatKCurve } from '../evaluation/pass-k.js';
 import type { EpisodeSettings } from '../orchestrator/settings.js';
 import type { RunStore } from '../store/store.js';
 import { runTasks, type EpisodeRecord, type FinishedEpisode, type RunResult } from './run-tasks.js';
+import type { RunSummary } from './summary.js';
 
 /** tau2's episode conventions for task runs (transfer is an ordinary tool; every tool error counts). */
 export const TASK_RUN_SETTINGS: EpisodeSettings = { transferEnds: 'never', errorCounting: 'total' };
@@ -39,9 +48,19 @@ export function selectTasks(loaded: LoadedDomain<any>, ids?: string[]): Task[] {
   return ids.map((id) => byId.get(id)!);
 }
 
+/** The persona trial `trial` plays when each task runs once per persona per repetition: `personas[trial % P]`. */
+export function personaOfTrial(personas: readonly string[], trial: number): string {
+  return personas[trial % personas.length];
+}
+
+/** A domain-run episode; `persona` is set in persona runs. */
+export type DomainEpisodeRecord = EpisodeRecord<TaskEvaluation> & { persona?: string };
+
+/** Options of {@link runDomainTasks}. */
 export interface DomainRunOptions {
   loaded: LoadedDomain<any>;
   tasks: Task[];
+  /** Trials per task, or per task and persona when `personas` is given. */
   trials: number;
   concurrency: number;
   /** `oracle`: gold actions and a confirming scripted user; `llm`: LLM agent and LLM user simulator. */
@@ -50,39 +69,57 @@ export interface DomainRunOptions {
   userModel?: ChatModel;
   judge?: ChatModel;
   temperature?: number;
-  /** Extra instruction strings for the user simulator (persona modifiers). */
+  /** Extra instruction strings for the user simulator (before any persona's). */
   userModifiers?: string[];
+  /**
+   * Persona ids (validated with `parsePersonas`), e.g. `['impatient', 'vague+contradictory']`:
+   * see the module doc. The persona is stored in the episode row's `label` (else the mode) and
+   * in its `result.persona`, and set on the returned records.
+   */
+  personas?: string[];
+  /** Overrides the mode's agent (e.g. a custom agent against scripted personas). */
+  makeAgent?: (task: Task, trial: number) => Agent;
   store?: RunStore;
   runId: string;
   finished?: FinishedEpisode[];
-  onProgress?: (done: number, total: number, record: EpisodeRecord<TaskEvaluation>) => void;
+  onProgress?: (done: number, total: number, record: DomainEpisodeRecord) => void;
   settings?: EpisodeSettings;
 }
 
+/** What {@link runDomainTasks} resolves to. */
+export type DomainRunResult = Omit<RunResult<TaskEvaluation>, 'records'> & { records: DomainEpisodeRecord[]; usageTracker: UsageTracker };
+
 /** Runs the tasks; every finished episode is written to the store as it arrives. */
-export async function runDomainTasks(opts: DomainRunOptions): Promise<RunResult<TaskEvaluation> & { usageTracker: UsageTracker }> {
+export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunResult> {
   const { loaded } = opts;
+  const personas = opts.personas ? parsePersonas(opts.personas) : undefined;
+  const personaOf = (trial: number) => (personas ? personaOfTrial(personas, trial) : undefined);
+  const trials = opts.trials * (personas?.length ?? 1);
   const env = { now: loaded.now ?? '1970-01-01T00:00:00Z', idSeed: '' };
   const writes = new Set(loaded.domain.tools.filter((t) => t.kind === 'write').map((t) => t.name));
   const tools = agentWireTools(loaded.domain);
   const usage = new UsageTracker();
-  const total = opts.tasks.length * opts.trials - (opts.finished?.length ?? 0);
+  const total = opts.tasks.length * trials - (opts.finished?.length ?? 0);
   let done = 0;
   let receiptSeq = opts.store ? opts.store.receipts(opts.runId).length : 0;
-  const makeAgent = (task: Task): Agent => {
+  const makeAgent = (task: Task, trial: number): Agent => {
+    if (opts.makeAgent) return opts.makeAgent(task, trial);
     if (opts.mode === 'oracle') return new OracleAgent(task, { confirmWrites: (n) => writes.has(n) });
     if (!opts.agentModel) throw new BadInputError('an agent model is needed (--agent-model)');
     return new LLMAgent({ model: opts.agentModel, tools, policy: loaded.policy, temperature: opts.temperature });
   };
-  const makeUser = (task: Task): User => {
-    if (opts.mode === 'oracle') return confirmingUser();
+  const makeUser = (task: Task, trial: number): User => {
+    const persona = personaOf(trial);
+    if (opts.mode === 'oracle') return persona ? scriptedPersonaUser(persona, task) : confirmingUser();
     if (!opts.userModel) throw new BadInputError('a user simulator model is needed (--user-model)');
-    return new LLMUserSimulator({ model: opts.userModel, scenario: task.user_scenario, modifiers: opts.userModifiers, temperature: opts.temperature });
+    const modifiers = [...(opts.userModifiers ?? []), ...(persona ? personaModifiers(persona, task) : [])];
+    return new LLMUserSimulator({ model: opts.userModel, scenario: task.user_scenario, modifiers, temperature: opts.temperature });
   };
+  const withPersona = (rec: EpisodeRecord<TaskEvaluation>): DomainEpisodeRecord => (personas ? { ...rec, persona: personaOf(rec.trial) } : rec);
   const result = await runTasks<TaskEvaluation>({
     loaded,
     tasks: opts.tasks,
-    trials: opts.trials,
+    trials,
     concurrency: opts.concurrency,
     makeAgent,
     makeUser,
@@ -105,11 +142,12 @@ export async function runDomainTasks(opts: DomainRunOptions): Promise<RunResult<
           episode_id: `${rec.taskId}#${rec.trial}`,
           task_id: rec.taskId,
           trial: rec.trial,
-          label: opts.mode,
+          label: personaOf(rec.trial) ?? opts.mode,
           reward: rec.evaluation?.reward ?? null,
           partial: rec.evaluation?.partial ?? null,
           termination: rec.episode.termination,
           result: {
+            ...(personas ? { persona: personaOf(rec.trial) } : {}),
             messages: rec.episode.messages,
             tool_log: rec.episode.toolLog,
             evaluation: rec.evaluation,
@@ -119,8 +157,114 @@ export async function runDomainTasks(opts: DomainRunOptions): Promise<RunResult<
           },
         },
       ]);
-      opts.onProgress?.(done, total, rec);
+      opts.onProgress?.(done, total, withPersona(rec));
     },
   });
-  return { ...result, usageTracker: usage };
+  return { ...result, records: result.records.map(withPersona), usageTracker: usage };
+}
+
+/**
+ * Whether an episode ended in the gold state: it was evaluated, had no infrastructure error,
+ * ended by the agent or the user (not a limit or an error), and its final DB equals the gold
+ * replay's (the tau2 DB component is 1).
+ */
+export function inGoldState(record: EpisodeRecord<TaskEvaluation>): boolean {
+  const ev = record.evaluation;
+  return !record.infraError && ev !== null && EARNING_TERMINATIONS.includes(record.episode.termination) && ev.reward_breakdown.DB === 1;
+}
+
+/** Options of {@link runTaskAcrossPersonas}. */
+export interface PersonaRunOptions {
+  loaded: LoadedDomain<any>;
+  task: Task;
+  /** Persona ids (see `parsePersonas`); one episode each, in order. Default: the seed's four (`SEED_PERSONAS`). */
+  personas?: readonly string[];
+  /** The agent of each episode (a fresh one per episode). */
+  makeAgent(task: Task, persona: string, trial: number): Agent;
+  /** NL judge for the evaluator; without one NL checks are "not judged". */
+  judge?: ChatModel;
+  /** With a model, the customers are the LLM simulator with the personas' instructions; default: the scripted persona customers. */
+  userModel?: ChatModel;
+  temperature?: number;
+  /**
+   * Whether an episode counts as a success; default {@link inGoldState}. Give a stricter one when
+   * conceding the off-policy request would not change the DB (e.g. also require a refusal check).
+   */
+  success?(record: EpisodeRecord<TaskEvaluation>, persona: string): boolean;
+  /** Episode settings over {@link TASK_RUN_SETTINGS}. */
+  settings?: EpisodeSettings;
+}
+
+/** One persona's episode in a {@link PersonaRunReport}. */
+export interface PersonaEpisode {
+  persona: string;
+  /** Trial index = persona index. */
+  trial: number;
+  record: DomainEpisodeRecord;
+  /** Per `success` (default: in the gold state). */
+  success: boolean;
+  /** The episode's share of the score: 1/P when it succeeded, else 0 (T16: 25% per episode). */
+  credit: number;
+  /** The evaluator's partial score of the episode (the task's rubric); null when evaluation failed. */
+  partial: number | null;
+}
+
+/** What {@link runTaskAcrossPersonas} resolves to. */
+export interface PersonaRunReport {
+  taskId: string;
+  /** In persona order. */
+  episodes: PersonaEpisode[];
+  /** Fraction of successful episodes (Σ credit) — seed task T16's score. */
+  score: number;
+  /** Mean evaluator partial score over the episodes that have one; null when none. */
+  partialMean: number | null;
+  /** pass^k of the successes across personas, k = 1..P (the one task's C(c,k)/C(P,k)). */
+  passHatK: { k: number; value: number }[];
+  /** pass^P: 1 when every persona's episode succeeded, else 0. */
+  passAll: number;
+  /** The run's own summary (tau2 reward based; infrastructure errors left out, as in runs). */
+  summary: RunSummary;
+}
+
+/**
+ * Runs `task` once per persona with the given agent (scripted persona customers by default; the
+ * LLM simulator with `userModel`), evaluates each episode, and scores the set: each episode
+ * succeeds per `success` (default {@link inGoldState}; an infrastructure error counts as a
+ * failure here), `score` is the fraction that succeeded, pass^k is over the personas.
+ * Sequential and deterministic with scripted agents and customers. Throws BadInputError for
+ * unknown or repeated personas.
+ */
+export async function runTaskAcrossPersonas(opts: PersonaRunOptions): Promise<PersonaRunReport> {
+  const personas = parsePersonas(opts.personas ?? SEED_PERSONAS);
+  const res = await runDomainTasks({
+    loaded: opts.loaded,
+    tasks: [opts.task],
+    trials: 1,
+    concurrency: 1,
+    mode: opts.userModel ? 'llm' : 'oracle',
+    userModel: opts.userModel,
+    judge: opts.judge,
+    temperature: opts.temperature,
+    personas,
+    makeAgent: (task, trial) => opts.makeAgent(task, personaOfTrial(personas, trial), trial),
+    runId: `personas-${opts.task.id}`,
+    settings: opts.settings,
+  });
+  const success = opts.success ?? ((r: EpisodeRecord<TaskEvaluation>) => inGoldState(r));
+  const episodes: PersonaEpisode[] = res.records.map((record) => {
+    const persona = record.persona ?? personaOfTrial(personas, record.trial);
+    const ok = success(record, persona);
+    return { persona, trial: record.trial, record, success: ok, credit: ok ? 1 / personas.length : 0, partial: record.evaluation?.partial ?? null };
+  });
+  const partials = episodes.flatMap((e) => (e.partial === null ? [] : [e.partial]));
+  const passHatK = passHatKCurve({ [opts.task.id]: episodes.map((e) => (e.success ? 1 : 0)) });
+  return {
+    taskId: opts.task.id,
+    episodes,
+    score: episodes.filter((e) => e.success).length / personas.length,
+    partialMean: partials.length ? partials.reduce((a, b) => a + b, 0) / partials.length : null,
+    passHatK,
+    passAll: passHatK[passHatK.length - 1].value,
+    summary: res.summary,
+  };
 }

@@ -108,6 +108,20 @@ export const RubricItemSchema = z.strictObject({
   checks: z.array(z.string()).min(1),
 });
 
+/**
+ * The scripted customer of persona runs (`src/users/personas.ts`; offline `validate --personas`
+ * and tests). Without it the scripted customer is derived from `user_scenario` (a heuristic).
+ */
+export const ScriptedUserSpecSchema = z.strictObject({
+  /** The opening request, in the customer's words, without the identifying details (they go in `details`). */
+  opening: z.string().min(1),
+  /** The identifying details (order id, item names, …): said with the opening, or only when asked by a vague persona. */
+  details: z.string().min(1).optional(),
+  /** The wish a contradictory persona states first, before correcting it to `opening` (the task's goal). */
+  wrong_wish: z.string().min(1).optional(),
+});
+export type ScriptedUserSpec = z.infer<typeof ScriptedUserSpecSchema>;
+
 export const ServicegymCriteriaSchema = z
   .strictObject({
     checks: z.array(CheckSchema).min(1),
@@ -121,6 +135,14 @@ export const ServicegymCriteriaSchema = z
      * blocks a request, or a total). The oracle agent says it, so `validate` can score 100%.
      */
     gold_messages: z.array(z.string()).optional(),
+    /**
+     * Persona runs: the request the `off-policy` persona adds after the main one — something the
+     * policy forbids, which the agent must refuse (conceding it should also fail a check, e.g.
+     * the DB no longer equals gold). Default: a generic unjustified-credit request.
+     */
+    off_policy_request: z.string().min(1).optional(),
+    /** Persona runs: the scripted customer, see {@link ScriptedUserSpecSchema}. */
+    scripted_user: ScriptedUserSpecSchema.optional(),
   })
   .superRefine((v, ctx) => {
     const ids = new Set(v.checks.map((c) => c.id));

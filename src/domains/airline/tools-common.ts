@@ -4,7 +4,6 @@
  */
 import { z } from 'zod';
 import { ToolError, type ToolDef } from '../../spec/tool.js';
-import { pyDumps, type PyTypeTree } from '../../util/pyjson.js';
 import type { AirlineState } from './state.js';
 import { CABINS, type Flight, type FlightDateStatus, type Reservation, type User } from './schema.js';
 
@@ -46,15 +45,8 @@ export function getFlightDate(db: AirlineState, flightNumber: string, date: stri
   return f.dates[date];
 }
 
-/** Python's `json.dumps(value)` of a tool result (ASCII escapes, floats where `types` says). */
-export function dumpResult(value: unknown, types?: PyTypeTree): string {
-  return pyDumps(value, { ensureAscii: true, types });
-}
-
-/** Python's `str()` of a JSON number argument (an integral value prints as an int). */
-export function pyNumberStr(n: number): string {
-  return dumpResult(n);
-}
+/** Python-style printing of results (shared with the other tau2 domains; see `../common/py-output.ts`). */
+export { dumpResult, pyNumberStr } from '../common/py-output.js';
 
 // ---- argument schemas (descriptions are what the model reads) ------------------------------
 

@@ -1,11 +1,12 @@
 /**
  * The airline tool set: tau2's 14 agent tools (6 read, 6 write, 2 generic).
  *
- * {@link airlineTau2Tools} builds the exact tau2 set; servicegym's own dataset can append its
+ * {@link airlineTau2Tools} builds the exact tau2 set (the generic tools come from
+ * `../common/generic-tools.ts`); servicegym's own dataset can append its
  * own tools to that list (see `load.ts`).
  */
-import { z } from 'zod';
-import { pyCalculate } from './python-calc.js';
+import { makeCalculateTool, makeTransferToHumanAgentsTool } from '../common/generic-tools.js';
+import type { AirlineState } from './state.js';
 import { getFlightStatus, getReservationDetails, getUserDetails, listAllAirports, makeSearchOnestopFlight, searchDirectFlight, type NextDayRule } from './tools-read.js';
 import {
   cancelReservation,
@@ -18,25 +19,12 @@ import {
 import { AIRLINE_TAU2_NOW, type AirlineTool } from './tools-common.js';
 
 /** `calculate`: Python arithmetic on `0-9 + - * / ( ) .`, result rounded to 2 places (`"4.0"`, `"3.33"`). */
-export const calculate: AirlineTool<{ expression: string }> = {
-  name: 'calculate',
-  description: "Evaluate an arithmetic expression made of numbers, + - * /, parentheses and spaces, for example '2 * (120 + 35)'. The result is rounded to two decimals.",
-  parameters: z.strictObject({ expression: z.string().describe('The arithmetic expression to evaluate.') }),
-  kind: 'generic',
-  requestor: 'assistant',
-  invoke: ({ expression }) => pyCalculate(expression),
-};
+export const calculate: AirlineTool<{ expression: string }> = makeCalculateTool<AirlineState>();
 
 /** `transfer_to_human_agents`: always returns `Transfer successful`; changes nothing. */
-export const transferToHumanAgents: AirlineTool<{ summary: string }> = {
-  name: 'transfer_to_human_agents',
-  description:
-    "Hand the conversation over to a human agent, with a short summary of the customer's issue. Use it only when the customer explicitly asks for a human, or when the request cannot be handled with these tools under the policy.",
-  parameters: z.strictObject({ summary: z.string().describe("A short summary of the customer's issue.") }),
-  kind: 'generic',
-  requestor: 'assistant',
-  invoke: () => 'Transfer successful',
-};
+export const transferToHumanAgents: AirlineTool<{ summary: string }> = makeTransferToHumanAgentsTool<AirlineState>(
+  "Hand the conversation over to a human agent, with a short summary of the customer's issue. Use it only when the customer explicitly asks for a human, or when the request cannot be handled with these tools under the policy.",
+);
 
 /**
  * tau2's 14 airline agent tools, in alphabetical order (a fresh array each call). The defaults

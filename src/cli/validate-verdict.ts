@@ -1,0 +1,33 @@
+/**
+ * How `servicegym validate` classes an oracle episode, and the words of its last line.
+ *
+ * - `perfect`: reward 1 and partial 100%.
+ * - `not_judged`: some check could not be judged (NL assertions without `--judge-model`), and
+ *   every check that was judged and feeds the reward or the partial score passed — each
+ *   reward-basis component scored 1 or was not judged, no rubric item failed, no
+ *   `zero_if_failed` check failed. Never counted as passed; it does not fail `validate` either,
+ *   because no deterministic component can tell it apart from a perfect task.
+ * - `failing`: anything else (a component scored 0, an evaluation or infrastructure error).
+ */
+import type { TaskEvaluation } from '../evaluation/types.js';
+import type { Task } from '../spec/task.js';
+
+/** The class of one validate episode (see the module doc). */
+export type ValidateClass = 'perfect' | 'not_judged' | 'failing';
+
+/** Classes an episode's evaluation; `task` supplies servicegym `zero_if_failed` ids (if any). */
+export function classifyValidateEpisode(ev: TaskEvaluation | null | undefined, task: Task | undefined): ValidateClass {
+  if (!ev) return 'failing';
+  if (ev.reward === 1 && ev.partial === 1) return 'perfect';
+  if (!ev.not_judged || ev.reward !== null) return 'failing';
+  if (!ev.reward_basis.every((b) => ev.reward_breakdown[b] === 1 || ev.reward_breakdown[b] === null)) return 'failing';
+  if (ev.rubric.some((r) => r.verdict === 'fail')) return 'failing';
+  const zeroIds = new Set(task?.servicegym?.zero_if_failed ?? []);
+  if (ev.checks.some((c) => zeroIds.has(c.id) && c.verdict === 'fail')) return 'failing';
+  return 'not_judged';
+}
+
+/** The clause of the last line saying how many episodes were not judged (see the module doc). */
+export function notJudgedClause(n: number): string {
+  return n ? `, ${n} not judged (NL assertions need --judge-model; every other component scores 1)` : ', 0 not judged';
+}

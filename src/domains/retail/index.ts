@@ -1,0 +1,19 @@
+/**
+ * The `retail` domain family: tau2-bench's retail domain (products, users, orders; 16 agent
+ * tools) loaded from a tau2 data folder, with tau2-identical tool outputs and DB hashes.
+ */
+import type { DomainPackage } from '../../spec/domain.js';
+import { loadRetail } from './load.js';
+
+export { loadRetail, createRetailDomain, loadRetailDb, parseRetailDb, applyRetailInitialState, type RetailDomainParts } from './load.js';
+export { retailTau2Tools } from './tools.js';
+export { retailDbHash, retailStateOps, type RetailState } from './state.js';
+export type { RetailTool } from './tools-common.js';
+export type { RetailDb } from './schema.js';
+
+/** Registry entry: `load({dataDir})` reads a tau2 retail folder; without it, BadInputError (no servicegym dataset yet). */
+export const retailPackage: DomainPackage = {
+  name: 'retail',
+  description: 'Retail customer service: cancel, modify, return and exchange orders under a written policy (tau2-bench retail).',
+  load: (opts) => loadRetail(opts),
+};
