@@ -33,7 +33,8 @@ export function summaryText(s: RunSummary): string {
   const lines = [
     `episodes: ${s.episodes} (${s.scored} scored, ${s.infraErrors} infrastructure errors, ${s.evaluationErrors} evaluation errors, ${s.unjudged} not judged)`,
     `reward mean: ${num(s.rewardMean)}   partial mean: ${pct(s.partialMean)}`,
-    `pass^k: ${s.passHatK.map((p) => `pass^${p.k} ${p.value.toFixed(3)}`).join('  ') || 'n/a'}`,
+    `pass^k: ${s.passHatK.map((p) => `pass^${p.k} ${p.value.toFixed(3)}`).join('  ') || 'n/a'}` +
+      (s.unjudged > 0 ? `  (lower bounds: ${s.unjudged} not-judged episode(s) count as failures)` : ''),
     `terminations: ${Object.entries(s.terminations).map(([k, v]) => `${k} ${v}`).join(', ')}`,
   ];
   return lines.join('\n');

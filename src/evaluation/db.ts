@@ -17,7 +17,8 @@ export function pointerSegments(pointer: string): string[] {
   return pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
-function at(value: unknown, segs: readonly string[]): unknown {
+/** The value at `segs` inside a plain JSON value (undefined when absent). */
+export function at(value: unknown, segs: readonly string[]): unknown {
   let cur = value;
   for (const s of segs) {
     if (Array.isArray(cur)) cur = /^\d+$/.test(s) ? cur[Number(s)] : undefined;

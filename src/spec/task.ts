@@ -59,6 +59,8 @@ const base = { id: z.string().regex(/^[a-z0-9_]+$/), description: z.string().opt
 export const CheckSchema = z.discriminatedUnion('kind', [
   /** Final DB equals the gold replay's, over the whole DB or only under `paths` (JSON pointers). */
   z.strictObject({ ...base, kind: z.literal('db_gold'), paths: z.array(z.string()).optional() }),
+  /** The final value at a JSON pointer is one of `values` (e.g. any allowed refund method). */
+  z.strictObject({ ...base, kind: z.literal('field_in'), path: z.string(), values: z.array(z.unknown()).min(1) }),
   /** Nothing under these JSON pointers may change (forbidden writes). */
   z.strictObject({ ...base, kind: z.literal('unchanged'), paths: z.array(z.string()).min(1) }),
   /** The number of matching calls lies within [min, max] (max 0: a forbidden call, e.g. a decoy). */

@@ -5,13 +5,13 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
 import type { LoadedDomain } from '../../spec/domain.js';
-import { TaskSchema, type Task } from '../../spec/task.js';
-import { parseJsonText, readTextFile } from '../../util/json-file.js';
+import type { Task } from '../../spec/task.js';
+import { readTextFile } from '../../util/json-file.js';
+import { loadBuiltinTasks } from '../common/builtin-dataset.js';
 import { generateAirlineDb, SERVICEGYM_AIRLINE_NOW } from './data/generate.js';
 import { seedFlights, seedReservations, seedUsers } from './data/seed-records.js';
-import { createAirlineDomain, parseAirlineDb, validateAt } from './load.js';
+import { createAirlineDomain, parseAirlineDb } from './load.js';
 import type { AirlineDb } from './schema.js';
 import type { AirlineState } from './state.js';
 import { addTravelInsurance, changeFlightsSplitPayment, getFlightStatusDetailed } from './servicegym-tools.js';
@@ -50,11 +50,7 @@ export function loadServicegymAirline(): LoadedDomain<AirlineState> {
   if (!cached) {
     const db = parseAirlineDb(servicegymAirlineDbJson(), 'servicegym airline dataset');
     const policy = readTextFile(path.join(HERE, 'data', 'airline_policy.md'));
-    const tasks = SERVICEGYM_AIRLINE_TASK_FILES.map((f) => {
-      const file = path.join(HERE, 'tasks', f);
-      return validateAt(TaskSchema, parseJsonText(readTextFile(file), file), file);
-    });
-    z.array(TaskSchema).parse(tasks);
+    const tasks = loadBuiltinTasks(path.join(HERE, 'tasks'), SERVICEGYM_AIRLINE_TASK_FILES);
     cached = { db, tasks, policy };
   }
   return {

@@ -2,6 +2,7 @@
  * Loading the retail domain: the DB (parsed and validated once per process per file), the tasks
  * and the policy of a tau2 retail folder, and the {@link Domain} built from them.
  */
+import { loadServicegymRetail } from './servicegym-dataset.js';
 import path from 'node:path';
 import { CowDb } from '../../env/cow-db.js';
 import type { Domain, InitializationData, LoadedDomain } from '../../spec/domain.js';
@@ -82,11 +83,10 @@ export function createRetailDomain(parts: RetailDomainParts): Domain<RetailState
 /**
  * Loads the retail domain. With `dataDir` (tau2 mode): `db.json`, `tasks.json` and `policy.md`
  * of a tau2 retail folder and exactly tau2's 16 tools; no `now` (tau2's retail tools never read
- * the clock). Without it: throws {@link BadInputError} — servicegym's own retail dataset is not
- * shipped yet. Malformed files throw BadInputError naming the file and the JSON path.
+ * the clock). Without it: servicegym's own retail dataset (`servicegym-dataset.ts`). Malformed files throw BadInputError naming the file and the JSON path.
  */
 export function loadRetail(opts: { dataDir?: string } = {}): LoadedDomain<RetailState> {
-  if (!opts.dataDir) throw new BadInputError('servicegym retail dataset not available yet');
+  if (!opts.dataDir) return loadServicegymRetail();
   const dir = opts.dataDir;
   requireDataDir(dir);
   const db = loadRetailDb(path.join(dir, 'db.json'));

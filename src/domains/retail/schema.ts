@@ -26,6 +26,8 @@ export const ORDER_STATUSES = [
   'cancelled',
   'exchange requested',
   'return requested',
+  // servicegym dataset only: an exchange and a return requested together on one delivered order.
+  'exchange and return requested',
 ] as const;
 /** An order's status. */
 export type OrderStatus = (typeof ORDER_STATUSES)[number];

@@ -1,6 +1,8 @@
 /** servicegym `db_gold` and `unchanged`: state comparisons against the gold replay or the start state. */
 import { describeDiffs } from '../evidence.js';
-import { compareStates } from '../db.js';
+import { at, compareStates, pointerSegments } from '../db.js';
+import { CowDb } from '../../env/cow-db.js';
+import { canonicalJson } from '../../util/canonical.js';
 import type { CheckResult } from '../types.js';
 import type { CheckContext, CheckOf } from './context.js';
 
@@ -30,4 +32,32 @@ export function checkUnchanged<S>(check: CheckOf<'unchanged'>, ctx: CheckContext
   const base = { id: check.id, kind: check.kind, diff: cmp.diff };
   if (cmp.equal) return { ...base, verdict: 'pass', evidence: `unchanged: ${scope}` };
   return { ...base, verdict: 'fail', evidence: `${cmp.diff.length} field(s) changed under ${scope}: ${describeDiffs(cmp.diff, ['before', 'after'])}` };
+}
+
+/** The value at a JSON pointer of a state (a copy-on-write table DB or a plain JSON value). */
+export function stateValueAt(state: unknown, pointer: string): unknown {
+  const segs = pointerSegments(pointer);
+  if (state instanceof CowDb) {
+    if (segs.length === 0) return state.materialize();
+    if (segs.length === 1) return state.materialize()[segs[0]];
+    return at(state.get(segs[0], segs[1]), segs.slice(2));
+  }
+  return at(state, segs);
+}
+
+/**
+ * `field_in`: the final value at `path` equals (deep, key order ignored) one of `values` — for
+ * rules with several allowed outcomes, such as "refund to the original method or an existing gift
+ * card" (seed T05). Evidence names the value found.
+ */
+export function checkFieldIn<S>(check: CheckOf<'field_in'>, ctx: CheckContext<S>): CheckResult {
+  const value = stateValueAt(ctx.trace.finalState, check.path);
+  const ok = value !== undefined && check.values.some((v) => canonicalJson(v) === canonicalJson(value));
+  const shown = value === undefined ? 'absent' : JSON.stringify(value);
+  return {
+    id: check.id,
+    kind: check.kind,
+    verdict: ok ? 'pass' : 'fail',
+    evidence: `${check.path} is ${shown}; allowed: ${check.values.map((v) => JSON.stringify(v)).join(', ')}`,
+  };
 }

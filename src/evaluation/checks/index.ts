@@ -10,7 +10,7 @@ import type { CheckResult } from '../types.js';
 import { checkConfirmationBeforeWrite } from './confirmation.js';
 import { checkOrder, checkToolCalls } from './calls.js';
 import type { CheckContext, CheckOf } from './context.js';
-import { checkDbGold, checkUnchanged } from './db.js';
+import { checkDbGold, checkFieldIn, checkUnchanged } from './db.js';
 import { checkStatedAmount, checkTranscript } from './transcript.js';
 
 export type { CheckContext, CheckOf } from './context.js';
@@ -21,6 +21,7 @@ type SyncKind = Exclude<Check['kind'], 'nl'>;
 export const checkFunctions: { [K in SyncKind]: (check: CheckOf<K>, ctx: CheckContext<any>) => CheckResult } = {
   db_gold: checkDbGold,
   unchanged: checkUnchanged,
+  field_in: checkFieldIn,
   tool_calls: checkToolCalls,
   order: checkOrder,
   confirmation_before_write: checkConfirmationBeforeWrite,

@@ -48,9 +48,13 @@ function retailCopy(opts: { tasks?: string; dbText?: string } = {}): string {
 const conformance = (dir: string) => cli(['conformance', '--domain', 'retail', '--data-dir', dir, '--reference', REFERENCE]);
 
 describe('retail package without a data folder', () => {
-  it('servicegym mode is not shipped yet: BadInputError', () => {
-    expect(() => loadDomain('retail')).toThrow(BadInputError);
-    expect(() => loadDomain('retail')).toThrow('servicegym retail dataset not available yet');
+  it("loads servicegym's own dataset: five seed tasks and the servicegym tools", () => {
+    const l = loadDomain('retail');
+    expect(l.mode).toBe('servicegym');
+    expect(l.tasks.map((t) => t.id)).toEqual(['T04', 'T05', 'T06', 'T13', 'T16']);
+    const names = l.domain.tools.map((t) => t.name);
+    for (const n of ['cancel_pending_order_item', 'exchange_and_return_delivered_order_items', 'add_payment_method']) expect(names).toContain(n);
+    expect(l.now).toBe('2026-10-14T15:00:00');
   });
 });
 
