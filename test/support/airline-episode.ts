@@ -1,93 +1,10 @@
-/**
- * Runs one seed task of servicegym's airline dataset with a scripted agent and a scripted
- * customer through the machinery `servicegym validate` uses — `runTasks` with
- * `TASK_RUN_SETTINGS`, the dataset's "now" and an empty id seed, and `evaluateTask` given the
- * same env — and summarises the evaluation for assertions.
- */
-import { loadDomain } from '../../src/domains/index.js';
-import type { LoadedDomain } from '../../src/spec/domain.js';
-import type { Task } from '../../src/spec/task.js';
-import { ScriptedAgent, say, type ScriptStep } from '../../src/agents/scripted-agent.js';
-import { ScriptedUser } from '../../src/users/scripted-user.js';
-import type { User } from '../../src/users/user.js';
-import { runTasks, type EpisodeRecord, type RunResult } from '../../src/run/run-tasks.js';
-import { TASK_RUN_SETTINGS } from '../../src/run/task-run.js';
-import { evaluateTask } from '../../src/evaluation/compose.js';
-import type { TaskEvaluation } from '../../src/evaluation/types.js';
+/** The airline seed-task runner (see `seed-episode.ts`). */
+import { seedTaskRunner } from './seed-episode.js';
 
-/** servicegym's own airline dataset (no data folder, so nothing from `../shared`). */
-export const airline: LoadedDomain<any> = loadDomain('airline');
-if (!airline.now) throw new Error('the servicegym airline dataset has no "now"');
-/** The episode env, as `runDomainTasks` builds it for the dataset. */
-export const AIRLINE_ENV = { now: airline.now, idSeed: '' };
+export { YES, ASKS_TO_CONFIRM, customer, askToConfirm, callNames, type CustomerLines, type SeedOutcome } from './seed-episode.js';
 
-/** What the customer answers to a confirmation request. */
-export const YES = 'Yes, please proceed.';
-/** The confirmation request `confirmingUser()` (src/run/task-run.ts) answers. */
-export const ASKS_TO_CONFIRM = /\b(shall I proceed|do you confirm|confirm)\b[^?]*\?/i;
-
-/** A customer who opens with `opening`, says {@link YES} to every confirmation request and otherwise stops. */
-export function customer(opening: string): User {
-  return new ScriptedUser([opening], { rules: [{ when: ASKS_TO_CONFIRM, say: YES }] });
-}
-
-/** A step of a scripted agent: the agent summarises what it will do and asks to confirm. */
-export const askToConfirm = (summary: string): ScriptStep => say(`${summary} Shall I proceed?`);
-
-export function seedTask(id: string): Task {
-  const task = airline.tasks.find((t) => t.id === id);
-  if (!task) throw new Error(`no task ${id} in the airline dataset (has ${airline.tasks.map((t) => t.id).join(', ')})`);
-  return task;
-}
-
-/** One scored episode. */
-export interface SeedOutcome {
-  record: EpisodeRecord<TaskEvaluation>;
-  evaluation: TaskEvaluation;
-  /** Ids of the task's servicegym checks that failed, in task order. */
-  failed: string[];
-  /** Ids of the rubric items earned, in task order. */
-  earned: string[];
-}
-
-function outcome(record: EpisodeRecord<TaskEvaluation>, scriptLength: number): SeedOutcome {
-  const problem = record.infraError ?? record.evaluationError;
-  if (problem) throw new Error(`episode of ${record.taskId} failed: ${problem}`);
-  const evaluation = record.evaluation!;
-  // Every scripted step was played: the episode did not end before the agent's script did.
-  if (record.episode.agentTurns !== scriptLength) {
-    throw new Error(`${record.taskId}: the agent played ${record.episode.agentTurns} of ${scriptLength} scripted steps (termination ${record.episode.termination})`);
-  }
-  const sgIds = new Set((seedTask(record.taskId).servicegym?.checks ?? []).map((c) => c.id));
-  return {
-    record,
-    evaluation,
-    failed: evaluation.checks.filter((c) => sgIds.has(c.id) && c.verdict === 'fail').map((c) => c.id),
-    earned: evaluation.rubric.filter((r) => r.verdict === 'pass').map((r) => r.id),
-  };
-}
-
-/** Runs scripted agents on seed tasks (one episode each) as `validate` runs the oracle. */
-export async function runSeedTasks(
-  runs: { taskId: string; opening: string; script: ScriptStep[] }[],
-): Promise<{ result: RunResult<TaskEvaluation>; outcomes: SeedOutcome[] }> {
-  const byId = new Map(runs.map((r) => [r.taskId, r]));
-  const result = await runTasks<TaskEvaluation>({
-    loaded: airline,
-    tasks: runs.map((r) => seedTask(r.taskId)),
-    trials: 1,
-    concurrency: 1,
-    makeAgent: (task) => new ScriptedAgent(byId.get(task.id)!.script, { systemPrompt: `Scripted agent for ${task.id}.` }),
-    makeUser: (task) => customer(byId.get(task.id)!.opening),
-    env: AIRLINE_ENV,
-    episode: TASK_RUN_SETTINGS,
-    evaluate: (task, episode) => evaluateTask({ loaded: airline, task, trace: episode, env: AIRLINE_ENV }),
-  });
-  return { result, outcomes: result.records.map((rec) => outcome(rec, byId.get(rec.taskId)!.script.length)) };
-}
-
-/** Runs one scripted agent on one seed task. */
-export async function runSeedTask(taskId: string, opening: string, script: ScriptStep[]): Promise<SeedOutcome> {
-  const { outcomes } = await runSeedTasks([{ taskId, opening, script }]);
-  return outcomes[0];
-}
+const runner = seedTaskRunner('airline');
+/** servicegym's own airline dataset. */
+export const airline = runner.loaded;
+export const AIRLINE_ENV = runner.env;
+export const { seedTask, runSeedTasks, runSeedTask } = runner;

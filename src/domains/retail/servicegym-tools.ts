@@ -18,6 +18,7 @@ import { pyRound2 } from '../common/python-calc.js';
 import type { OrderPayment } from './schema.js';
 import { countOf, dumpOrder, dumpUser, first, getOrder, getPaymentMethod, getUser, getVariant, itemIdArg, itemIdsArg, orderIdArg, paymentMethodIdArg, pySorted, userIdArg, type RetailTool } from './tools-common.js';
 import { creditGiftCard } from './tools-pending.js';
+import { makeReturnDeliveredOrderItems } from './tools-delivered.js';
 
 /**
  * `cancel_pending_order_item`: removes the first line with `item_id` from a `pending` order and
@@ -48,36 +49,8 @@ export const cancelPendingOrderItem: RetailTool<{ order_id: string; item_id: str
   },
 };
 
-/**
- * `return_delivered_order_items` (servicegym): as tau2's, but the refund may go to any payment
- * method in the user's profile. Errors: `Order not found`, `Non-delivered order cannot be
- * returned`, `User not found`, `Payment method not found`, `Some item not found`.
- */
-export const returnDeliveredOrderItemsAnyMethod: RetailTool<{ order_id: string; item_ids: string[]; payment_method_id: string }> = {
-  name: 'return_delivered_order_items',
-  description:
-    "Request a return of delivered items; the refund goes to the given payment method from the user's profile. Returns the order with the return requested; the customer will receive instructions by email.",
-  parameters: z.strictObject({
-    order_id: orderIdArg,
-    item_ids: itemIdsArg("Item ids in the order to return, for example ['1008292230']."),
-    payment_method_id: paymentMethodIdArg,
-  }),
-  kind: 'write',
-  requestor: 'assistant',
-  invoke: ({ order_id, item_ids, payment_method_id }, { state: db }) => {
-    const order = getOrder(db, order_id);
-    if (order.status !== 'delivered') throw new ToolError('Non-delivered order cannot be returned');
-    const user = getUser(db, order.user_id);
-    getPaymentMethod(db, user.user_id, payment_method_id);
-    const inOrder = order.items.map((it) => it.item_id);
-    for (const id of item_ids) if (countOf(item_ids, id) > countOf(inOrder, id)) throw new ToolError('Some item not found');
-    const w = db.mut('orders', order_id);
-    w.status = 'return requested';
-    w.return_items = pySorted(item_ids);
-    w.return_payment_method_id = payment_method_id;
-    return dumpOrder(w);
-  },
-};
+/** `return_delivered_order_items` (servicegym): refunds to any method in the profile (policy 4.2 is the agent's to apply). */
+export const returnDeliveredOrderItemsAnyMethod = makeReturnDeliveredOrderItems({ anyMethod: true });
 
 /**
  * `exchange_and_return_delivered_order_items`: one call for an exchange and a return on a

@@ -80,41 +80,48 @@ export const exchangeDeliveredOrderItems: RetailTool<{ order_id: string; item_id
 
 /**
  * `return_delivered_order_items`: requests a return of delivered items. Status exactly
- * `delivered`; the refund method must be a gift card of the user or the method of the order's
- * first payment; each id in `item_ids` must occur in the order at least as often as in the list.
+ * `delivered`; each id in `item_ids` must occur in the order at least as often as in the list.
  * Sets status `return requested`, `return_items` (sorted) and `return_payment_method_id`.
- * Errors, in order: `Order not found`, `Non-delivered order cannot be returned`, `User not
- * found`, `Payment method not found`, `Payment method should be the original payment method`,
- * `Some item not found`.
+ * tau2's rule (default): the refund method must be a gift card of the user or the method of the
+ * order's first payment; with `anyMethod` (servicegym's dataset) any method in the profile is
+ * accepted and the policy is the agent's to apply. Errors, in order: `Order not found`,
+ * `Non-delivered order cannot be returned`, `User not found`, `Payment method not found`,
+ * `Payment method should be the original payment method`, `Some item not found`.
  */
-export const returnDeliveredOrderItems: RetailTool<{ order_id: string; item_ids: string[]; payment_method_id: string }> = {
-  name: 'return_delivered_order_items',
-  description:
-    "Request a return of delivered items. The refund goes to the order's original payment method or to one of the user's gift cards. Returns the order with the return requested; the customer will receive instructions by email.",
-  parameters: z.strictObject({
-    order_id: orderIdArg,
-    item_ids: itemIdsArg("Item ids in the order to return, for example ['1008292230']; repeat an id to return several units."),
-    payment_method_id: paymentMethodIdArg,
-  }),
-  kind: 'write',
-  requestor: 'assistant',
-  invoke: ({ order_id, item_ids, payment_method_id }, { state: db }) => {
-    const order = getOrder(db, order_id);
-    if (order.status !== 'delivered') throw new ToolError('Non-delivered order cannot be returned');
-    const user = getUser(db, order.user_id);
-    const method = getPaymentMethod(db, user.user_id, payment_method_id);
-    if (method.source !== 'gift_card' && payment_method_id !== first(order.payment_history).payment_method_id) {
-      throw new ToolError('Payment method should be the original payment method');
-    }
-    const inOrder = order.items.map((it) => it.item_id);
-    for (const id of item_ids) if (countOf(item_ids, id) > countOf(inOrder, id)) throw new ToolError('Some item not found');
-    const w = db.mut('orders', order_id);
-    w.status = 'return requested';
-    w.return_items = pySorted(item_ids);
-    w.return_payment_method_id = payment_method_id;
-    return dumpOrder(w);
-  },
-};
+export function makeReturnDeliveredOrderItems(opts: { anyMethod?: boolean } = {}): RetailTool<{ order_id: string; item_ids: string[]; payment_method_id: string }> {
+  return {
+    name: 'return_delivered_order_items',
+    description: opts.anyMethod
+      ? "Request a return of delivered items; the refund goes to the given payment method from the user's profile. Returns the order with the return requested; the customer will receive instructions by email."
+      : "Request a return of delivered items. The refund goes to the order's original payment method or to one of the user's gift cards. Returns the order with the return requested; the customer will receive instructions by email.",
+    parameters: z.strictObject({
+      order_id: orderIdArg,
+      item_ids: itemIdsArg("Item ids in the order to return, for example ['1008292230']; repeat an id to return several units."),
+      payment_method_id: paymentMethodIdArg,
+    }),
+    kind: 'write',
+    requestor: 'assistant',
+    invoke: ({ order_id, item_ids, payment_method_id }, { state: db }) => {
+      const order = getOrder(db, order_id);
+      if (order.status !== 'delivered') throw new ToolError('Non-delivered order cannot be returned');
+      const user = getUser(db, order.user_id);
+      const method = getPaymentMethod(db, user.user_id, payment_method_id);
+      if (!opts.anyMethod && method.source !== 'gift_card' && payment_method_id !== first(order.payment_history).payment_method_id) {
+        throw new ToolError('Payment method should be the original payment method');
+      }
+      const inOrder = order.items.map((it) => it.item_id);
+      for (const id of item_ids) if (countOf(item_ids, id) > countOf(inOrder, id)) throw new ToolError('Some item not found');
+      const w = db.mut('orders', order_id);
+      w.status = 'return requested';
+      w.return_items = pySorted(item_ids);
+      w.return_payment_method_id = payment_method_id;
+      return dumpOrder(w);
+    },
+  };
+}
+
+/** tau2's `return_delivered_order_items` (see {@link makeReturnDeliveredOrderItems}). */
+export const returnDeliveredOrderItems = makeReturnDeliveredOrderItems();
 
 /** `modify_user_address`: replaces the user's default address. Error `User not found`. */
 export const modifyUserAddress: RetailTool<Address & { user_id: string }> = {
