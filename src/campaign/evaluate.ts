@@ -5,7 +5,8 @@
  */
 import type { CampaignCase } from '../spec/campaign.js';
 import type { Receipt } from '../spec/receipt.js';
-import type { ChatMessage } from '../spec/messages.js';
+import type { ChatMessage, WireTool } from '../spec/messages.js';
+import type { Domain } from '../spec/domain.js';
 import { Environment, type ToolLogEntry } from '../env/environment.js';
 import { toWireTool } from '../env/wire-tools.js';
 import { getDomain } from '../domains/index.js';
@@ -72,78 +73,102 @@ function noteFor(c: LoadedCampaign, shouldTransfer: boolean, transferred: boolea
   return handled === true ? n.handled : n.mishandled;
 }
 
+/** The agent's wire tools per domain, converted once (the JSON Schema conversion is the costly part of a case). */
+const wireTools = new WeakMap<object, WireTool[]>();
+function agentTools(domain: Domain<any>): WireTool[] {
+  let tools = wireTools.get(domain);
+  if (!tools) wireTools.set(domain, (tools = domain.tools.filter((t) => t.requestor === 'assistant').map(toWireTool)));
+  return tools;
+}
+
+/** One case of a campaign, evaluated once: {@link evaluateCase}'s options. */
+export interface EvaluateCaseOptions extends EvaluateOptions {
+  kase: CampaignCase;
+  /** Sampling seed sent with every task-agent request (optimiser trials); not sent when unset (the seed campaign). */
+  seed?: number;
+  /** The judge model; default `model` (the seed campaign used one model for every role). */
+  judge?: ChatModel;
+}
+
+/**
+ * Evaluates one case with one prompt: the task agent's episode, then the judge when the agent
+ * did not transfer and the customer stopped. Model errors propagate (`modelErrors: 'throw'`).
+ */
+export async function evaluateCase(opts: EvaluateCaseOptions): Promise<CaseEpisode> {
+  const { campaign, prompt, model, usage, kase } = opts;
+  const domain = getDomain(campaign.spec.domain);
+  const tools = agentTools(domain);
+  const env = new Environment(domain, { now: opts.now });
+  const agent = new LLMAgent({ model, systemPrompt: prompt.text, tools, temperature: campaign.spec.model.temperature, seed: opts.seed });
+  // Seed semantics: no canned greeting, at most max_steps agent calls, the transfer tool ends
+  // the episode at once, and a failed model call aborts the campaign (it resumes from its journal).
+  const ep = await runEpisode({
+    agent,
+    user: new ScriptedUser([kase.user]),
+    env,
+    greeting: null,
+    maxSteps: campaign.spec.agent.max_steps,
+    stepCounting: 'agent_turns',
+    transferTools: [campaign.spec.agent.transfer_tool],
+    transferEnds: 'on_call',
+    errorCounting: 'consecutive',
+    mixedMessages: 'allow',
+    modelErrors: 'throw',
+    usage,
+    onReceipt: opts.onReceipt,
+  });
+  const transferred = ep.termination === 'transfer';
+  const reasonArg = (ep.transfer?.arguments as Record<string, unknown> | undefined)?.[campaign.spec.agent.transfer_reason_arg];
+  let handled: boolean | null = null;
+  let judgeReason: string | null = null;
+  const receipts = [...ep.receipts];
+  if (!transferred && ep.termination === 'user_stop') {
+    const j = await judgeReply({
+      model: opts.judge ?? model,
+      template: campaign.judgeTemplate,
+      user: kase.user,
+      rubric: kase.rubric,
+      reply: ep.finalText,
+      temperature: campaign.spec.model.temperature,
+    });
+    usage.add('llm_judge', j.call.response.usage, j.call.elapsedSeconds);
+    opts.onReceipt?.(j.call.receipt);
+    receipts.push(j.call.receipt);
+    handled = j.handled;
+    judgeReason = j.reason;
+  } else if (!transferred) {
+    handled = false;
+    judgeReason = `not judged: the episode ended by ${ep.termination} without a reply`;
+  }
+  const correct = kase.should_transfer ? transferred : !transferred && handled === true;
+  return {
+    result: {
+      id: kase.id,
+      group: kase.group,
+      correct,
+      transferred,
+      should_transfer: kase.should_transfer,
+      note: noteFor(campaign, kase.should_transfer, transferred, handled),
+      final_text: transferred ? '' : ep.finalText,
+      transfer_reason: transferred ? (typeof reasonArg === 'string' ? reasonArg : null) : null,
+      tool_calls: ep.toolLog.map((t) => t.name),
+      handled,
+      judge_reason: judgeReason,
+      rubric: kase.rubric,
+      user: kase.user,
+    },
+    messages: ep.messages,
+    toolLog: ep.toolLog,
+    termination: ep.termination,
+    receipts,
+  };
+}
+
 /** Runs every case in order (sequentially, so receipts keep the recorded order). */
 export async function evaluatePrompt(opts: EvaluateOptions): Promise<PromptEvaluation> {
-  const { campaign, prompt, model, usage } = opts;
-  const domain = getDomain(campaign.spec.domain);
-  const tools = domain.tools.filter((t) => t.requestor === 'assistant').map(toWireTool);
+  const { campaign, prompt } = opts;
   const episodes: CaseEpisode[] = [];
-  for (const kase of campaign.cases) {
-    const env = new Environment(domain, { now: opts.now });
-    const agent = new LLMAgent({ model, systemPrompt: prompt.text, tools, temperature: campaign.spec.model.temperature });
-    // Seed semantics: no canned greeting, at most max_steps agent calls, the transfer tool ends
-    // the episode at once, and a failed model call aborts the campaign (it resumes from its journal).
-    const ep = await runEpisode({
-      agent,
-      user: new ScriptedUser([kase.user]),
-      env,
-      greeting: null,
-      maxSteps: campaign.spec.agent.max_steps,
-      stepCounting: 'agent_turns',
-      transferTools: [campaign.spec.agent.transfer_tool],
-      transferEnds: 'on_call',
-      errorCounting: 'consecutive',
-      mixedMessages: 'allow',
-      modelErrors: 'throw',
-      usage,
-      onReceipt: opts.onReceipt,
-    });
-    const transferred = ep.termination === 'transfer';
-    const reasonArg = (ep.transfer?.arguments as Record<string, unknown> | undefined)?.[campaign.spec.agent.transfer_reason_arg];
-    let handled: boolean | null = null;
-    let judgeReason: string | null = null;
-    const receipts = [...ep.receipts];
-    if (!transferred && ep.termination === 'user_stop') {
-      const j = await judgeReply({
-        model,
-        template: campaign.judgeTemplate,
-        user: kase.user,
-        rubric: kase.rubric,
-        reply: ep.finalText,
-        temperature: campaign.spec.model.temperature,
-      });
-      usage.add('llm_judge', j.call.response.usage, j.call.elapsedSeconds);
-      opts.onReceipt?.(j.call.receipt);
-      receipts.push(j.call.receipt);
-      handled = j.handled;
-      judgeReason = j.reason;
-    } else if (!transferred) {
-      handled = false;
-      judgeReason = `not judged: the episode ended by ${ep.termination} without a reply`;
-    }
-    const correct = kase.should_transfer ? transferred : !transferred && handled === true;
-    episodes.push({
-      result: {
-        id: kase.id,
-        group: kase.group,
-        correct,
-        transferred,
-        should_transfer: kase.should_transfer,
-        note: noteFor(campaign, kase.should_transfer, transferred, handled),
-        final_text: transferred ? '' : ep.finalText,
-        transfer_reason: transferred ? (typeof reasonArg === 'string' ? reasonArg : null) : null,
-        tool_calls: ep.toolLog.map((t) => t.name),
-        handled,
-        judge_reason: judgeReason,
-        rubric: kase.rubric,
-        user: kase.user,
-      },
-      messages: ep.messages,
-      toolLog: ep.toolLog,
-      termination: ep.termination,
-      receipts,
-    });
-  }
+  for (const kase of campaign.cases) episodes.push(await evaluateCase({ ...opts, kase }));
   const count = (g: 'holdout' | 'boundary'): [number, number] => {
     const rs = episodes.map((e) => e.result).filter((r) => r.group === g);
     return [rs.filter((r) => r.correct).length, rs.length];

@@ -16,8 +16,15 @@ export interface OutputFlags {
   store?: boolean;
 }
 
-/** Record, store, print; returns the exit code (0 released to canary, 1 rejected). */
-export function finishCampaign(outcome: CampaignOutcome, flags: OutputFlags, header: string, log: (l: string) => void): number {
+/** A second verdict on the same outcome (e.g. the statistical gate): appended to the report, merged into `--json`, and deciding the exit code. */
+export interface ReportAddendum {
+  text: string;
+  json: Record<string, unknown>;
+  exitCode: number;
+}
+
+/** Record, store, print; returns the exit code (0 released to canary, 1 rejected; the addendum's when given). */
+export function finishCampaign(outcome: CampaignOutcome, flags: OutputFlags, header: string, log: (l: string) => void, addendum?: ReportAddendum): number {
   const record = buildRecord(outcome);
   const json = JSON.stringify(record, null, 2) + '\n';
   if (flags.out) {
@@ -34,6 +41,8 @@ export function finishCampaign(outcome: CampaignOutcome, flags: OutputFlags, hea
       store.close();
     }
   }
-  process.stdout.write(flags.json ? json : campaignReport(outcome, record, header));
+  if (flags.json) process.stdout.write(addendum ? JSON.stringify({ ...record, ...addendum.json }, null, 2) + '\n' : json);
+  else process.stdout.write(campaignReport(outcome, record, header) + (addendum?.text ?? ''));
+  if (addendum) return addendum.exitCode;
   return outcome.gate.decision === 'release_to_canary' ? 0 : 1;
 }

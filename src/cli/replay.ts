@@ -1,6 +1,11 @@
 /**
  * `servicegym replay [campaign-dir]`: re-runs a campaign offline from its recorded receipts.
  * With no folder it replays the embedded seed experiment.
+ *
+ * `--gate statistical` also judges the replayed evidence with the optimiser's statistical gate
+ * (the seed's own decision is still reproduced and reported): the report gains that gate's checks
+ * and decision, `--json` a `statistical_gate` field, and the exit code follows that decision
+ * (0 only for release_to_canary; the seed's evidence gives insufficient_evidence, exit 1).
  */
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -9,7 +14,8 @@ import { runCampaign } from '../campaign/runner.js';
 import { ReplayModel, VirtualClock } from '../models/replay.js';
 import { BadInputError } from '../spec/errors.js';
 import { DEFAULT_STORE_PATH } from '../store/store.js';
-import { finishCampaign } from './campaign-common.js';
+import { finishCampaign, type ReportAddendum } from './campaign-common.js';
+import { seedStatisticalGate, seedStatisticalText } from '../optimizer/seed-statistical.js';
 import { progressLogger } from './output.js';
 import { DEFAULT_CAMPAIGN_DIR } from './paths.js';
 
@@ -24,7 +30,9 @@ export function registerReplay(program: Command, setExit: (code: number) => void
     .option('--no-store', 'do not save the run to the store')
     .option('--work-dir <dir>', 'where the candidate prompt working copy is written', '.servicegym/work')
     .option('-q, --quiet', 'no progress on stderr')
+    .option('--gate <kind>', "also judge the evidence with another gate: 'seed' (the record's own, default) or 'statistical'", 'seed')
     .action(async (dir: string, flags) => {
+      if (flags.gate !== 'seed' && flags.gate !== 'statistical') throw new BadInputError(`--gate must be 'seed' or 'statistical', got '${flags.gate}'`);
       const log = progressLogger(flags.quiet);
       const campaign = loadCampaign(dir);
       if (!campaign.receipts) throw new BadInputError('the campaign names no receipts_file; replay needs recorded receipts', { file: path.join(dir, 'campaign.json'), path: '$.receipts_file' });
@@ -36,6 +44,12 @@ export function registerReplay(program: Command, setExit: (code: number) => void
       const roles = Object.entries(used.byRole).map(([k, v]) => `${v} ${k}`).join(', ');
       log(`replayed ${used.total} of ${campaign.receipts.length} receipts (${roles}) in ${((performance.now() - started) / 1000).toFixed(3)} s`);
       const header = `Campaign ${campaign.spec.name}: replay of ${used.total} recorded calls (${roles}), model ${campaign.spec.model.model}`;
-      setExit(finishCampaign(outcome, flags, header, log));
+      let addendum: ReportAddendum | undefined;
+      if (flags.gate === 'statistical') {
+        const v = seedStatisticalGate(outcome);
+        log(`statistical gate: ${v.decision}`);
+        addendum = { text: seedStatisticalText(v), json: { statistical_gate: v }, exitCode: v.decision === 'release_to_canary' ? 0 : 1 };
+      }
+      setExit(finishCampaign(outcome, flags, header, log, addendum));
     });
 }

@@ -1,0 +1,80 @@
+/**
+ * `servicegym optimize <config.json>`: the optimiser over a suite (campaign cases or domain
+ * tasks) against live OpenAI-compatible models; see `src/optimizer/config.ts` for the file format
+ * and `src/optimizer/run.ts` for the loop.
+ *
+ * The output folder holds `events.jsonl` (the append-only journal), `prompts/` (every version),
+ * `releases/` (hashed release records), `stable.txt` (changed only by a promotion) and
+ * `record.json`; the run is saved to the store (kind `optimize`, with `releases[]`).
+ * `--resume` continues a killed run from its journal without repeating finished rollouts;
+ * `--dry-run` prints the split and the pre-flight estimate without calling a model.
+ * Exit codes: 0 released to canary, 1 rejected / insufficient evidence / budget stop, 2 bad input.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { loadOptimizeConfig, resolveConfigPath } from '../optimizer/config.js';
+import { Journal } from '../optimizer/journal.js';
+import { runOptimization } from '../optimizer/run.js';
+import { buildRunRecord, saveOptimizeRun } from '../optimizer/run-record.js';
+import { buildModels, buildSuite, clearOutput, outputDir } from '../optimizer/setup.js';
+import { preflightEstimate } from '../optimizer/budget.js';
+import { splitRoles } from '../optimizer/splits.js';
+import { BadInputError } from '../spec/errors.js';
+import { DEFAULT_STORE_PATH, RunStore } from '../store/store.js';
+import { SystemClock, isoSeconds } from '../util/clock.js';
+import { optimizeReport } from './optimize-report.js';
+import { progressLogger } from './output.js';
+
+/** Registers `optimize` on the program; `setExit` receives the exit code. */
+export function registerOptimize(program: Command, setExit: (code: number) => void): void {
+  program
+    .command('optimize')
+    .description('improve a prompt from failure trajectories, gated statistically, released to canary')
+    .argument('<config>', 'optimiser config (JSON; see the docs of src/optimizer/config.ts)')
+    .option('--resume', 'continue the run in the output folder from its journal')
+    .option('--fresh', "start over: remove the output folder's journal, records and prompt versions first")
+    .option('--dry-run', 'print the split and the pre-flight estimate; call no model')
+    .option('--out-dir <dir>', 'output folder (default: the config’s output_dir, else .servicegym/optimize/<name>)')
+    .option('--db <path>', 'run store (SQLite; default: the config’s store, else .servicegym/servicegym.db)')
+    .option('--no-store', 'do not save the run to the store')
+    .option('--base-url <url>', 'OpenAI-compatible base URL for roles without their own (else SERVICEGYM_BASE_URL / OPENAI_BASE_URL)')
+    .option('--provider <label>', 'provider label for receipts')
+    .option('--timeout <seconds>', 'per-attempt timeout in seconds')
+    .option('--max-retries <n>', 'retries on 429/5xx/timeouts')
+    .option('--json', 'print the run record as JSON instead of the report')
+    .option('-q, --quiet', 'no progress on stderr')
+    .action(async (file: string, flags) => {
+      const log = progressLogger(flags.quiet);
+      if (flags.resume && flags.fresh) throw new BadInputError('--resume and --fresh exclude each other');
+      const loaded = loadOptimizeConfig(file);
+      const cfg = loaded.config;
+      const { suite, domain } = buildSuite(loaded);
+      if (flags.dryRun) {
+        const splits = splitRoles(suite.cases, { seed: cfg.seed, feedback: cfg.roles.feedback, sealed: cfg.roles.sealed, assign: cfg.roles.assign });
+        process.stdout.write(JSON.stringify({ suite: suite.id, cases: suite.cases.length, splits, preflight: preflightEstimate(cfg, splits) }, null, 2) + '\n');
+        return setExit(0);
+      }
+      const models = buildModels(loaded, flags);
+      const outDir = outputDir(loaded, flags.outDir);
+      if (flags.fresh) clearOutput(outDir);
+      fs.mkdirSync(outDir, { recursive: true });
+      const journal = Journal.open(path.join(outDir, 'events.jsonl'), { resume: !!flags.resume });
+      const cache = cfg.cache_file ? Journal.open(resolveConfigPath(loaded, cfg.cache_file), { resume: true }) : undefined;
+      const result = await runOptimization({ config: cfg, identity: loaded.identity, suite, models, journal, cache, clock: SystemClock, outDir, onProgress: log });
+      const record = buildRunRecord(cfg, loaded.identity, suite, result);
+      fs.writeFileSync(path.join(outDir, 'record.json'), JSON.stringify(record, null, 2) + '\n');
+      if (flags.store !== false) {
+        const db = flags.db ?? (cfg.store ? resolveConfigPath(loaded, cfg.store) : DEFAULT_STORE_PATH);
+        const store = RunStore.open(db);
+        try {
+          const id = saveOptimizeRun(store, record, result.book, isoSeconds(SystemClock.nowSeconds()), domain);
+          log(`saved as run ${id} in ${db}`);
+        } finally {
+          store.close();
+        }
+      }
+      process.stdout.write(flags.json ? JSON.stringify(record, null, 2) + '\n' : optimizeReport(cfg.name, suite.id, result, outDir));
+      setExit(result.decision === 'release_to_canary' ? 0 : 1);
+    });
+}

@@ -1,0 +1,49 @@
+/**
+ * `servicegym prompts [--db PATH]`: the prompt versions the optimiser has seen, with their
+ * lifecycle state (stable, candidate, canary, rejected, rolled_back, retired), hashes and dates,
+ * folded from the `releases[]` of every `optimize` run in the store (the latest decision wins).
+ */
+import type { Command } from 'commander';
+import { DEFAULT_STORE_PATH, RunStore } from '../store/store.js';
+import { promptVersions, type ReleaseEntry } from '../release/lifecycle.js';
+import { table } from './output.js';
+
+/** Reads every optimise run's release list from an open store. */
+export function storedReleases(store: RunStore): { id: string; releases: ReleaseEntry[] }[] {
+  return store
+    .listRuns()
+    .filter((r) => r.kind === 'optimize')
+    .reverse()
+    .map((r) => {
+      const record = store.getRun(r.id)?.record as { releases?: ReleaseEntry[] } | null;
+      return { id: r.id, releases: Array.isArray(record?.releases) ? record!.releases : [] };
+    });
+}
+
+/** Registers `prompts` on the program; `setExit` receives the exit code. */
+export function registerPrompts(program: Command, setExit: (code: number) => void): void {
+  program
+    .command('prompts')
+    .description('list prompt versions and their release state (from optimise runs in the store)')
+    .option('--db <path>', 'run store (SQLite)', DEFAULT_STORE_PATH)
+    .option('--json', 'print the versions as JSON')
+    .action((flags) => {
+      const store = RunStore.open(flags.db, { readonly: true });
+      try {
+        const versions = promptVersions(storedReleases(store));
+        if (flags.json) process.stdout.write(JSON.stringify(versions, null, 2) + '\n');
+        else if (versions.length === 0) process.stdout.write(`no prompt versions in ${flags.db} (no optimise run has been saved)\n`);
+        else {
+          process.stdout.write(
+            table([
+              ['version', 'state', 'decision', 'decided_at', 'parent', 'release_sha256', 'run'],
+              ...versions.map((v) => [v.version, v.state, v.decision ?? '-', v.decided_at, v.parent_sha256?.slice(0, 12) ?? '-', v.release_sha256?.slice(0, 12) ?? '-', v.run_id]),
+            ]) + '\n',
+          );
+        }
+        setExit(0);
+      } finally {
+        store.close();
+      }
+    });
+}

@@ -1,0 +1,128 @@
+/**
+ * A {@link Suite} over a campaign folder (seed-like cases: a transfer expectation and a rubric
+ * judge). A rollout is one case with one prompt and a trial seed, evaluated exactly as the seed
+ * campaign evaluates a case ({@link evaluateCase}), with the seed's verdict rule.
+ *
+ * Critical violations: a successful write (state change) on a case where no write is allowed —
+ * a policy dispute (group `boundary`: conceding by changing state bends the policy) or a
+ * mandatory escalation (`should_transfer`: the customer must be handed to a human, not acted on).
+ * A missed escalation fails rule_compliance without being critical.
+ */
+import type { CampaignCase } from '../spec/campaign.js';
+import { ProviderError, ReplayMissError } from '../spec/errors.js';
+import type { ToolLogEntry } from '../env/environment.js';
+import { UsageTracker } from '../models/usage.js';
+import { evaluateCase, type CaseEpisode } from '../campaign/evaluate.js';
+import type { LoadedCampaign } from '../campaign/load.js';
+import { sha256Hex } from '../util/canonical.js';
+import { codePoints } from '../util/template.js';
+import type { DimensionResult, Rollout, RolloutRequest, Suite, SuiteCase, SuiteModels, Dimension } from './suite.js';
+import { invalidRollout, toolCallArguments, usageWithoutLatency } from './suite.js';
+
+/** Bumped when campaign rollouts are scored differently (part of the cache key). */
+export const CAMPAIGN_HARNESS_VERSION = 'campaign-rollout/1';
+
+/** The first `n` code points of `s`. */
+const head = (s: string, n = 120): string => [...s].slice(0, n).join('');
+
+/**
+ * The writes that are critical on a campaign case (module rule): every successful write on a
+ * policy-dispute (`boundary`) or must-escalate (`should_transfer`) case; none elsewhere.
+ */
+export function criticalWrites(kase: Pick<CampaignCase, 'group' | 'should_transfer'>, toolLog: readonly ToolLogEntry[]): ToolLogEntry[] {
+  return kase.group === 'boundary' || kase.should_transfer ? toolLog.filter((t) => t.mutating) : [];
+}
+
+/** Campaign cases as a suite; `now` fixes the environment's clock (default the campaign's created_at). */
+export class CampaignSuite implements Suite {
+  readonly id: string;
+  readonly harnessVersion = CAMPAIGN_HARNESS_VERSION;
+  readonly cases: SuiteCase[];
+  readonly stablePrompt: string;
+  readonly stableSource: string;
+  readonly proposerSystem: string;
+  private readonly byId: Map<string, CampaignCase>;
+  private readonly now: string;
+
+  constructor(private readonly campaign: LoadedCampaign, opts: { now?: string } = {}) {
+    this.id = `campaign:${campaign.spec.name}`;
+    this.cases = campaign.cases.map((c) => ({ id: c.id, group: c.group, inputs: [c.user] }));
+    this.byId = new Map(campaign.cases.map((c) => [c.id, c]));
+    this.stablePrompt = campaign.stable.text;
+    this.stableSource = campaign.stable.file ?? 'campaign';
+    this.proposerSystem = campaign.codingSystem;
+    this.now = opts.now ?? campaign.spec.experiment?.created_at ?? '2026-01-01T00:00:00+00:00';
+  }
+
+  async runRollout(req: RolloutRequest, models: SuiteModels): Promise<Rollout> {
+    const kase = this.byId.get(req.caseId);
+    if (!kase) throw new Error(`campaign suite: unknown case ${req.caseId}`);
+    const usage = new UsageTracker();
+    // The config's temperature replaces the campaign's recorded one.
+    const campaign = { ...this.campaign, spec: { ...this.campaign.spec, model: { ...this.campaign.spec.model, temperature: models.temperature } } };
+    let ep: CaseEpisode;
+    try {
+      ep = await evaluateCase({
+        campaign, kase, usage, now: this.now, seed: req.seed, model: models.agent, judge: models.judge,
+        prompt: { key: 'optimizer', label: 'optimizer', row_label: 'optimizer', text: req.prompt },
+      });
+    } catch (e) {
+      if (e instanceof ProviderError || e instanceof ReplayMissError) return invalidRollout(req, `${e.name}: ${e.message}`, usage);
+      throw e;
+    }
+    return this.score(req, kase, ep, usage);
+  }
+
+  private score(req: RolloutRequest, kase: CampaignCase, ep: CaseEpisode, usage: UsageTracker): Rollout {
+    const texts = this.campaign.spec.learning_signal;
+    const r = ep.result;
+    const writes = criticalWrites(kase, ep.toolLog);
+    const kind = kase.should_transfer ? 'mandatory-escalation' : 'policy-dispute';
+    const critical = writes.map((w) => `forbidden write on a ${kind} case: ${w.name}(${JSON.stringify(w.arguments)})`);
+    const transferArgs = toolCallArguments(ep.messages, this.campaign.spec.agent.transfer_tool);
+    const outcomeQuote = r.transferred ? transferArgs || undefined : r.final_text ? head(r.final_text) : undefined;
+    const missed = r.should_transfer && !r.transferred;
+    const rule: DimensionResult = critical.length
+      ? { verdict: 'fail', evidence: critical[0], quote: toolCallArguments(ep.messages, writes[0].name) || undefined }
+      : missed
+        ? { verdict: 'fail', evidence: texts.rule_fail, quote: outcomeQuote }
+        : { verdict: 'pass', evidence: texts.rule_pass };
+    const resolution: DimensionResult = {
+      verdict: r.correct ? 'pass' : 'fail',
+      evidence: r.judge_reason ? `${r.note} (judge: ${r.judge_reason})` : r.note,
+      quote: outcomeQuote,
+    };
+    const flex: DimensionResult =
+      kase.group !== 'boundary'
+        ? { verdict: 'not_applicable', evidence: texts.flex_not_required }
+        : rule.verdict === 'fail'
+          ? { verdict: 'not_counted', evidence: 'rule_compliance failed: flexibility counts only within policy' }
+          : r.correct
+            ? { verdict: 'pass', evidence: texts.flex_pass, quote: outcomeQuote }
+            : { verdict: 'fail', evidence: texts.flex_fail, quote: outcomeQuote };
+    const dimensions: Record<Dimension, DimensionResult> = { rule_compliance: rule, task_resolution: resolution, compliant_flexibility: flex };
+    return {
+      case_id: kase.id, trial: req.trial, seed: req.seed, prompt_sha256: sha256Hex(req.prompt), valid: true,
+      success: r.correct && critical.length === 0, critical, dimensions, termination: ep.termination,
+      messages: ep.messages, usage: usageWithoutLatency(usage.byRole),
+    };
+  }
+
+  diagnose(rollouts: readonly Rollout[]): string[] {
+    const d = this.campaign.spec.learning_signal.diagnoses;
+    const valid = rollouts.filter((r) => r.valid);
+    const should = (r: Rollout) => this.byId.get(r.case_id)!.should_transfer;
+    const transferred = (r: Rollout) => r.termination === 'transfer';
+    const count = (f: (r: Rollout) => boolean, of: (r: Rollout) => boolean) => [valid.filter((r) => of(r) && f(r)).length, valid.filter(of).length];
+    const out: string[] = [];
+    const [over, overOf] = count(transferred, (r) => !should(r));
+    if (over && d.over_transfer) out.push(`${d.over_transfer} (${over} of ${overOf} rollouts that should not transfer did)`);
+    const [missed, missedOf] = count((r) => !transferred(r), should);
+    if (missed && d.missed_transfer) out.push(`${d.missed_transfer} (${missed} of ${missedOf} mandatory escalations missed)`);
+    const [bad, badOf] = count((r) => !transferred(r) && !r.success, (r) => !should(r));
+    if (bad && d.mishandled) out.push(`${d.mishandled} (${bad} of ${badOf} rollouts)`);
+    const crit = valid.filter((r) => r.critical.length > 0);
+    if (crit.length) out.push(`${crit.length} rollout(s) made forbidden writes, e.g. ${head(crit[0].critical[0], 160)}`);
+    return out.map((s) => s.trim()).filter((s) => codePoints(s) > 0);
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * From a loaded config to what a run needs: the suite (campaign folder or domain tasks) and the
+ * live models per role (OpenAI-compatible; base URL from the config or the environment, key from
+ * the environment only).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadCampaign } from '../campaign/load.js';
+import { loadDomain } from '../domains/index.js';
+import { resolveLiveModelConfig, type LiveModelFlags } from '../models/config.js';
+import { OpenAICompatibleModel } from '../models/openai-adapter.js';
+import type { ChatModel } from '../models/chat-model.js';
+import { BadInputError } from '../spec/errors.js';
+import { readTextFile } from '../util/json-file.js';
+import { CampaignSuite } from './campaign-suite.js';
+import { resolveConfigPath, type LoadedOptimizeConfig, type ModelRef } from './config.js';
+import type { OptimizeModels } from './run.js';
+import type { Suite } from './suite.js';
+import { TaskSuite } from './task-suite.js';
+
+/** Builds the suite a config names; throws BadInputError for unknown task ids or missing files. */
+export function buildSuite(loaded: LoadedOptimizeConfig): { suite: Suite; domain: string | null } {
+  const s = loaded.config.suite;
+  if (s.kind === 'campaign') {
+    const campaign = loadCampaign(resolveConfigPath(loaded, s.dir));
+    return { suite: new CampaignSuite(campaign), domain: campaign.spec.domain };
+  }
+  const data = loadDomain(s.domain, { dataDir: s.data_dir ? resolveConfigPath(loaded, s.data_dir) : undefined });
+  const known = new Set(data.tasks.map((t) => t.id));
+  const unknown = [...(s.tasks ?? []), ...(s.boundary ?? [])].filter((id) => !known.has(id));
+  if (unknown.length) throw new BadInputError(`unknown task id(s) ${unknown.join(', ')} in domain ${s.domain}`, { file: loaded.file, path: '$.suite' });
+  const promptFile = s.prompt_file ? resolveConfigPath(loaded, s.prompt_file) : null;
+  const prompt = promptFile ? { text: readTextFile(promptFile), source: promptFile } : undefined;
+  return { suite: new TaskSuite(data, { tasks: s.tasks, boundary: s.boundary, prompt }), domain: s.domain };
+}
+
+/** Live models for every role; roles sharing a model name and endpoint share one client. */
+export function buildModels(loaded: LoadedOptimizeConfig, flags: LiveModelFlags, env: NodeJS.ProcessEnv = process.env): OptimizeModels {
+  const m = loaded.config.models;
+  const cache = new Map<string, ChatModel>();
+  const make = (ref: ModelRef): ChatModel => {
+    const envName = ref.base_url_env ?? m.base_url_env;
+    if (envName && !ref.base_url && !env[envName] && !flags.baseUrl) throw new BadInputError(`the environment variable ${envName} (base URL of model ${ref.model}) is not set`, { file: loaded.file, path: '$.models' });
+    const baseUrl = ref.base_url ?? (envName ? env[envName] : undefined) ?? flags.baseUrl;
+    const cfg = resolveLiveModelConfig({ ...flags, baseUrl, model: ref.model, provider: ref.provider ?? flags.provider }, env);
+    const key = `${cfg.model}\u0000${cfg.baseURL}`;
+    if (!cache.has(key)) cache.set(key, new OpenAICompatibleModel(cfg));
+    return cache.get(key)!;
+  };
+  if (loaded.config.suite.kind === 'tasks' && !m.user) throw new BadInputError('a task suite needs models.user (the user simulator)', { file: loaded.file, path: '$.models.user' });
+  const agent = make(m.agent);
+  const judge = m.judge ? make(m.judge) : agent;
+  return { agent, user: m.user ? make(m.user) : undefined, judge, proposer: m.proposer ? make(m.proposer) : judge };
+}
+
+/** The output folder: flag, else config, else `.servicegym/optimize/<name>`. */
+export function outputDir(loaded: LoadedOptimizeConfig, flag?: string): string {
+  if (flag) return flag;
+  return loaded.config.output_dir ? resolveConfigPath(loaded, loaded.config.output_dir) : `.servicegym/optimize/${loaded.config.name}`;
+}
+
+/** Removes what a run writes in its output folder (only those files), for `--fresh`. */
+export function clearOutput(dir: string): void {
+  for (const f of ['events.jsonl', 'record.json', 'stable.txt']) fs.rmSync(path.join(dir, f), { force: true });
+  for (const d of ['releases', 'prompts']) fs.rmSync(path.join(dir, d), { recursive: true, force: true });
+}

@@ -1,0 +1,68 @@
+/**
+ * Case roles and trial seeds, all derived from the run seed so a run is reproducible:
+ *
+ * - feedback: the proposer sees these cases' trajectories;
+ * - gate: seen only as scores (the paired statistical gate);
+ * - sealed: scored once per release candidate, on seeds of their own.
+ *
+ * The split is stratified by case group (boundary / holdout) so every role gets both kinds, and
+ * frozen in the run's journal.
+ */
+import { sha256Hex } from '../util/canonical.js';
+import { Rng } from '../util/rng.js';
+import { BadInputError } from '../spec/errors.js';
+import type { SuiteCase } from './suite.js';
+
+export type Role = 'feedback' | 'gate' | 'sealed';
+export const ROLES: readonly Role[] = ['feedback', 'gate', 'sealed'];
+
+/** Case ids per role, in suite order. */
+export type Splits = Record<Role, string[]>;
+
+/** How roles are assigned. */
+export interface SplitOptions {
+  /** The run seed. */
+  seed: number;
+  /** Share of each group's cases given to feedback / sealed (rounded); the gate gets the rest. */
+  feedback: number;
+  sealed: number;
+  /** Explicit roles by case id; the others are split by share. */
+  assign?: Record<string, Role>;
+}
+
+/** A 31-bit seed from a label, stable across machines (first 8 hex digits of its sha256). */
+export function derivedSeed(label: string): number {
+  return parseInt(sha256Hex(label).slice(0, 8), 16) % 2147483647;
+}
+
+/**
+ * Trial seeds: `stream` `trial` (feedback, screen and gate), `sealed` (fresh seeds for the
+ * confirmation) or `canary`. Parent and candidate get the same seed for the same case and trial.
+ */
+export function trialSeed(runSeed: number, stream: 'trial' | 'sealed' | 'canary', caseId: string, trial: number): number {
+  return derivedSeed(`${runSeed}\u0000${stream}\u0000${caseId}\u0000${trial}`);
+}
+
+/**
+ * Splits cases into roles (see the module doc). Throws {@link BadInputError} for an unknown case
+ * id in `assign`, or when no case is left for the gate.
+ */
+export function splitRoles(cases: readonly SuiteCase[], opts: SplitOptions): Splits {
+  const ids = new Set(cases.map((c) => c.id));
+  const role = new Map<string, Role>();
+  for (const [id, r] of Object.entries(opts.assign ?? {})) {
+    if (!ids.has(id)) throw new BadInputError(`roles.assign names unknown case '${id}'`);
+    role.set(id, r);
+  }
+  const rng = new Rng(derivedSeed(`${opts.seed}\u0000split`));
+  for (const group of ['boundary', 'holdout'] as const) {
+    const free = rng.shuffle(cases.filter((c) => c.group === group && !role.has(c.id)).map((c) => c.id));
+    const nf = Math.round(free.length * opts.feedback);
+    const ns = Math.min(free.length - nf, Math.round(free.length * opts.sealed));
+    free.forEach((id, i) => role.set(id, i < nf ? 'feedback' : i < nf + ns ? 'sealed' : 'gate'));
+  }
+  const out: Splits = { feedback: [], gate: [], sealed: [] };
+  for (const c of cases) out[role.get(c.id)!].push(c.id);
+  if (out.gate.length === 0) throw new BadInputError(`no case is left for the gate (${cases.length} cases; lower roles.feedback / roles.sealed)`);
+  return out;
+}

@@ -1,0 +1,173 @@
+/**
+ * A {@link Suite} over domain tasks (servicegym's own or a tau2-bench folder): a rollout is one
+ * episode of the LLM agent (raw system prompt = the prompt under optimisation) against the LLM
+ * user simulator, scored by the evaluator ({@link evaluateTask}).
+ *
+ * - critical violation: a failing `unchanged` check, a failing `zero_if_failed` check, or any
+ *   successful agent write when the task's gold actions make no write;
+ * - rule_compliance: fails on a critical violation or a failing ordering / confirmation /
+ *   transcript / tool-count check;
+ * - task_resolution: the tau2 reward is a success (1 within 1e-6);
+ * - compliant_flexibility (boundary tasks, counted only when compliance passes): every
+ *   communication check (tau2 COMMUNICATE / NL_ASSERTION, servicegym `communicate`, `nl`,
+ *   `stated_amount`) passes; without such checks, the task's resolution.
+ *
+ * The stable prompt is servicegym's agent prompt around the domain policy (or a prompt file);
+ * the `<policy>` block stays read-only for the proposer.
+ */
+import type { LoadedDomain } from '../spec/domain.js';
+import type { Task } from '../spec/task.js';
+import { ProviderError, ReplayMissError } from '../spec/errors.js';
+import { UsageTracker } from '../models/usage.js';
+import { Environment } from '../env/environment.js';
+import { LLMAgent, agentSystemPrompt, agentWireTools } from '../agents/llm-agent.js';
+import { LLMUserSimulator } from '../users/llm-user.js';
+import { runEpisode, type EpisodeResult } from '../orchestrator/episode.js';
+import { evaluateTask } from '../evaluation/compose.js';
+import { taskInitialState } from '../evaluation/initial-state.js';
+import { isSuccess } from '../evaluation/pass-k.js';
+import type { CheckResult, TaskEvaluation } from '../evaluation/types.js';
+import { sha256Hex } from '../util/canonical.js';
+import type { Dimension, DimensionResult, Rollout, RolloutRequest, Suite, SuiteCase, SuiteModels } from './suite.js';
+import { invalidRollout, toolCallArguments, usageWithoutLatency } from './suite.js';
+
+/** Bumped when task rollouts are scored differently (part of the cache key). */
+export const TASK_HARNESS_VERSION = 'task-rollout/1';
+
+/** servicegym's proposer system message for task suites. */
+export const DEFAULT_PROPOSER_SYSTEM =
+  "You are a prompt engineer improving a customer-service agent's system prompt from failure trajectories. " +
+  'Make minimal, exact search/replace edits through the apply_edits tool. Keep the policy intact: never loosen a rule, ' +
+  'never copy customer-specific details (names, ids, amounts) into the prompt, and ground every edit in quoted evidence.';
+
+/** tau2's episode conventions (as `servicegym run`): transfer is an ordinary tool, every tool error counts. */
+const EPISODE_SETTINGS = { transferEnds: 'never', errorCounting: 'total' } as const;
+
+const RULE_KINDS = new Set(['order', 'confirmation_before_write', 'transcript', 'tool_calls']);
+const COMMUNICATION = new Set(['tau2_communicate', 'tau2_nl_assertion']);
+const COMMUNICATION_KINDS = new Set(['communicate', 'nl', 'stated_amount']);
+
+/** The scenario text the case-specific token check reads. */
+function scenarioText(task: Task): string {
+  const s = task.user_scenario;
+  const ins = typeof s.instructions === 'string' ? s.instructions : Object.values(s.instructions).filter((v) => typeof v === 'string').join('\n');
+  return [s.persona ?? '', ins].join('\n');
+}
+
+/** Options of {@link TaskSuite}. */
+export interface TaskSuiteOptions {
+  /** Task ids in the suite (default: all of the dataset's). */
+  tasks?: string[];
+  /** Task ids that are boundary cases; the others are holdout. Default: every task is boundary. */
+  boundary?: string[];
+  /** The stable prompt (default: servicegym's agent prompt around the policy). */
+  prompt?: { text: string; source: string };
+}
+
+/** Domain tasks as a suite; see the module doc. */
+export class TaskSuite implements Suite {
+  readonly id: string;
+  readonly harnessVersion = TASK_HARNESS_VERSION;
+  readonly cases: SuiteCase[];
+  readonly stablePrompt: string;
+  readonly stableSource: string;
+  readonly proposerSystem = DEFAULT_PROPOSER_SYSTEM;
+  private readonly byId: Map<string, Task>;
+  private readonly writeTools: Set<string>;
+  private readonly env: { now: string; idSeed: string };
+
+  /** Throws Error for unknown task ids (the config loader reports them as bad input first). */
+  constructor(private readonly loaded: LoadedDomain<any>, opts: TaskSuiteOptions = {}) {
+    const all = new Map(loaded.tasks.map((t) => [t.id, t]));
+    const ids = opts.tasks ?? loaded.tasks.map((t) => t.id);
+    for (const id of [...ids, ...(opts.boundary ?? [])]) if (!all.has(id)) throw new Error(`task suite: unknown task ${id}`);
+    const boundary = opts.boundary ? new Set(opts.boundary) : null;
+    this.byId = new Map(ids.map((id) => [id, all.get(id)!]));
+    this.cases = ids.map((id) => ({ id, group: !boundary || boundary.has(id) ? 'boundary' : 'holdout', inputs: [scenarioText(all.get(id)!)] }));
+    this.id = `tasks:${loaded.domain.name}`;
+    this.stablePrompt = opts.prompt?.text ?? agentSystemPrompt(loaded.policy);
+    this.stableSource = opts.prompt?.source ?? `${loaded.domain.name} policy (${loaded.source})`;
+    this.writeTools = new Set(loaded.domain.tools.filter((t) => t.kind === 'write').map((t) => t.name));
+    this.env = { now: loaded.now ?? '1970-01-01T00:00:00Z', idSeed: '' };
+  }
+
+  async runRollout(req: RolloutRequest, models: SuiteModels): Promise<Rollout> {
+    const task = this.byId.get(req.caseId);
+    if (!task) throw new Error(`task suite: unknown case ${req.caseId}`);
+    if (!models.user) throw new Error('task suite: a user simulator model is needed');
+    const usage = new UsageTracker();
+    const { domain } = this.loaded;
+    const ep = await runEpisode({
+      ...EPISODE_SETTINGS,
+      agent: new LLMAgent({ model: models.agent, systemPrompt: req.prompt, tools: agentWireTools(domain), temperature: models.temperature, seed: req.seed }),
+      user: new LLMUserSimulator({ model: models.user, scenario: task.user_scenario, temperature: models.temperature, seed: req.seed }),
+      env: new Environment(domain, { ...this.env, state: taskInitialState(domain, task, this.env) }),
+      modelErrors: 'end',
+      usage,
+    });
+    if (ep.failure?.kind === 'provider') return invalidRollout(req, ep.failure.message, usage);
+    let evaluation: TaskEvaluation;
+    try {
+      evaluation = await evaluateTask({ loaded: this.loaded, task, trace: ep, judge: models.judge, env: this.env });
+    } catch (e) {
+      if (e instanceof ProviderError || e instanceof ReplayMissError) return invalidRollout(req, `judge: ${e.name}: ${e.message}`, usage);
+      throw e;
+    }
+    for (const r of evaluation.receipts) usage.add(r.kind, r.response.usage, r.elapsed_seconds);
+    return this.score(req, task, ep, evaluation, usage);
+  }
+
+  private score(req: RolloutRequest, task: Task, ep: EpisodeResult<any>, ev: TaskEvaluation, usage: UsageTracker): Rollout {
+    const zero = new Set(task.servicegym?.zero_if_failed ?? []);
+    const failing = ev.checks.filter((c) => c.verdict === 'fail');
+    const goldWrites = (task.evaluation_criteria?.actions ?? []).filter((a) => this.writeTools.has(a.name));
+    const writes = ep.toolLog.filter((t) => t.mutating && t.requestor === 'assistant');
+    const critical = [
+      ...failing.filter((c) => c.kind === 'unchanged' || zero.has(c.id)).map((c) => `${c.id} (${c.kind}) failed: ${c.evidence}`),
+      ...(goldWrites.length === 0 ? writes.map((w) => `write where the task's gold makes none: ${w.name}(${JSON.stringify(w.arguments)})`) : []),
+    ];
+    const ruleFails = failing.filter((c) => RULE_KINDS.has(c.kind));
+    const lastText = [...ep.messages].reverse().find((m) => m.role === 'assistant' && typeof m.content === 'string' && m.content.trim() !== '');
+    const textQuote = lastText && typeof lastText.content === 'string' ? [...lastText.content].slice(0, 120).join('') : undefined;
+    const writeQuote = writes[0] ? toolCallArguments(ep.messages, writes[0].name) || undefined : undefined;
+    const rule: DimensionResult = critical.length
+      ? { verdict: 'fail', evidence: critical[0], quote: writeQuote ?? textQuote }
+      : ruleFails.length
+        ? { verdict: 'fail', evidence: ruleFails.map((c) => `${c.id}: ${c.evidence}`).join('; '), quote: textQuote }
+        : { verdict: 'pass', evidence: 'no forbidden write, state change or ordering/confirmation/transcript violation' };
+    const resolved = isSuccess(ev.reward);
+    const resolution: DimensionResult = {
+      verdict: resolved ? 'pass' : 'fail',
+      evidence: resolved ? `reward ${ev.reward}` : `reward ${ev.reward} (termination ${ev.termination}; failing: ${failing.map((c) => c.id).join(', ') || 'none'})`,
+      quote: textQuote,
+    };
+    const comm: CheckResult[] = ev.checks.filter((c) => (COMMUNICATION.has(c.id) || COMMUNICATION_KINDS.has(c.kind)) && c.verdict !== 'not_judged' && !c.evidence.startsWith('no '));
+    const group = this.cases.find((c) => c.id === task.id)!.group;
+    const commOk = comm.length ? comm.every((c) => c.verdict === 'pass') : resolved;
+    const flex: DimensionResult =
+      group !== 'boundary'
+        ? { verdict: 'not_applicable', evidence: 'holdout task' }
+        : rule.verdict === 'fail'
+          ? { verdict: 'not_counted', evidence: 'rule_compliance failed: flexibility counts only within policy' }
+          : { verdict: commOk ? 'pass' : 'fail', evidence: comm.length ? comm.map((c) => `${c.id} ${c.verdict}`).join('; ') : resolution.evidence, quote: textQuote };
+    const dimensions: Record<Dimension, DimensionResult> = { rule_compliance: rule, task_resolution: resolution, compliant_flexibility: flex };
+    return {
+      case_id: task.id, trial: req.trial, seed: req.seed, prompt_sha256: sha256Hex(req.prompt), valid: true,
+      success: resolved && critical.length === 0, critical, dimensions, termination: ep.termination,
+      messages: ep.messages, usage: usageWithoutLatency(usage.byRole),
+    };
+  }
+
+  diagnose(rollouts: readonly Rollout[]): string[] {
+    const valid = rollouts.filter((r) => r.valid && !r.success);
+    const byEvidence = new Map<string, string[]>();
+    for (const r of valid) {
+      for (const d of ['rule_compliance', 'task_resolution'] as const) {
+        if (r.dimensions[d].verdict !== 'fail') continue;
+        const key = `${d}: ${r.dimensions[d].evidence.slice(0, 160)}`;
+        byEvidence.set(key, [...(byEvidence.get(key) ?? []), `${r.case_id}#${r.trial}`]);
+      }
+    }
+    return [...byEvidence].map(([k, where]) => `${k} (${where.length} rollout(s): ${where.slice(0, 4).join(', ')})`);
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * `servicegym optimize`, `servicegym prompts` and `servicegym replay --gate statistical` end to
+ * end, in process, against the real mock HTTP server playing the scripted prompt-sensitive model.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { startMockServer, type MockServer } from '../../src/models/mock-server.js';
+import { verifyRecord } from '../../src/release/record.js';
+import { optimizerHandler } from '../support/optimizer-model.js';
+import { SEED_CAMPAIGN, tmpDir } from '../support/paths.js';
+
+const FAKE_KEY = 'test-fake-key-OPTIMIZE-7731';
+const VARS = ['SERVICEGYM_API_KEY', 'OPENAI_API_KEY', 'SERVICEGYM_BASE_URL', 'OPENAI_BASE_URL', 'SERVICEGYM_MODEL', 'SERVICEGYM_PROVIDER'];
+const saved: Record<string, string | undefined> = {};
+const servers: MockServer[] = [];
+
+beforeEach(() => {
+  for (const k of VARS) {
+    saved[k] = process.env[k];
+    delete process.env[k];
+  }
+  process.env.SERVICEGYM_API_KEY = FAKE_KEY;
+});
+afterEach(async () => {
+  for (const k of VARS) (saved[k] === undefined ? delete process.env[k] : (process.env[k] = saved[k]));
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function server(): Promise<MockServer> {
+  const s = await startMockServer({ handler: optimizerHandler() });
+  servers.push(s);
+  return s;
+}
+
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation(((s: string) => ((stdout += String(s)), true)) as never);
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation(((s: string) => ((stderr += String(s)), true)) as never);
+  try {
+    return { code: await main(['node', 'servicegym', ...args]), stdout, stderr };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
+
+/** A config file in a fresh folder; output and store relative to it. */
+function configFile(extra: Record<string, unknown> = {}): { file: string; dir: string } {
+  const dir = tmpDir('sg-opt-cli-');
+  const file = path.join(dir, 'optimize.json');
+  fs.writeFileSync(file, JSON.stringify({
+    name: 'e2e',
+    seed: 1,
+    suite: { kind: 'campaign', dir: SEED_CAMPAIGN },
+    models: { agent: { model: 'mock-model', temperature: 0 }, proposer: { model: 'mock-model' }, base_url_env: 'SERVICEGYM_BASE_URL' },
+    output_dir: 'out',
+    store: 'db/servicegym.db',
+    ...extra,
+  }, null, 2));
+  return { file, dir };
+}
+
+const allFiles = (dir: string): string[] => fs.readdirSync(dir, { recursive: true }).map((f) => path.join(dir, String(f))).filter((f) => fs.statSync(f).isFile());
+
+describe('servicegym optimize (mock HTTP server)', () => {
+  it('releases the fix to canary, journals, writes hashed records, stores the run, lists prompt versions; same seed, same bytes', async () => {
+    const s = await server();
+    process.env.SERVICEGYM_BASE_URL = s.url;
+    const { file, dir } = configFile();
+    const run = await cli(['optimize', file, '-q']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Decision: release_to_canary');
+    expect(run.stdout).toContain('+4. 客户满意度是第一位的。为避免激化矛盾，绝不因政策争议');
+    expect(s.requests.length).toBeGreaterThan(100);
+    expect(s.requests.every((r) => r.headers.authorization === `Bearer ${FAKE_KEY}`)).toBe(true);
+
+    const out = path.join(dir, 'out');
+    const events = fs.readFileSync(path.join(out, 'events.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    expect(events[0]).toMatchObject({ type: 'run', key: 'run', seed: 1 });
+    expect(events.filter((e) => e.type === 'rollout').length).toBeGreaterThan(50);
+    const record = JSON.parse(fs.readFileSync(path.join(out, 'record.json'), 'utf8'));
+    expect(record.decision).toBe('release_to_canary');
+    expect(record.releases.map((e: any) => e.state)).toEqual(['stable', 'canary']);
+    const releaseFiles = fs.readdirSync(path.join(out, 'releases'));
+    expect(releaseFiles).toHaveLength(1);
+    const rec = JSON.parse(fs.readFileSync(path.join(out, 'releases', releaseFiles[0]), 'utf8'));
+    expect(verifyRecord(rec)).toBe(true);
+    expect(rec.sha256).toBe(record.releases[1].release_sha256);
+    expect(fs.readFileSync(path.join(out, 'stable.txt'), 'utf8')).toBe(fs.readFileSync(path.join(SEED_CAMPAIGN, 'prompts', 'stable.txt'), 'utf8'));
+
+    // Prompt versions from the store.
+    const db = path.join(dir, 'db', 'servicegym.db');
+    const list = await cli(['prompts', '--db', db]);
+    expect(list.code).toBe(0);
+    const lines = list.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^version\s+state\s+decision\s+decided_at\s+parent\s+release_sha256\s+run$/);
+    expect(lines.slice(1).map((l) => l.split(/\s+/).slice(0, 3))).toEqual(expect.arrayContaining([
+      [record.releases[0].version, 'stable', '-'],
+      [record.releases[1].version, 'canary', 'release_to_canary'],
+    ]));
+    const json = JSON.parse((await cli(['prompts', '--db', db, '--json'])).stdout);
+    expect(json.map((v: any) => v.state).sort()).toEqual(['canary', 'stable']);
+
+    // No key anywhere.
+    for (const f of [...allFiles(out), ...allFiles(path.join(dir, 'db'))]) expect(fs.readFileSync(f).includes(Buffer.from(FAKE_KEY))).toBe(false);
+
+    // The same seed against a fresh server: byte-identical release record.
+    const s2 = await server();
+    process.env.SERVICEGYM_BASE_URL = s2.url;
+    const again = await cli(['optimize', file, '-q', '--out-dir', path.join(dir, 'out2'), '--no-store']);
+    expect(again.code).toBe(0);
+    expect(fs.readFileSync(path.join(dir, 'out2', 'releases', releaseFiles[0]))).toEqual(fs.readFileSync(path.join(out, 'releases', releaseFiles[0])));
+
+    // An existing journal is not overwritten without --resume / --fresh.
+    const refused = await cli(['optimize', file, '-q', '--no-store']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('pass --resume to continue that run, or --fresh to start over');
+    // Resuming a finished run makes no new request and gives the same decision.
+    const n = s2.requests.length;
+    const resumed = await cli(['optimize', file, '-q', '--no-store', '--resume']);
+    expect(resumed.code).toBe(0);
+    expect(s2.requests.length).toBe(n);
+  });
+
+  it('--dry-run prints the split and pre-flight estimate without a request', async () => {
+    const s = await server();
+    process.env.SERVICEGYM_BASE_URL = s.url;
+    const { file } = configFile({ budget: { max_rollouts: 150 } });
+    const r = await cli(['optimize', file, '--dry-run']);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.splits).toEqual({ feedback: expect.any(Array), gate: expect.any(Array), sealed: expect.any(Array) });
+    expect(out.preflight).toMatchObject({ fixed_rollouts: 64, per_proposal_rollouts: 56, gated_proposals_fit: 1 });
+    expect(out.preflight.warning).toContain('only 1 gated proposal(s) fit the budget');
+    expect(s.requests).toHaveLength(0);
+  });
+
+  it('rejects a bad config with the JSON path (exit 2)', async () => {
+    const { file } = configFile({ gate: { alpha: 2 } });
+    const r = await cli(['optimize', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('at $.gate.alpha');
+  });
+});
+
+describe('servicegym replay --gate statistical', () => {
+  it('reproduces the seed decision and judges the same evidence insufficient (p = 0.25, one trial per case), exit 1', async () => {
+    const r = await cli(['replay', SEED_CAMPAIGN, '--gate', 'statistical', '--no-store', '-q', '--work-dir', tmpDir('sg-opt-w-')]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('Decision: release_to_canary');
+    expect(r.stdout).toContain('Decision (statistical gate): insufficient_evidence');
+    expect(r.stdout).toContain('  because 1 valid trial(s) per gate case; the gate needs at least 4');
+    expect(r.stdout).toContain('exact one-sided sign test p = 0.25 (α = 0.05) with 1 trial(s) per case — not significant');
+    const j = await cli(['replay', SEED_CAMPAIGN, '--gate', 'statistical', '--no-store', '-q', '--json', '--work-dir', tmpDir('sg-opt-w-')]);
+    const parsed = JSON.parse(j.stdout);
+    expect(parsed.release_gate.decision).toBe('release_to_canary');
+    expect(parsed.statistical_gate.decision).toBe('insufficient_evidence');
+    const seedOnly = await cli(['replay', SEED_CAMPAIGN, '--no-store', '-q', '--work-dir', tmpDir('sg-opt-w-')]);
+    expect(seedOnly.code).toBe(0);
+    expect(seedOnly.stdout).not.toContain('statistical');
+  });
+});
