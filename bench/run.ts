@@ -5,6 +5,8 @@
 import { benchSeedReplay, type BenchRow } from './seed-replay.js';
 import { benchAirlineReplay, TAU2_TASKS_PER_SECOND } from './airline-validate.js';
 import { benchValidate } from './validate.js';
+import { benchOptimizer } from './optimizer.js';
+import { benchViewerMatrix } from './viewer.js';
 
 const sections: [string, () => Promise<BenchRow[]>][] = [
   ['seed campaign replay', () => benchSeedReplay()],
@@ -12,6 +14,8 @@ const sections: [string, () => Promise<BenchRow[]>][] = [
   ['airline validate (tau2 tasks)', () => benchValidate('airline', TAU2_TASKS_PER_SECOND)],
   // tau2's own code validates retail tasks at about 7.7 tasks/s on this kind of machine.
   ['retail validate (tau2 tasks)', () => benchValidate('retail', 7.7)],
+  ['optimizer at seed scale (mock HTTP server, scripted prompt-sensitive model)', () => benchOptimizer()],
+  ['viewer matrix of 1,000 episodes (headless chromium)', () => benchViewerMatrix()],
 ];
 
 for (const [title, fn] of sections) {

@@ -11,6 +11,9 @@ import { registerImportRecord } from './import-record.js';
 import { registerValidate } from './validate.js';
 import { registerRun } from './run.js';
 import { registerConformance } from './conformance.js';
+import { registerOptimize } from './optimize.js';
+import { registerPrompts } from './prompts.js';
+import { registerView } from './view.js';
 
 /** Runs the CLI on `argv` (as process.argv) and returns the exit code; never calls process.exit. */
 export async function main(argv: string[]): Promise<number> {
@@ -27,6 +30,9 @@ export async function main(argv: string[]): Promise<number> {
   registerValidate(program, setExit);
   registerRun(program, setExit);
   registerConformance(program, setExit);
+  registerOptimize(program, setExit);
+  registerPrompts(program, setExit);
+  registerView(program, setExit);
   try {
     await program.parseAsync(argv);
     return code;

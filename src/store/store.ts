@@ -50,6 +50,12 @@ export interface EpisodeRow {
   result: unknown;
 }
 
+/** An episode without its `result`, plus values picked out of it ({@link RunStore.episodeOutlines}). */
+export interface EpisodeOutline extends Omit<EpisodeRow, 'result'> {
+  /** Picked JSON values by name; `null` where the path is absent. */
+  extracted: Record<string, unknown>;
+}
+
 /** One model call of a run; `(run_id, seq)` is unique. Must not contain credentials. */
 export interface ReceiptRow {
   run_id: string;
@@ -310,6 +316,60 @@ export class RunStore {
           .all(runId) as EpisodeDbRow[],
     );
     return rows.map((r) => ({ ...r, result: fromJson(r.result) }));
+  }
+
+  /**
+   * Episodes of run `runId` in insertion (rowid) order without their `result`, each with
+   * `extracted[name]`: the JSON value at path `extract[name]` of its result (SQLite JSON path such
+   * as `'$.evaluation.checks'`; `null` when absent). Only the picked values are parsed, so this is
+   * the cheap way to outline a run of thousands of episodes. `limit` caps the number of rows.
+   *
+   * @throws BadInputError when the store is locked by another process.
+   */
+  episodeOutlines(runId: string, extract: Readonly<Record<string, string>> = {}, limit?: number): EpisodeOutline[] {
+    const names = Object.keys(extract);
+    const picks = names.map((_, i) => `, result -> ? AS x${i}`).join('');
+    const sql =
+      `SELECT run_id, episode_id, task_id, trial, label, reward, partial, termination${picks}
+       FROM episodes WHERE run_id = ? ORDER BY rowid` + (limit === undefined ? '' : ' LIMIT ?');
+    const params: unknown[] = [...names.map((n) => extract[n]), runId, ...(limit === undefined ? [] : [limit])];
+    const rows = this.guard(() => this.db.prepare(sql).all(...params) as Record<string, unknown>[]);
+    return rows.map((r) => {
+      const extracted: Record<string, unknown> = {};
+      names.forEach((n, i) => {
+        const text = r[`x${i}`];
+        extracted[n] = typeof text === 'string' ? fromJson(text) : null;
+      });
+      return {
+        run_id: r.run_id as string,
+        episode_id: r.episode_id as string,
+        task_id: r.task_id as string,
+        trial: r.trial as number,
+        label: r.label as string,
+        reward: r.reward as number | null,
+        partial: r.partial as number | null,
+        termination: r.termination as string | null,
+        extracted,
+      };
+    });
+  }
+
+  /**
+   * One episode of run `runId`, or `undefined` when there is none.
+   *
+   * @throws BadInputError when the store is locked by another process.
+   */
+  getEpisode(runId: string, episodeId: string): EpisodeRow | undefined {
+    const row = this.guard(
+      () =>
+        this.db
+          .prepare(
+            `SELECT run_id, episode_id, task_id, trial, label, reward, partial, termination, result
+             FROM episodes WHERE run_id = ? AND episode_id = ?`,
+          )
+          .get(runId, episodeId) as EpisodeDbRow | undefined,
+    );
+    return row && { ...row, result: fromJson(row.result) };
   }
 
   /**

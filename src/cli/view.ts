@@ -1,0 +1,66 @@
+/**
+ * `servicegym view [--db PATH] [--port N] [--host ADDR]`: a read-only local web viewer over the
+ * run store (127.0.0.1 by default) that picks up new runs while it is open; stops on Ctrl-C.
+ * `servicegym view --export DIR`: writes the viewer and every run into DIR as a static site that
+ * opens from the file system, with no server and no network.
+ *
+ * The store is checked before anything starts: a missing, locked, foreign or other-schema store
+ * exits 2 with the store's message. The server and the exporter are loaded only when this
+ * command runs, so other commands start without them.
+ */
+import type { Command } from 'commander';
+import { DEFAULT_STORE_PATH, RunStore } from '../store/store.js';
+import { BadInputError } from '../spec/errors.js';
+import { DEFAULT_VIEWER_HOST, DEFAULT_VIEWER_PORT } from '../viewer/defaults.js';
+import { progressLogger } from './output.js';
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new BadInputError(`--port must be an integer from 0 to 65535 (0 picks a free port), got '${text}'`);
+  return port;
+}
+
+/** Resolves on the first SIGINT or SIGTERM. */
+function untilStopped(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+export function registerView(program: Command, setExit: (code: number) => void): void {
+  program
+    .command('view')
+    .description('browse runs, episodes, comparisons and prompt releases in a local web viewer (read-only), or export it as a static site')
+    .option('--db <path>', 'run store (SQLite)', DEFAULT_STORE_PATH)
+    .option('--port <n>', 'port to listen on (0 picks a free one)', String(DEFAULT_VIEWER_PORT))
+    .option('--host <addr>', 'address to bind (the viewer has no authentication)', DEFAULT_VIEWER_HOST)
+    .option('--export <dir>', 'write a static site (index.html, assets, data.js) into DIR instead of serving')
+    .option('-q, --quiet', 'no progress on stderr')
+    .action(async (flags) => {
+      const log = progressLogger(flags.quiet);
+      const port = parsePort(flags.port);
+      RunStore.open(flags.db, { readonly: true }).close();
+      if (flags.export) {
+        const { exportStaticSite } = await import('../viewer/export.js');
+        const res = exportStaticSite({ dbPath: flags.db, outDir: flags.export });
+        process.stdout.write(`exported ${res.runs} runs and ${res.episodes} episodes (data ${(res.dataBytes / 1024).toFixed(0)} KiB): open ${res.index}\n`);
+        setExit(0);
+        return;
+      }
+      if (!LOOPBACK.has(flags.host)) log(`warning: binding ${flags.host}: anyone who can reach it can read the store`);
+      const { startViewer } = await import('../viewer/server.js');
+      const viewer = await startViewer({ dbPath: flags.db, host: flags.host, port });
+      process.stdout.write(`servicegym view: ${viewer.url} (store ${flags.db}; read-only; Ctrl-C to stop)\n`);
+      await untilStopped();
+      await viewer.close();
+      setExit(0);
+    });
+}

@@ -1,0 +1,110 @@
+/**
+ * `servicegym view --export DIR`: a static copy of the viewer that opens from the file system
+ * with no server and no network. DIR gets the built UI (index.html, assets/), `data.js`, a
+ * classic script that sets `window.__SERVICEGYM_DATA__` ({@link StaticData}: every run and its
+ * matrix), and `episodes/N.js`, classic scripts of {@link EPISODES_PER_FILE} episode pages each
+ * that the UI loads when an episode is opened (script tags work from file://, fetch does not).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { RunStore } from '../store/store.js';
+import { BadInputError } from '../spec/errors.js';
+import { allEpisodePayloads, listRunItems, runDetail } from './queries.js';
+import { defaultUiDir, missingUiMessage } from './ui-dir.js';
+import type { EpisodeChunk, StaticData } from './types.js';
+
+/** Episode pages per `episodes/N.js` script. */
+export const EPISODES_PER_FILE = 100;
+
+export interface ExportOptions {
+  dbPath: string;
+  outDir: string;
+  /** Folder of the built UI; default {@link defaultUiDir}. */
+  uiDir?: string;
+  /** Timestamp written into the data (default: now), so exports can be made reproducible. */
+  now?: string;
+}
+
+/** What was exported. */
+export interface ExportResult {
+  /** Absolute path of the site's index.html. */
+  index: string;
+  runs: number;
+  episodes: number;
+  /** Size of data.js and the episode scripts, in bytes. */
+  dataBytes: number;
+}
+
+/** The static data and the episode scripts' contents (relative file name → episode pages). */
+export interface StaticSite {
+  data: StaticData;
+  chunks: Map<string, EpisodeChunk>;
+}
+
+/** Reads every run and episode of the store into the static data and episode chunks. */
+export function buildStaticSite(store: RunStore, now: string): StaticSite {
+  const runs = listRunItems(store);
+  const data: StaticData = { version: 1, generated_at: now, runs, details: {}, episode_files: {} };
+  const chunks = new Map<string, EpisodeChunk>();
+  for (const run of runs) {
+    const detail = runDetail(store, run.id);
+    if (!detail) continue;
+    data.details[run.id] = detail;
+    const files: Record<string, string> = {};
+    Object.entries(allEpisodePayloads(store, detail)).forEach(([eid, page], i) => {
+      if (i % EPISODES_PER_FILE === 0) chunks.set(`episodes/${chunks.size}.js`, {});
+      const file = `episodes/${chunks.size - 1}.js`;
+      chunks.get(file)![eid] = page;
+      files[eid] = file;
+    });
+    data.episode_files[run.id] = files;
+  }
+  return { data, chunks };
+}
+
+function copyDir(from: string, to: string): void {
+  fs.mkdirSync(to, { recursive: true });
+  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
+    const src = path.join(from, entry.name);
+    const dst = path.join(to, entry.name);
+    if (entry.isDirectory()) copyDir(src, dst);
+    else fs.copyFileSync(src, dst);
+  }
+}
+
+/**
+ * Writes the static site into `outDir` (created if needed; index.html, assets/, data.js and
+ * episodes/ of an earlier export are replaced, other files are left alone).
+ *
+ * @throws BadInputError when the store cannot be read or the UI is not built.
+ */
+export function exportStaticSite(opts: ExportOptions): ExportResult {
+  const uiDir = opts.uiDir ?? defaultUiDir();
+  if (!fs.existsSync(path.join(uiDir, 'index.html'))) throw new BadInputError(missingUiMessage(uiDir));
+  const store = RunStore.open(opts.dbPath, { readonly: true });
+  let site: StaticSite;
+  try {
+    site = buildStaticSite(store, opts.now ?? new Date().toISOString());
+  } finally {
+    store.close();
+  }
+  const { data, chunks } = site;
+  fs.mkdirSync(opts.outDir, { recursive: true });
+  copyDir(uiDir, opts.outDir);
+  fs.rmSync(path.join(opts.outDir, 'episodes'), { recursive: true, force: true });
+  fs.mkdirSync(path.join(opts.outDir, 'episodes'));
+  const js = `/* servicegym view --export: static data (${data.runs.length} runs), generated ${data.generated_at} */\nwindow.__SERVICEGYM_DATA__ = ${JSON.stringify(data)};\n`;
+  fs.writeFileSync(path.join(opts.outDir, 'data.js'), js);
+  let bytes = Buffer.byteLength(js);
+  for (const [file, chunk] of chunks) {
+    const text = `window.__SERVICEGYM_EPISODES__ = window.__SERVICEGYM_EPISODES__ || {};\nwindow.__SERVICEGYM_EPISODES__[${JSON.stringify(file)}] = ${JSON.stringify(chunk)};\n`;
+    fs.writeFileSync(path.join(opts.outDir, file), text);
+    bytes += Buffer.byteLength(text);
+  }
+  return {
+    index: path.resolve(opts.outDir, 'index.html'),
+    runs: data.runs.length,
+    episodes: [...chunks.values()].reduce((n, c) => n + Object.keys(c).length, 0),
+    dataBytes: bytes,
+  };
+}

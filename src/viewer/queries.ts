@@ -1,0 +1,144 @@
+/**
+ * The viewer's read model: what each API route answers, computed from an open {@link RunStore}.
+ * Scores are recomputed from the stored episodes (a run still in progress shows what it has),
+ * with the summary's rules: infrastructure and evaluation errors are left out, a null reward
+ * counts as 0 and as a failure of pass^k.
+ */
+import { createHash } from 'node:crypto';
+import type { EpisodeOutline, RunRow, RunStore } from '../store/store.js';
+import { passHatKCurve } from '../evaluation/pass-k.js';
+import { compareRuns } from './compare.js';
+import { episodeDetail, extractOutline, OUTLINE_PATHS, outlineView } from './episode-view.js';
+import { isPass, matrixOrder } from './matrix.js';
+import { optimizerView } from './optimizer-view.js';
+import type { CompareView, EpisodeDetail, EpisodeOutlineView, RunDetail, RunListItem } from './types.js';
+
+type Loose = Record<string, any>;
+
+const mean = (xs: number[]): number | null => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+const str = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
+
+/** Cost and tokens of a stored `usage`: campaign totals, or per-role usage of a task run. */
+function usageTotals(usage: unknown): { cost: number | null; tokens: number | null } {
+  if (!usage || typeof usage !== 'object') return { cost: null, tokens: null };
+  const u = usage as Loose;
+  if (typeof u.total_tokens === 'number') return { cost: u.provider_reported_cost_usd ?? null, tokens: u.total_tokens };
+  let cost: number | null = null;
+  let tokens = 0;
+  for (const role of Object.values(u) as Loose[]) {
+    if (!role || typeof role !== 'object') continue;
+    tokens += Number(role.total_tokens) || 0;
+    if (typeof role.provider_reported_cost_usd === 'number') cost = (cost ?? 0) + role.provider_reported_cost_usd;
+  }
+  return { cost, tokens: tokens || null };
+}
+
+/** The agent's system prompt of the run's first episode. */
+function firstPrompt(store: RunStore, runId: string): string | null {
+  const [first] = store.episodeOutlines(runId, { message: '$.messages[0]' }, 1);
+  const m = first?.extracted.message as Loose | null;
+  return m?.role === 'system' && typeof m.content === 'string' ? m.content : null;
+}
+
+const hash12 = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 12);
+
+/** One runs-list row from a run and its outlines (picked with at least the error paths). */
+function listItem(run: Omit<RunRow, 'record'>, outlines: EpisodeOutline[], prompt: string | null): RunListItem {
+  const summary = (run.summary ?? {}) as Loose;
+  const multiLabel = new Set(outlines.map((o) => o.label)).size > 1;
+  const key = (o: EpisodeOutline) => (multiLabel ? `${o.label}/${o.task_id}` : o.task_id);
+  const scored = outlines.filter((o) => !o.extracted.infra_error && !o.extracted.evaluation_error);
+  const perTask = new Map<string, (number | null)[]>();
+  for (const o of scored) perTask.set(key(o), [...(perTask.get(key(o)) ?? []), o.reward]);
+  const trialCounts = new Map<string, number>();
+  for (const o of outlines) trialCounts.set(key(o), (trialCounts.get(key(o)) ?? 0) + 1);
+  const { cost, tokens } = usageTotals(summary.usage);
+  return {
+    id: run.id,
+    kind: run.kind,
+    name: run.name,
+    domain: run.domain,
+    created_at: run.created_at,
+    agent_model: str(summary.agent_model) ?? str(summary.model),
+    user_model: str(summary.user_model),
+    prompt_hash: str(summary.prompt_hash)?.slice(0, 12) ?? (prompt === null ? null : hash12(prompt)),
+    tasks: new Set(outlines.map((o) => o.task_id)).size,
+    trials: Math.max(0, ...trialCounts.values()),
+    labels: [...new Set(outlines.map((o) => o.label))],
+    episodes: outlines.length,
+    reward_mean: mean(scored.map((o) => o.reward ?? 0)),
+    partial_mean: mean(scored.flatMap((o) => (o.partial === null ? [] : [o.partial]))),
+    pass_hat_k: perTask.size ? passHatKCurve(perTask) : [],
+    failed: scored.filter((o) => !isPass(o.reward)).length,
+    errors: outlines.length - scored.length,
+    cost_usd: cost,
+    total_tokens: tokens,
+    has_optimizer: run.kind !== 'run',
+  };
+}
+
+const ERROR_PATHS = { infra_error: OUTLINE_PATHS.infra_error, evaluation_error: OUTLINE_PATHS.evaluation_error };
+
+/** `GET /api/runs`: every run, newest first. */
+export function listRunItems(store: RunStore): RunListItem[] {
+  return store.listRuns().map((run) => listItem(run, store.episodeOutlines(run.id, ERROR_PATHS), firstPrompt(store, run.id)));
+}
+
+/** `GET /api/runs/:id`, or undefined for an unknown run. */
+export function runDetail(store: RunStore, id: string): RunDetail | undefined {
+  const run = store.getRun(id);
+  if (!run) return undefined;
+  const outlines = store.episodeOutlines(id, OUTLINE_PATHS);
+  const prompt = firstPrompt(store, id);
+  return {
+    run: listItem(run, outlines, prompt),
+    summary: run.summary,
+    prompt,
+    episodes: matrixOrder(outlines.map(outlineView)),
+    optimizer: optimizerView(id, run.record, run.created_at, (label, taskId, trial) =>
+      outlines.find((o) => o.label === label && o.task_id === taskId && (trial === null || o.trial === trial))?.episode_id ?? null,
+    ),
+  };
+}
+
+function position(order: readonly EpisodeOutlineView[], episodeId: string): EpisodeDetail['position'] {
+  const index = order.findIndex((e) => e.episode_id === episodeId);
+  return {
+    index,
+    total: order.length,
+    prev: index > 0 ? order[index - 1].episode_id : null,
+    next: index >= 0 && index < order.length - 1 ? order[index + 1].episode_id : null,
+  };
+}
+
+const runRef = (run: Pick<RunRow, 'id' | 'name' | 'kind' | 'domain'>): EpisodeDetail['run'] => ({ id: run.id, name: run.name, kind: run.kind, domain: run.domain });
+
+/** `GET /api/runs/:id/episodes/:eid`, or undefined when the run or the episode is unknown. */
+export function episodePayload(store: RunStore, runId: string, episodeId: string): EpisodeDetail | undefined {
+  const row = store.getEpisode(runId, episodeId);
+  const run = row && store.listRuns().find((r) => r.id === runId);
+  if (!row || !run) return undefined;
+  const order = matrixOrder(store.episodeOutlines(runId).map((o) => outlineView(o)));
+  const outline = outlineView({ ...row, extracted: extractOutline(row.result) });
+  return episodeDetail(row, runRef(run), outline, position(order, episodeId));
+}
+
+/** Every episode page of a run whose detail is `detail` (for the static export). */
+export function allEpisodePayloads(store: RunStore, detail: RunDetail): Record<string, EpisodeDetail> {
+  const out: Record<string, EpisodeDetail> = {};
+  const byId = new Map(detail.episodes.map((e) => [e.episode_id, e]));
+  for (const row of store.episodes(detail.run.id)) {
+    const outline = byId.get(row.episode_id) ?? outlineView({ ...row, extracted: extractOutline(row.result) });
+    out[row.episode_id] = episodeDetail(row, runRef(detail.run), outline, position(detail.episodes, row.episode_id));
+  }
+  return out;
+}
+
+/** `GET /api/compare?a=&b=`: the comparison, or the id that is unknown. */
+export function comparePayload(store: RunStore, a: string, b: string): CompareView | { missing: string } {
+  const da = runDetail(store, a);
+  if (!da) return { missing: a };
+  const db = runDetail(store, b);
+  if (!db) return { missing: b };
+  return compareRuns(da, db);
+}

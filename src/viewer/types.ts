@@ -1,0 +1,256 @@
+/**
+ * The viewer's data contract: what the JSON API answers and what a static export embeds in
+ * `data.js`. Types only, shared by the server (`src/viewer/`) and the UI (`viewer/`), so both
+ * sides of the wire are checked against one definition.
+ */
+
+/** One point of a pass^k curve. */
+export interface PassPoint {
+  k: number;
+  value: number;
+}
+
+/** One run (campaign, task run or optimisation) as the runs list shows it. */
+export interface RunListItem {
+  id: string;
+  kind: 'campaign' | 'run' | 'optimize';
+  name: string;
+  domain: string | null;
+  /** ISO-8601 timestamp. */
+  created_at: string;
+  agent_model: string | null;
+  user_model: string | null;
+  /** First 12 hex digits of the SHA-256 of the agent's system prompt (first episode), or of `summary.prompt_hash`. */
+  prompt_hash: string | null;
+  /** Distinct task ids. */
+  tasks: number;
+  /** Trials per task (the largest count over tasks and labels). */
+  trials: number;
+  /** Distinct episode labels (evaluation names of a campaign, `oracle`/`llm` for task runs). */
+  labels: string[];
+  episodes: number;
+  /** Mean tau2 reward over scored episodes (null rewards count 0); null when none. */
+  reward_mean: number | null;
+  /** Mean partial score over scored episodes that have one; null when none. */
+  partial_mean: number | null;
+  pass_hat_k: PassPoint[];
+  /** Scored episodes whose reward is not 1. */
+  failed: number;
+  /** Episodes left out of the scores: infrastructure or evaluation errors. */
+  errors: number;
+  /** Provider-reported cost in USD; null when the provider reported none (never estimated). */
+  cost_usd: number | null;
+  total_tokens: number | null;
+  /** True when the optimiser page has something to show for this run. */
+  has_optimizer: boolean;
+}
+
+/** How an episode is coloured in the matrix. */
+export type Outcome = 'pass' | 'partial' | 'fail' | 'unjudged' | 'error';
+
+/** An episode without its trajectory: one matrix cell. */
+export interface EpisodeOutlineView {
+  episode_id: string;
+  task_id: string;
+  trial: number;
+  label: string;
+  reward: number | null;
+  partial: number | null;
+  termination: string | null;
+  /** Ids of the checks whose verdict is `fail`. */
+  failed_checks: string[];
+  /** Why the episode is left out of the scores, if it is. */
+  error: 'infra' | 'evaluation' | null;
+  outcome: Outcome;
+}
+
+/** `GET /api/runs/:id`. */
+export interface RunDetail {
+  run: RunListItem;
+  /** The stored summary as is. */
+  summary: unknown;
+  /** The agent's system prompt of the first episode, for prompt diffs. */
+  prompt: string | null;
+  /** Episodes in matrix order: task (first appearance), then label, then trial. */
+  episodes: EpisodeOutlineView[];
+  /** Present when the run has an optimiser view (see {@link OptimizerView}). */
+  optimizer: OptimizerView | null;
+}
+
+/** One parsed tool call of an agent turn. */
+export interface ToolCallView {
+  id: string;
+  name: string;
+  /** Parsed JSON arguments, or the raw text when they are not valid JSON. */
+  arguments: unknown;
+  /** True when the arguments were not valid JSON. */
+  malformed: boolean;
+}
+
+/** One entry of a transcript, in conversation order. */
+export type TranscriptEntry =
+  | { kind: 'system'; text: string }
+  | { kind: 'customer'; text: string }
+  | { kind: 'agent'; text: string; tool_calls: ToolCallView[] }
+  | { kind: 'tool'; name: string; call_id: string; output: string; error: boolean }
+  | { kind: 'error'; text: string };
+
+/** A changed field: JSON-pointer path, `before` = gold final DB, `after` = the episode's final DB. */
+export interface FieldDiffView {
+  path: string;
+  op: 'add' | 'remove' | 'replace';
+  before: unknown;
+  after: unknown;
+}
+
+/** One evaluated check with what it weighs. */
+export interface CheckView {
+  id: string;
+  kind: string;
+  verdict: 'pass' | 'fail' | 'not_judged';
+  /** The regex match, the out-of-order calls, the differing fields, the judge's reason. */
+  evidence: string;
+  /** Rubric points that depend on this check (sum over the rubric items that list it); null when none. */
+  weight: number | null;
+  /** Human reading of the weight: "35 (cabin_change)", "in the tau2 reward", "diagnostic". */
+  weight_label: string;
+  diff: FieldDiffView[];
+}
+
+/** One rubric item of the partial score. */
+export interface RubricView {
+  id: string;
+  weight: number;
+  description: string;
+  verdict: 'pass' | 'fail' | 'not_judged';
+  checks: string[];
+}
+
+/** `GET /api/runs/:id/episodes/:eid`. */
+export interface EpisodeDetail {
+  run: { id: string; name: string; kind: RunListItem['kind']; domain: string | null };
+  episode: EpisodeOutlineView;
+  /** Place in the run's matrix order, for keyboard navigation. */
+  position: { index: number; total: number; prev: string | null; next: string | null };
+  transcript: TranscriptEntry[];
+  checks: CheckView[];
+  rubric: RubricView[];
+  reward_basis: string[];
+  reward_breakdown: Record<string, number | null>;
+  /** Gold final DB → episode final DB, per field. */
+  db_diff: FieldDiffView[];
+  errors: { infra: string | null; evaluation: string | null };
+  usage: unknown;
+  /** Other facts of the episode worth showing (e.g. a campaign case's group and rubric). */
+  facts: { name: string; value: string }[];
+}
+
+/** How one task did in one run of a comparison. */
+export interface TaskOutcome {
+  episodes: number;
+  /** Scored episodes with reward 1. */
+  passed: number;
+  scored: number;
+  reward_mean: number | null;
+  partial_mean: number | null;
+  episode_ids: string[];
+}
+
+/** fixed: failed in A, passes in B; broken: the reverse; added/removed: only in B / only in A. */
+export type Change = 'fixed' | 'broken' | 'unchanged' | 'added' | 'removed';
+
+export interface CompareRow {
+  /** Task id, prefixed by the label when a run has several labels. */
+  key: string;
+  a: TaskOutcome | null;
+  b: TaskOutcome | null;
+  change: Change;
+  /** B's partial mean minus A's; null when either is unknown. */
+  partial_delta: number | null;
+}
+
+/** `GET /api/compare?a=&b=`. */
+export interface CompareView {
+  a: RunListItem;
+  b: RunListItem;
+  rows: CompareRow[];
+  counts: Record<Change, number>;
+  /** Unified diff of A's system prompt to B's; empty when equal or unknown. */
+  prompt_diff: string;
+}
+
+/** One gate check of a release. */
+export interface GateCheckView {
+  name: string;
+  passed: boolean;
+  detail: string | null;
+}
+
+/** An episode a release edit cites as its reason. */
+export interface EvidenceLink {
+  run_id: string;
+  episode_id: string;
+  note: string;
+}
+
+/** One prompt edit of a release. */
+export interface EditView {
+  old_str: string;
+  new_str: string;
+  evidence: EvidenceLink[];
+}
+
+/** One prompt release: stable, candidate, canary, control, rejected, ... */
+export interface ReleaseView {
+  id: string;
+  label: string;
+  status: string;
+  created_at: string | null;
+  /** Scores of this release's prompt, by case group: `{name, passed, total}`. */
+  scores: { name: string; passed: number; total: number }[];
+  gate: { decision: string | null; accepted: boolean | null; checks: GateCheckView[] } | null;
+  statistics: { name: string; value: string }[];
+  edits: EditView[];
+  rationale: string | null;
+  diff: string | null;
+  /** Label of the run's episodes evaluated with this release, if any. */
+  episode_label: string | null;
+}
+
+/** The optimiser page of a run: the release history of its prompt. */
+export interface OptimizerView {
+  run_id: string;
+  /** `campaign`: derived from a seed-shaped campaign record; `releases`: a record's `releases[]`. */
+  source: 'campaign' | 'releases';
+  /** The campaign's score table (label × case group), when there is one. */
+  table: { columns: string[]; rows: { label: string; cells: { passed: number; total: number }[] }[] } | null;
+  releases: ReleaseView[];
+  diagnosis: string | null;
+}
+
+/**
+ * What `servicegym view --export` writes into `data.js` as `window.__SERVICEGYM_DATA__`: every
+ * run and its matrix. Episode pages live in separate scripts (`episodes/N.js`, loaded when an
+ * episode is opened), so opening the site does not parse every transcript of the store.
+ */
+export interface StaticData {
+  version: 1;
+  generated_at: string;
+  runs: RunListItem[];
+  details: Record<string, RunDetail>;
+  /** Run id → episode id → the script (relative to index.html) holding that episode page. */
+  episode_files: Record<string, Record<string, string>>;
+}
+
+/**
+ * One episode script of a static export: it sets `window.__SERVICEGYM_EPISODES__[file]` to its
+ * chunk, `file` being its own path relative to index.html.
+ */
+export type EpisodeChunk = Record<string, EpisodeDetail>;
+
+/** Body of every non-2xx API answer. */
+export interface ApiError {
+  error: string;
+  /** `store`: the store cannot be read (missing, locked, wrong schema); `not_found`: unknown id. */
+  kind: 'store' | 'not_found' | 'bad_request';
+}

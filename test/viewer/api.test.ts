@@ -1,0 +1,392 @@
+/**
+ * The viewer's JSON API, in-process through the Hono app (no port, no browser), over a store
+ * filled by real runs: the seed campaign replay, a validate run and a scripted run with faulty
+ * agents (test/support/viewer-store.ts).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import vm from 'node:vm';
+import Database from 'better-sqlite3';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createViewerApp } from '../../src/viewer/server.js';
+import { exportStaticSite } from '../../src/viewer/export.js';
+import { RunStore } from '../../src/store/store.js';
+import type { CompareView, EpisodeChunk, EpisodeDetail, RunDetail, RunListItem, StaticData } from '../../src/viewer/types.js';
+import { fillViewerStore, type ViewerStore } from '../support/viewer-store.js';
+import { tmpDir } from '../support/paths.js';
+
+let s: ViewerStore;
+let uiDir: string;
+
+beforeAll(async () => {
+  s = await fillViewerStore(tmpDir('sg-viewer-api-'));
+  // A stand-in UI: the API tests only need the files to exist.
+  uiDir = tmpDir('sg-viewer-fake-ui-');
+  fs.mkdirSync(path.join(uiDir, 'assets'));
+  fs.writeFileSync(path.join(uiDir, 'index.html'), '<!doctype html><title>servicegym view</title><script src="./data.js"></script>');
+  fs.writeFileSync(path.join(uiDir, 'assets', 'viewer.js'), 'void 0;');
+}, 60_000);
+
+async function get<T>(url: string, db = s.db): Promise<{ status: number; body: T }> {
+  const res = await createViewerApp({ dbPath: db, uiDir, busyTimeoutMs: 200 }).request(url);
+  return { status: res.status, body: (await res.json()) as T };
+}
+
+const enc = encodeURIComponent;
+
+describe('GET /api/runs', () => {
+  it('lists the three runs newest first with their counts and scores', async () => {
+    const { status, body } = await get<RunListItem[]>('/api/runs');
+    expect(status).toBe(200);
+    const pick = (r: RunListItem) => [r.id, r.kind, r.domain, r.agent_model, r.user_model, r.tasks, r.trials, r.episodes, r.reward_mean, r.partial_mean, r.pass_hat_k.map((p) => p.value), r.failed, r.errors];
+    expect(body.map(pick)).toEqual([
+      [s.validateId, 'run', 'airline', 'oracle', 'scripted', 5, 1, 5, 1, 1, [1], 0, 0],
+      [s.faultyId, 'run', 'airline', 'scripted-faulty', 'scripted', 5, 2, 10, 0.6, 0.735, [0.6, 0.4], 4, 0],
+      [s.campaignId, 'campaign', 'yunshu', 'doubao-seed-1-6-flash-250615', null, 10, 1, 30, 0.7, null, [0.7], 9, 0],
+    ]);
+    expect(body[2]).toMatchObject({ labels: ['initial', 'automatic_candidate', 'manual'], total_tokens: 80769, cost_usd: null, has_optimizer: true });
+    for (const r of body) expect(r.prompt_hash).toMatch(/^[0-9a-f]{12}$/);
+  });
+
+  it('picks up a run written while the viewer is open', async () => {
+    const app = createViewerApp({ dbPath: s.db, uiDir });
+    const before = (await (await app.request('/api/runs')).json()) as RunListItem[];
+    const w = RunStore.open(s.db);
+    try {
+      w.saveRun({ id: 'late-run', kind: 'run', name: 'late', domain: 'airline', created_at: '2000-01-01T00:00:00Z', summary: {}, record: null });
+      w.appendEpisodes([{ run_id: 'late-run', episode_id: 'T01#0', task_id: 'T01', trial: 0, label: 'llm', reward: 1, partial: 1, termination: 'user_stop', result: { messages: [] } }]);
+      const after = (await (await app.request('/api/runs')).json()) as RunListItem[];
+      expect(after.length).toBe(before.length + 1);
+      expect(after.at(-1)).toMatchObject({ id: 'late-run', episodes: 1, reward_mean: 1 });
+    } finally {
+      w.close();
+      const raw = new Database(s.db);
+      raw.prepare("DELETE FROM episodes WHERE run_id = 'late-run'").run();
+      raw.prepare("DELETE FROM runs WHERE id = 'late-run'").run();
+      raw.close();
+    }
+  });
+});
+
+describe('GET /api/runs/:id', () => {
+  it("gives the faulty run's matrix in task then trial order, coloured by outcome, with failed checks", async () => {
+    const { body } = await get<RunDetail>(`/api/runs/${s.faultyId}`);
+    expect(body.episodes.map((e) => [e.episode_id, e.outcome, e.failed_checks])).toEqual([
+      ['T01#0', 'fail', ['tau2_db', 'db_unchanged_gold', 'reservation_untouched', 'reason_stated']],
+      ['T01#1', 'pass', []],
+      ['T02#0', 'pass', []],
+      ['T02#1', 'fail', ['tau2_db', 'tau2_action', 'payment']],
+      ['T03#0', 'partial', ['tau2_action', 'certificate_after_verification', 'verified_before_cancel']],
+      ['T03#1', 'partial', ['tau2_action', 'certificate_after_verification', 'verified_before_cancel']],
+      ['T15#0', 'fail', ['tau2_communicate', 'total_stated']],
+      ['T15#1', 'fail', ['tau2_communicate', 'total_stated']],
+      ['T17#0', 'pass', []],
+      ['T17#1', 'pass', []],
+    ]);
+    expect(body.prompt).toBe('Scripted agent for T01.');
+    expect(body.optimizer).toBeNull();
+  });
+
+  it("gives the campaign's optimiser view: the table, the gate, the edits citing episodes, the patch", async () => {
+    const { body } = await get<RunDetail>(`/api/runs/${s.campaignId}`);
+    const view = body.optimizer!;
+    expect(view.table!.columns).toEqual(['holdout', 'boundary']);
+    expect(view.table!.rows.map((r) => r.cells.map((c) => `${c.passed}/${c.total}`).join('·'))).toEqual(['5/5·0/5', '5/5·2/5', '5/5·4/5']);
+    expect(view.releases.map((r) => [r.id, r.status])).toEqual([
+      ['initial', 'stable'],
+      ['automatic_candidate', 'canary'],
+      ['manual', 'control'],
+    ]);
+    const candidate = view.releases[1];
+    expect(candidate.gate).toEqual({
+      decision: 'release_to_canary',
+      accepted: true,
+      checks: ['patch_is_nonempty', 'patch_is_auditable_old_to_new_edit', 'source_cases_are_recorded', 'holdout_did_not_regress', 'boundary_improved'].map((name) => ({ name, passed: true, detail: null })),
+    });
+    expect(candidate.statistics.slice(0, 2)).toEqual([
+      { name: 'holdout', value: '5/5 → 5/5' },
+      { name: 'boundary', value: '0/5 → 2/5' },
+    ]);
+    expect(candidate.edits).toHaveLength(2);
+    const cited = candidate.edits[0].evidence.map((e) => e.episode_id);
+    expect(cited).toEqual(['initial/B1-不可退票要退款', 'initial/B2-要求免改签费', 'initial/B3-小延误索赔', 'initial/B4-索要免费升舱', 'initial/B5-超额免费行李']);
+    for (const id of cited) expect((await get(`/api/runs/${s.campaignId}/episodes/${enc(id)}`)).status).toBe(200);
+    expect(candidate.diff).toContain('+3. 关于人工转接：仅当乘客明确要求人工客服或遇到紧急安全情况时，才转接人工客服。');
+  });
+
+  it('answers 404 with a message for an unknown run', async () => {
+    expect(await get('/api/runs/nope')).toEqual({ status: 404, body: { error: "no run 'nope' in the store", kind: 'not_found' } });
+  });
+});
+
+describe('GET /api/runs/:id/episodes/:eid', () => {
+  it('gives a failed episode its failing checks with weights and evidence, and the DB diff', async () => {
+    const { body } = await get<EpisodeDetail>(`/api/runs/${s.faultyId}/episodes/${enc('T01#0')}`);
+    const failed = body.checks.filter((c) => c.verdict === 'fail');
+    expect(failed.map((c) => [c.id, c.weight_label])).toEqual([
+      ['tau2_db', 'in the tau2 reward'],
+      ['db_unchanged_gold', '60 (no_state_change)'],
+      ['reservation_untouched', '60 (no_state_change)'],
+      ['reason_stated', '20 (reason)'],
+    ]);
+    expect(failed[3].evidence).toMatch(/^must_match: no assistant message matches \/basic\[ -\]economy/);
+    expect(body.db_diff[0]).toEqual({ path: '/reservations/8KQ2ZD/flights/0/date', op: 'replace', before: '2026-10-20', after: '2026-10-21' });
+    expect(body.position).toEqual({ index: 0, total: 10, prev: null, next: 'T01#1' });
+    expect(body.transcript.filter((t) => t.kind === 'customer').map((t) => (t as { text: string }).text)).toEqual([
+      "Hi, I'm Mia Lee, user id mia_lee_301. I'd like to move my flight on reservation 8KQ2ZD from 2026-10-20 to the next day, 2026-10-21.",
+      'Yes, please proceed.',
+    ]);
+  });
+
+  it('marks a malformed tool call and its error output', async () => {
+    const { body } = await get<EpisodeDetail>(`/api/runs/${s.faultyId}/episodes/${enc('T01#1')}`);
+    const agent = body.transcript.find((t) => t.kind === 'agent' && t.tool_calls.length > 0);
+    expect(agent).toMatchObject({ tool_calls: [{ name: 'get_user_details', malformed: true, arguments: '{"user_id": "mia_lee_301"' }] });
+    const tool = body.transcript.find((t) => t.kind === 'tool');
+    expect(tool).toMatchObject({ name: 'get_user_details', error: true });
+    expect((tool as { output: string }).output).toMatch(/^Error: arguments for get_user_details are not valid JSON/);
+  });
+
+  it("turns a campaign case's verdict into checks with the judge's reason", async () => {
+    const { body } = await get<EpisodeDetail>(`/api/runs/${s.campaignId}/episodes/${enc('automatic_candidate/B2-要求免改签费')}`);
+    expect(body.checks.map((c) => [c.id, c.verdict])).toEqual([
+      ['transfer_decision', 'pass'],
+      ['llm_judge', 'fail'],
+    ]);
+    expect(body.checks[1].evidence).toBe('未提供合规的替代方案');
+    expect(body.position).toMatchObject({ prev: 'initial/B2-要求免改签费', next: 'manual/B2-要求免改签费' });
+  });
+});
+
+describe('GET /api/compare', () => {
+  it('lists fixed, broken and unchanged tasks and the prompt diff', async () => {
+    const { body } = await get<CompareView>(`/api/compare?a=${s.faultyId}&b=${s.validateId}`);
+    expect(body.rows.map((r) => [r.key, r.change])).toEqual([
+      ['T01', 'fixed'],
+      ['T02', 'fixed'],
+      ['T03', 'unchanged'],
+      ['T15', 'fixed'],
+      ['T17', 'unchanged'],
+    ]);
+    expect(body.counts).toEqual({ fixed: 3, broken: 0, unchanged: 2, added: 0, removed: 0 });
+    expect(body.prompt_diff).toContain('-Scripted agent for T01.\n+Oracle agent: performs the gold actions of task T01.\n');
+    const back = await get<CompareView>(`/api/compare?a=${s.validateId}&b=${s.faultyId}`);
+    expect(back.body.counts).toEqual({ fixed: 0, broken: 3, unchanged: 2, added: 0, removed: 0 });
+  });
+
+  it('asks for both ids, and names an unknown one', async () => {
+    expect((await get(`/api/compare?a=${s.faultyId}`)).status).toBe(400);
+    expect(await get(`/api/compare?a=${s.faultyId}&b=zzz`)).toEqual({ status: 404, body: { error: "no run 'zzz' in the store", kind: 'not_found' } });
+  });
+});
+
+describe('release records of the optimiser (extension point)', () => {
+  it("shows a kind 'optimize' run's releases[] with gate, statistics and cited episodes", async () => {
+    const dir = tmpDir('sg-viewer-opt-');
+    const db = path.join(dir, 'store.db');
+    const w = RunStore.open(db);
+    w.saveRun({
+      id: 'opt-1',
+      kind: 'optimize',
+      name: 'optimise airline prompt',
+      domain: 'airline',
+      created_at: '2026-10-14T15:00:00Z',
+      summary: {},
+      record: {
+        releases: [
+          { id: 'v1', status: 'stable', scores: { train: [3, 5] } },
+          {
+            id: 'v2',
+            status: 'canary',
+            gate: { decision: 'canary', accepted: true, checks: [{ name: 'no_regression', passed: true, detail: '0 regressions' }] },
+            statistics: { 'pass^1': '0.6 → 0.8' },
+            edits: [{ old_str: 'a', new_str: 'b', evidence: [{ run_id: 'run-x', episode_id: 'T01#0', note: 'wrote to 8KQ2ZD' }] }],
+            diff: '--- a\n+++ b\n@@ -1 +1 @@\n-a\n+b\n',
+          },
+        ],
+      },
+    });
+    w.close();
+    const { body } = await get<RunDetail>('/api/runs/opt-1', db);
+    expect(body.optimizer).toMatchObject({
+      source: 'releases',
+      releases: [
+        { id: 'v1', status: 'stable', scores: [{ name: 'train', passed: 3, total: 5 }] },
+        {
+          id: 'v2',
+          status: 'canary',
+          gate: { decision: 'canary', accepted: true, checks: [{ name: 'no_regression', passed: true, detail: '0 regressions' }] },
+          statistics: [{ name: 'pass^1', value: '0.6 → 0.8' }],
+          edits: [{ evidence: [{ run_id: 'run-x', episode_id: 'T01#0', note: 'wrote to 8KQ2ZD' }] }],
+        },
+      ],
+    });
+  });
+});
+
+describe('lifecycle entries joined with hashed release records (src/release/ shapes)', () => {
+  it('shows state, gate reasons, statistics and edits whose case evidence links to the parent prompt’s episodes', async () => {
+    const db = path.join(tmpDir('sg-viewer-opt2-'), 'store.db');
+    const stable = 'a'.repeat(64);
+    const cand = 'b'.repeat(64);
+    const w = RunStore.open(db);
+    w.saveRun({
+      id: 'optimize-x',
+      kind: 'optimize',
+      name: 'x',
+      domain: 'yunshu',
+      created_at: '2026-10-14T15:00:00Z',
+      summary: {},
+      record: {
+        releases: [
+          { version: stable.slice(0, 12), sha256: stable, state: 'stable', parent_sha256: null, decision: null, release_sha256: null, decided_at: '2026-10-14T15:00:00Z', source: 'stable.txt' },
+          { version: cand.slice(0, 12), sha256: cand, state: 'canary', parent_sha256: stable, decision: 'release_to_canary', release_sha256: 'r'.repeat(64), decided_at: '2026-10-14T15:01:00Z', source: 'prompts/b.txt' },
+        ],
+        release_records: [
+          {
+            sha256: 'r'.repeat(64),
+            decision: 'release_to_canary',
+            stage: 'gate',
+            reasons: ['boundary +2 with no holdout regression'],
+            parent: { sha256: stable, role: 'stable' },
+            edits: [{ old_str: 'x', new_str: 'y', source_cases: ['B1'], evidence: [{ case_id: 'B1', trial: 1, quote: 'transfer_to_human' }] }],
+            edit_checks: [{ index: 0, ok: true, reasons: [] }],
+            rationale: 'stop over-escalating',
+            statistics: { added_tokens: -5, screen: null },
+            diff: '--- a\n+++ b\n@@ -1 +1 @@\n-x\n+y\n',
+          },
+        ],
+      },
+    });
+    const episode = (trial: number) => ({
+      run_id: 'optimize-x',
+      episode_id: `${stable.slice(0, 12)}/B1#${trial}#0`,
+      task_id: 'B1',
+      trial,
+      label: stable.slice(0, 12),
+      reward: 0,
+      partial: null,
+      termination: 'transfer',
+      result: {
+        messages: [{ role: 'user', content: 'refund!' }],
+        dimensions: { task_resolution: { verdict: 'fail', evidence: 'transferred a policy dispute', quote: 'transfer_to_human' }, rule_compliance: { verdict: 'pass', evidence: 'ok' } },
+        critical: [],
+        valid: true,
+        infra_error: null,
+        seed: 7,
+      },
+    });
+    w.appendEpisodes([episode(0), episode(1)]);
+    w.close();
+    const { body } = await get<RunDetail>('/api/runs/optimize-x', db);
+    expect(body.episodes.map((e) => [e.episode_id, e.failed_checks])).toEqual([
+      [`${stable.slice(0, 12)}/B1#0#0`, ['task_resolution']],
+      [`${stable.slice(0, 12)}/B1#1#0`, ['task_resolution']],
+    ]);
+    const [s0, c1] = body.optimizer!.releases;
+    expect([s0.status, s0.gate, c1.status, c1.created_at]).toEqual(['stable', null, 'canary', '2026-10-14T15:01:00Z']);
+    expect(c1.gate).toEqual({
+      decision: 'release_to_canary',
+      accepted: true,
+      checks: [
+        { name: 'edit 1 checks', passed: true, detail: null },
+        { name: 'gate', passed: true, detail: 'boundary +2 with no holdout regression' },
+      ],
+    });
+    expect(c1.statistics).toEqual([{ name: 'added_tokens', value: '-5' }]);
+    expect(c1.edits[0].evidence).toEqual([{ run_id: 'optimize-x', episode_id: `${stable.slice(0, 12)}/B1#1#0`, note: 'transfer_to_human' }]);
+    expect([c1.rationale, c1.diff]).toEqual(['stop over-escalating', '--- a\n+++ b\n@@ -1 +1 @@\n-x\n+y\n']);
+    const ep = await get<EpisodeDetail>(`/api/runs/optimize-x/episodes/${enc(`${stable.slice(0, 12)}/B1#1#0`)}`, db);
+    expect(ep.body.checks.map((c) => [c.id, c.verdict, c.evidence])).toEqual([
+      ['task_resolution', 'fail', 'transferred a policy dispute — "transfer_to_human"'],
+      ['rule_compliance', 'pass', 'ok'],
+      ['critical', 'pass', 'no critical violation'],
+    ]);
+  });
+});
+
+describe('a store that cannot be read', () => {
+  const storeError = async (db: string) => {
+    const { status, body } = await get<{ error: string; kind: string }>('/api/runs', db);
+    expect(status).toBe(503);
+    expect(body.kind).toBe('store');
+    return body.error;
+  };
+
+  it('missing', async () => {
+    const db = path.join(tmpDir('sg-viewer-missing-'), 'none.db');
+    expect(await storeError(db)).toBe(`${db}: no servicegym store exists at this path; any servicegym command run with \`--db PATH\` creates it`);
+  });
+
+  it('from an older schema', async () => {
+    const db = path.join(tmpDir('sg-viewer-old-'), 'old.db');
+    const raw = new Database(db);
+    raw.exec('CREATE TABLE runs (id TEXT)');
+    raw.close();
+    expect(await storeError(db)).toMatch(/this store is from an older servicegym schema \(v0, this is v1\)/);
+  });
+
+  it('locked by another process', async () => {
+    const raw = new Database(s.db);
+    raw.pragma('locking_mode = EXCLUSIVE');
+    raw.exec('BEGIN EXCLUSIVE');
+    raw.exec('UPDATE runs SET name = name');
+    try {
+      expect(await storeError(s.db)).toMatch(/the store is locked by another process \(still busy after 0\.2 s\)/);
+    } finally {
+      raw.exec('COMMIT');
+      raw.close();
+    }
+    expect((await get('/api/runs')).status).toBe(200);
+  });
+
+  it('not a SQLite file', async () => {
+    const db = path.join(tmpDir('sg-viewer-junk-'), 'junk.db');
+    fs.writeFileSync(db, 'x'.repeat(4096));
+    expect(await storeError(db)).toMatch(/this file is not a SQLite database/);
+  });
+});
+
+describe('the UI routes', () => {
+  it('serves index.html, the assets and a live data.js that starts the first request', async () => {
+    const app = createViewerApp({ dbPath: s.db, uiDir });
+    expect(await (await app.request('/')).text()).toContain('<title>servicegym view</title>');
+    expect((await app.request('/assets/viewer.js')).headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect((await app.request('/assets/..%2Fviewer.js')).status).toBe(404);
+    const stub = await (await app.request('/data.js')).text();
+    expect(stub).not.toContain('__SERVICEGYM_DATA__ =');
+    // It starts the first page's API request while the app loads.
+    const fetched: string[] = [];
+    const page: Record<string, unknown> = { location: { hash: `#/runs/${enc(s.faultyId)}/episodes/${enc('T01#0')}` }, fetch: (p: string) => (fetched.push(p), Promise.resolve()) };
+    page.window = page;
+    vm.runInNewContext(stub, page);
+    expect(fetched).toEqual([`api/runs/${enc(s.faultyId)}/episodes/${enc('T01#0')}`]);
+  });
+
+  it('says how to build the UI when it is not built', async () => {
+    const res = await createViewerApp({ dbPath: s.db, uiDir: tmpDir('sg-no-ui-') }).request('/');
+    expect(res.status).toBe(500);
+    expect(await res.text()).toMatch(/the viewer UI is not built .*run `npm run build`/);
+  });
+});
+
+describe('static export', () => {
+  it('writes the UI, a data.js holding every run and its matrix, and the episode pages in scripts of 100', () => {
+    const out = path.join(tmpDir('sg-viewer-export-'), 'site');
+    const res = exportStaticSite({ dbPath: s.db, outDir: out, uiDir, now: '2026-10-14T15:00:00Z' });
+    expect(res).toMatchObject({ runs: 3, episodes: 45, index: path.join(out, 'index.html') });
+    expect(fs.existsSync(path.join(out, 'assets', 'viewer.js'))).toBe(true);
+    const sandbox = { window: {} as { __SERVICEGYM_DATA__?: StaticData; __SERVICEGYM_EPISODES__?: Record<string, EpisodeChunk> } };
+    vm.runInNewContext(fs.readFileSync(path.join(out, 'data.js'), 'utf8'), sandbox);
+    const data = sandbox.window.__SERVICEGYM_DATA__!;
+    expect(data.generated_at).toBe('2026-10-14T15:00:00Z');
+    expect(data.runs.map((r) => r.id)).toEqual([s.validateId, s.faultyId, s.campaignId]);
+    expect(data.details[s.faultyId].episodes).toHaveLength(10);
+    // One script per run here (each run has fewer than 100 episodes).
+    expect(fs.readdirSync(path.join(out, 'episodes')).sort()).toEqual(['0.js', '1.js', '2.js']);
+    const file = data.episode_files[s.faultyId]['T01#0'];
+    expect(Object.values(data.episode_files[s.faultyId])).toEqual(Array(10).fill(file));
+    vm.runInNewContext(fs.readFileSync(path.join(out, file), 'utf8'), sandbox);
+    expect(sandbox.window.__SERVICEGYM_EPISODES__![file]['T01#0'].db_diff[0].path).toBe('/reservations/8KQ2ZD/flights/0/date');
+  });
+});

@@ -1,0 +1,114 @@
+/**
+ * `servicegym view` from the command line: the store is checked before anything starts (exit 2
+ * with its message), `--export DIR` writes the static site, and the server runs until SIGTERM
+ * (a real subprocess, so the signal handling is the CLI's own).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import Database from 'better-sqlite3';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { UI_DIR_ENV } from '../../src/viewer/ui-dir.js';
+import { ROOT, tmpDir } from '../support/paths.js';
+
+async function cli(args: string[]) {
+  let out = '';
+  let err = '';
+  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s: any) => ((out += String(s)), true));
+  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s: any) => ((err += String(s)), true));
+  try {
+    const code = await main(['node', 'servicegym', ...args]);
+    return { code, out, err };
+  } finally {
+    o.mockRestore();
+    e.mockRestore();
+  }
+}
+
+let db: string;
+let uiDir: string;
+
+beforeAll(async () => {
+  const dir = tmpDir('sg-view-cli-');
+  db = path.join(dir, 'store.db');
+  expect((await cli(['validate', '--db', db, '-q'])).code).toBe(0);
+  uiDir = path.join(dir, 'ui');
+  fs.mkdirSync(path.join(uiDir, 'assets'), { recursive: true });
+  fs.writeFileSync(path.join(uiDir, 'index.html'), '<!doctype html><title>servicegym view</title>');
+  fs.writeFileSync(path.join(uiDir, 'assets', 'viewer.js'), 'void 0;');
+});
+
+afterEach(() => {
+  delete process.env[UI_DIR_ENV];
+});
+
+describe('servicegym view', () => {
+  it('exits 2 with the store message when the store is missing', async () => {
+    const missing = path.join(tmpDir('sg-view-none-'), 'none.db');
+    const r = await cli(['view', '--db', missing]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`servicegym: error: ${missing}: no servicegym store exists at this path; any servicegym command run with \`--db PATH\` creates it\n`);
+  });
+
+  it('exits 2 when the store is from an older schema', async () => {
+    const old = path.join(tmpDir('sg-view-old-'), 'old.db');
+    const raw = new Database(old);
+    raw.exec('CREATE TABLE runs (id TEXT)');
+    raw.close();
+    const r = await cli(['view', '--db', old, '--export', tmpDir('sg-view-out-')]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/this store is from an older servicegym schema \(v0, this is v1\)/);
+  });
+
+  it('exits 2 on a bad --port', async () => {
+    const r = await cli(['view', '--db', db, '--port', '70000']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--port must be an integer from 0 to 65535');
+  });
+
+  it('--export DIR writes a static site with the data of every run', async () => {
+    process.env[UI_DIR_ENV] = uiDir;
+    const out = path.join(tmpDir('sg-view-export-'), 'site');
+    const r = await cli(['view', '--db', db, '--export', out]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(new RegExp(`^exported 1 runs and 5 episodes \\(data \\d+ KiB\\): open ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/index.html\\n$`));
+    expect(fs.readdirSync(out).sort()).toEqual(['assets', 'data.js', 'episodes', 'index.html']);
+    expect(fs.readFileSync(path.join(out, 'data.js'), 'utf8')).toMatch(/^\/\* servicegym view --export: static data \(1 runs\)[^\n]*\*\/\nwindow.__SERVICEGYM_DATA__ = \{"version":1,/);
+  });
+
+  it('--export says how to build the UI when it is missing', async () => {
+    process.env[UI_DIR_ENV] = tmpDir('sg-view-no-ui-');
+    const r = await cli(['view', '--db', db, '--export', tmpDir('sg-view-out-')]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/the viewer UI is not built .*run `npm run build`/);
+  });
+
+  it('serves on 127.0.0.1 until SIGTERM, then exits 0', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'bin.ts'), 'view', '--db', db, '--port', '0'], {
+      cwd: ROOT,
+      env: { ...process.env, [UI_DIR_ENV]: uiDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (d) => (err += String(d)));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (d) => {
+          out += String(d);
+          const m = /servicegym view: (http:\/\/127\.0\.0\.1:\d+\/) \(store /.exec(out);
+          if (m) resolve(m[1]);
+        });
+        child.on('exit', (code) => reject(new Error(`view exited ${code} before serving: ${out}${err}`)));
+      });
+      const runs = (await (await fetch(`${url}api/runs`)).json()) as { id: string; episodes: number }[];
+      expect(runs.map((r) => r.episodes)).toEqual([5]);
+      expect(await (await fetch(url)).text()).toContain('<title>servicegym view</title>');
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  });
+});

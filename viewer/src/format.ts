@@ -1,0 +1,41 @@
+/** Number, date and value formatting shared by the pages. */
+
+/** "—" for a missing value. */
+export const DASH = '—';
+
+/** A fraction in [0, 1] as a percentage: 0.735 → "73.5%". */
+export function pct(x: number | null | undefined): string {
+  if (x === null || x === undefined) return DASH;
+  const v = x * 100;
+  return `${Number.isInteger(v) ? v : v.toFixed(1)}%`;
+}
+
+/** A score with up to three decimals: 0.6 → "0.600". */
+export function score(x: number | null | undefined): string {
+  return x === null || x === undefined ? DASH : x.toFixed(3);
+}
+
+/** An ISO-8601 time as "YYYY-MM-DD HH:MM" (as written, no time-zone conversion). */
+export function when(iso: string): string {
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(iso);
+  return m ? `${m[1]} ${m[2]}` : iso;
+}
+
+/** A provider-reported cost; "n/a" when none was reported (never estimated). */
+export function cost(usd: number | null): string {
+  if (usd === null) return 'n/a';
+  return usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
+}
+
+/** A token count with thousands separators. */
+export const tokens = (n: number | null): string => (n === null ? DASH : `${n.toLocaleString('en-US')} tok`);
+
+/** A JSON value on one line (strings quoted), or "(absent)". */
+export function jsonInline(v: unknown): string {
+  return v === undefined ? '(absent)' : JSON.stringify(v);
+}
+
+/** A JSON value for a code block: strings as they are, anything else indented. */
+export function jsonBlock(v: unknown): string {
+  return typeof v === 'string' ? v : JSON.stringify(v, null, 2);
+}

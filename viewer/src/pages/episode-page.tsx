@@ -1,0 +1,99 @@
+/**
+ * An episode: the transcript beside the evaluation breakdown and the DB diff. Keyboard: j or →
+ * next episode, k or ← previous, u or Esc back to the run (the run's matrix order).
+ */
+import { useLayoutEffect } from 'react';
+import type { EpisodeDetail } from '../../../src/viewer/types.js';
+import { loadEpisode, useLoad } from '../data.js';
+import { Show } from '../components/problem.js';
+import { Transcript } from '../components/transcript.js';
+import { Evaluation } from '../components/evaluation.js';
+import { Badge } from '../components/badge.js';
+import { episodeHref, runHref, runsHref } from '../route.js';
+import { DASH, pct } from '../format.js';
+
+/** Keyboard navigation; bound before the page is painted, so no key pressed on it is lost. */
+function useKeys(detail: EpisodeDetail) {
+  useLayoutEffect(() => {
+    const onKey = (ev: KeyboardEvent) => {
+      const target = ev.target as HTMLElement | null;
+      if (ev.altKey || ev.ctrlKey || ev.metaKey || (target && /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName))) return;
+      const { prev, next } = detail.position;
+      let to: string | null = null;
+      if ((ev.key === 'j' || ev.key === 'ArrowRight') && next) to = episodeHref(detail.run.id, next);
+      else if ((ev.key === 'k' || ev.key === 'ArrowLeft') && prev) to = episodeHref(detail.run.id, prev);
+      else if (ev.key === 'u' || ev.key === 'Escape') to = runHref(detail.run.id);
+      if (to) {
+        ev.preventDefault();
+        window.location.hash = to;
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [detail]);
+}
+
+function EpisodeView({ detail }: { detail: EpisodeDetail }) {
+  useKeys(detail);
+  const { episode: e, position: p, run } = detail;
+  return (
+    <>
+      <p className="crumbs">
+        <a href={runsHref()}>Runs</a> › <a href={runHref(run.id)}>{run.name}</a> › <span className="mono">{e.episode_id}</span>
+      </p>
+      <div className="episode-head">
+        <h1>
+          {e.task_id} <span className="sub">· {e.label} · trial {e.trial}</span>
+        </h1>
+        <nav className="pager" aria-label="episodes">
+          {p.prev ? <a href={episodeHref(run.id, p.prev)} rel="prev" title="previous episode (k or ←)">← prev</a> : <span className="disabled">← prev</span>}
+          <span className="count">
+            {p.index + 1} / {p.total}
+          </span>
+          {p.next ? <a href={episodeHref(run.id, p.next)} rel="next" title="next episode (j or →)">next →</a> : <span className="disabled">next →</span>}
+        </nav>
+      </div>
+      <p className="meta" data-testid="episode-meta">
+        <Badge value={e.outcome} /> reward <b>{e.reward ?? 'not judged'}</b> · partial <b>{pct(e.partial)}</b> · ended <b>{e.termination ?? DASH}</b>
+        {e.failed_checks.length ? (
+          <>
+            {' '}
+            · failed <span className="mono">{e.failed_checks.join(', ')}</span>
+          </>
+        ) : null}
+        <span className="keys">j/k or ←/→ move between episodes · u back to the run</span>
+      </p>
+      {detail.errors.infra || detail.errors.evaluation ? (
+        <div className="problem inline" role="alert">
+          {detail.errors.infra ? <p>Infrastructure error (left out of the scores): {detail.errors.infra}</p> : null}
+          {detail.errors.evaluation ? <p>The evaluator failed (left out of the scores): {detail.errors.evaluation}</p> : null}
+        </div>
+      ) : null}
+      {detail.facts.length ? (
+        <dl className="facts">
+          {detail.facts.map((f) => (
+            <div key={f.name}>
+              <dt>{f.name}</dt>
+              <dd>{f.value}</dd>
+            </div>
+          ))}
+        </dl>
+      ) : null}
+      <div className="episode-grid">
+        <section className="col-transcript">
+          <h2>Transcript</h2>
+          <Transcript entries={detail.transcript} />
+        </section>
+        <section className="col-evaluation">
+          <h2>Evaluation</h2>
+          <Evaluation detail={detail} />
+        </section>
+      </div>
+    </>
+  );
+}
+
+export function EpisodePage({ id, eid }: { id: string; eid: string }) {
+  const state = useLoad(`episode:${id}:${eid}`, () => loadEpisode(id, eid));
+  return <Show state={state}>{(detail) => <EpisodeView detail={detail} />}</Show>;
+}
