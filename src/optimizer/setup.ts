@@ -20,9 +20,20 @@ import { TaskSuite } from './task-suite.js';
 
 /** Builds the suite a config names; throws BadInputError for unknown task ids or missing files. */
 export function buildSuite(loaded: LoadedOptimizeConfig): { suite: Suite; domain: string | null } {
+  const built = buildSuiteOnly(loaded);
+  const ids = new Set(built.suite.cases.map((c) => c.id));
+  for (const id of Object.keys(loaded.config.roles.assign ?? {})) {
+    if (!ids.has(id)) throw new BadInputError(`unknown case '${id}' (the suite has ${[...ids].slice(0, 10).join(', ')}${ids.size > 10 ? ', …' : ''})`, { file: loaded.file, path: `$.roles.assign[${JSON.stringify(id)}]` });
+  }
+  return built;
+}
+
+function buildSuiteOnly(loaded: LoadedOptimizeConfig): { suite: Suite; domain: string | null } {
   const s = loaded.config.suite;
   if (s.kind === 'campaign') {
-    const campaign = loadCampaign(resolveConfigPath(loaded, s.dir));
+    const dir = resolveConfigPath(loaded, s.dir);
+    if (!fs.existsSync(dir)) throw new BadInputError(`campaign folder ${dir} not found (relative paths are resolved from the config file's folder)`, { file: loaded.file, path: '$.suite.dir' });
+    const campaign = loadCampaign(dir);
     return { suite: new CampaignSuite(campaign), domain: campaign.spec.domain };
   }
   const data = loadDomain(s.domain, { dataDir: s.data_dir ? resolveConfigPath(loaded, s.data_dir) : undefined });

@@ -39,3 +39,10 @@ export function jsonInline(v: unknown): string {
 export function jsonBlock(v: unknown): string {
   return typeof v === 'string' ? v : JSON.stringify(v, null, 2);
 }
+
+/** What a run's several labels are: a campaign's prompt versions, or a run's personas / modes. */
+export function labelSummary(run: { kind: string; labels: readonly string[] }): string {
+  if (run.kind === 'campaign') return `${run.labels.length} prompt versions`;
+  const shown = run.labels.slice(0, 4).join(', ');
+  return `${run.labels.length} labels: ${shown}${run.labels.length > 4 ? ', …' : ''}`;
+}

@@ -7,7 +7,7 @@ import { Matrix, MatrixLegend } from '../components/matrix.js';
 import { PassKChart } from '../components/pass-k-chart.js';
 import { Badge } from '../components/badge.js';
 import { compareHref, episodeHref, optimizerHref, runHref, runsHref, type RunFilters } from '../route.js';
-import { cost, DASH, pct, score, tokens, when } from '../format.js';
+import { cost, DASH, labelSummary, pct, score, tokens, when } from '../format.js';
 
 const LIST_LIMIT = 100;
 
@@ -150,7 +150,7 @@ function RunView({ detail, filters }: { detail: RunDetail; filters: RunFilters }
       <div className="stats">
         <Stat name="tau2 reward" value={score(run.reward_mean)} />
         <Stat name="partial score" value={pct(run.partial_mean)} />
-        <Stat name="tasks × trials" value={`${run.tasks} × ${run.trials}`} sub={run.labels.length > 1 ? `${run.labels.length} prompt versions` : undefined} />
+        <Stat name="tasks × trials" value={`${run.tasks} × ${run.trials}`} sub={run.labels.length > 1 ? labelSummary(run) : undefined} />
         <Stat name="episodes" value={String(run.episodes)} sub={`${run.failed} failed${run.errors ? `, ${run.errors} errors` : ''}`} />
         <Stat name="cost" value={cost(run.cost_usd)} sub={run.total_tokens ? tokens(run.total_tokens) : undefined} />
       </div>

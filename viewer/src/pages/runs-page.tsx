@@ -5,7 +5,7 @@ import { loadRuns, useLoad } from '../data.js';
 import { Show } from '../components/problem.js';
 import { Badge } from '../components/badge.js';
 import { compareHref, optimizerHref, runHref } from '../route.js';
-import { cost, DASH, pct, score, tokens, when } from '../format.js';
+import { cost, DASH, labelSummary, pct, score, tokens, when } from '../format.js';
 
 /** pass^1..k on one line: "0.60 · 0.40". */
 const passLine = (run: RunListItem) => (run.pass_hat_k.length ? run.pass_hat_k.map((p) => p.value.toFixed(2)).join(' · ') : DASH);
@@ -36,7 +36,7 @@ function RunRow({ run, picked, onPick }: { run: RunListItem; picked: boolean; on
       <td data-label="prompt" className="mono" title="SHA-256 of the agent's system prompt (first 12 hex digits)">{run.prompt_hash ?? DASH}</td>
       <td data-label="tasks × trials" data-col="size">
         {run.tasks} × {run.trials}
-        {run.labels.length > 1 ? <div className="sub">{run.labels.length} prompt versions</div> : null}
+        {run.labels.length > 1 ? <div className="sub">{labelSummary(run)}</div> : null}
       </td>
       <td data-label="episodes" data-col="episodes">{run.episodes}</td>
       <td data-label="reward" data-col="reward">{score(run.reward_mean)}</td>
