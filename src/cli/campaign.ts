@@ -15,6 +15,7 @@ import { ReceiptSchema, type Receipt } from '../spec/receipt.js';
 import { DEFAULT_STORE_PATH } from '../store/store.js';
 import { SystemClock } from '../util/clock.js';
 import { readJsonLines } from '../util/json-file.js';
+import { BadInputError } from '../spec/errors.js';
 import { finishCampaign } from './campaign-common.js';
 import { progressLogger } from './output.js';
 
@@ -30,6 +31,7 @@ export function registerCampaign(program: Command, setExit: (code: number) => vo
     .option('--max-retries <n>', 'retries on 429/5xx/timeouts (default 4)')
     .option('--receipts <file>', 'receipt journal (JSON Lines), appended as calls return', '.servicegym/receipts.jsonl')
     .option('--resume', 'serve calls already in the receipt journal instead of repeating them')
+    .option('--fresh', 'start over: discard an existing receipt journal')
     .option('--json', 'print the experiment record as JSON instead of the report')
     .option('--out <file>', 'also write the experiment record JSON here')
     .option('--db <path>', 'run store (SQLite)', DEFAULT_STORE_PATH)
@@ -43,9 +45,14 @@ export function registerCampaign(program: Command, setExit: (code: number) => vo
       const live = new OpenAICompatibleModel(cfg);
       let previous: Receipt[] = [];
       if (flags.resume && fs.existsSync(flags.receipts)) {
+        const cut = dropTornLastLine(flags.receipts);
+        if (cut) log(`the journal's last line was incomplete (a run killed mid-write); it was set aside in ${cut}`);
         previous = readJsonLines(flags.receipts, ReceiptSchema);
         log(`resuming: ${previous.length} receipts in ${flags.receipts}`);
-      } else if (fs.existsSync(flags.receipts)) {
+      } else if (fs.existsSync(flags.receipts) && fs.statSync(flags.receipts).size > 0) {
+        if (!flags.fresh) {
+          throw new BadInputError('a receipt journal already exists here: pass --resume to continue that run, --fresh to discard it, or --receipts with another file', { file: flags.receipts });
+        }
         fs.rmSync(flags.receipts);
       }
       const model = new ResumeModel(live, previous);
@@ -68,4 +75,25 @@ export function registerCampaign(program: Command, setExit: (code: number) => vo
         fs.closeSync(journal);
       }
     });
+}
+
+/**
+ * A journal written by a killed run may end in a torn line (no newline, not valid JSON). Moves
+ * that fragment to `<file>.torn` and returns its path; returns null when the file ends cleanly.
+ */
+export function dropTornLastLine(file: string): string | null {
+  const text = fs.readFileSync(file, 'utf8');
+  if (text === '' || text.endsWith('\n')) return null;
+  const cut = text.lastIndexOf('\n') + 1;
+  const last = text.slice(cut);
+  try {
+    JSON.parse(last);
+    fs.appendFileSync(file, '\n');
+    return null;
+  } catch {
+    const aside = `${file}.torn`;
+    fs.writeFileSync(aside, last);
+    fs.writeFileSync(file, text.slice(0, cut));
+    return aside;
+  }
 }

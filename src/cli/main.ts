@@ -46,7 +46,31 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`servicegym: ${e.message}\n`);
       return 1;
     }
+    const errno = e as NodeJS.ErrnoException;
+    if (errno?.code && errno.path && ['EEXIST', 'EISDIR', 'ENOTDIR', 'EACCES', 'EPERM', 'ENOENT', 'EROFS', 'ENOSPC'].includes(errno.code)) {
+      process.stderr.write(`servicegym: error: ${errno.path}: cannot ${errno.syscall ?? 'use'} this path (${errno.code}): ${friendlyErrno(errno.code)}\n`);
+      return 2;
+    }
     process.stderr.write(`servicegym: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
     return 70;
+  }
+}
+
+function friendlyErrno(code: string): string {
+  switch (code) {
+    case 'EEXIST':
+      return 'a file is in the way where a folder is needed';
+    case 'EISDIR':
+      return 'it is a folder, a file was expected';
+    case 'ENOTDIR':
+      return 'part of the path is a file, a folder was expected';
+    case 'EACCES':
+    case 'EPERM':
+    case 'EROFS':
+      return 'not writable';
+    case 'ENOSPC':
+      return 'the disk is full';
+    default:
+      return 'not found';
   }
 }

@@ -66,6 +66,8 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
       const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir });
       const tasks = selectTasks(loaded, flags.tasks?.split(',').map((s: string) => s.trim()).filter(Boolean));
       const trials = Number(flags.trials);
+      const temperature = Number(flags.temperature);
+      if (!(Number.isFinite(temperature) && temperature >= 0 && temperature <= 2)) throw new BadInputError(`--temperature must be a number from 0 to 2, got '${flags.temperature}'`);
       const personas = flags.personas !== undefined ? parsePersonas(flags.personas) : undefined;
       const live = (model: string) => new OpenAICompatibleModel(resolveLiveModelConfig({ ...flags, model }));
       const agentModel = live(flags.agentModel);
@@ -76,7 +78,15 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
         let runId: string = flags.resume ?? `run-${flags.domain}-${new Date().toISOString().replace(/[:.]/g, '-')}`;
         let finished: FinishedEpisode[] = [];
         if (flags.resume) {
-          if (!store.getRun(runId)) throw new BadInputError(`no run '${runId}' in the store`, { file: flags.db });
+          const stored = store.getRun(runId);
+          if (!stored) throw new BadInputError(`no run '${runId}' in the store`, { file: flags.db });
+          const was = (stored.summary ?? {}) as Record<string, unknown>;
+          const now: Record<string, unknown> = { domain: flags.domain, agent_model: agentModel.model, user_model: userModel.model, judge_model: judge?.model ?? null, trials, data: loaded.source, mode: loaded.mode, temperature, task_ids: tasks.map((t) => t.id).join(',') };
+          const differs = Object.keys(now).filter((k) => k in was && JSON.stringify(was[k]) !== JSON.stringify(now[k]) && !(k === 'domain' && stored.domain === now.domain));
+          if (stored.domain !== flags.domain) differs.unshift('domain');
+          if (differs.length) {
+            throw new BadInputError(`run '${runId}' was started with other settings (${differs.map((k) => `${k}: ${JSON.stringify(k === 'domain' ? stored.domain : was[k])} vs ${JSON.stringify(now[k])}`).join('; ')}); resume it with the same flags`, { file: flags.db });
+          }
           finished = store.episodes(runId).map((e) => ({ taskId: e.task_id, trial: e.trial, termination: e.termination as never, reward: e.reward, partial: e.partial, infraError: !!(e.result as any)?.infra_error }))
             .filter((e) => !e.infraError);
           const before = (store.getRun(runId)?.summary as { personas?: string[] } | null)?.personas ?? null;
@@ -85,13 +95,14 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
           }
           log(`resuming ${runId}: ${finished.length} finished episodes kept`);
         }
-        const meta = { agent_model: agentModel.model, user_model: userModel.model, judge_model: judge?.model ?? null, provider: agentModel.provider, tasks: tasks.length, trials, personas: personas ?? null, data: loaded.source, mode: loaded.mode };
+        const meta = { agent_model: agentModel.model, user_model: userModel.model, judge_model: judge?.model ?? null, provider: agentModel.provider, tasks: tasks.length, task_ids: tasks.map((t) => t.id).join(','), trials, temperature, personas: personas ?? null, data: loaded.source, mode: loaded.mode };
+        log(`run ${runId} (resume a killed run with --resume ${runId})`);
         store.saveRun({ id: runId, kind: 'run', name: `run ${flags.domain}`, domain: flags.domain, created_at: new Date().toISOString(), summary: meta, record: null });
         const bar = flags.quiet ? undefined : new cliProgress.SingleBar({ format: 'servicegym: {bar} {value}/{total} episodes | {task}', stream: process.stderr, noTTYOutput: true, notTTYSchedule: 5000 }, cliProgress.Presets.shades_classic);
         bar?.start(tasks.length * trials * (personas?.length ?? 1) - finished.length, 0, { task: '' });
         const res = await runDomainTasks({
           loaded, tasks, trials, concurrency: Number(flags.concurrency), mode: 'llm', agentModel, userModel, judge,
-          temperature: Number(flags.temperature), store, runId, finished, personas,
+          temperature, store, runId, finished, personas,
           onProgress: (done, _total, rec) => bar?.update(done, { task: `${rec.taskId}#${rec.trial}${rec.persona ? ` (${rec.persona})` : ''} ${rec.episode.termination}` }),
         });
         bar?.stop();

@@ -19,11 +19,13 @@ export class OpenAICompatibleModel implements ChatModel {
   readonly endpoint: string;
   readonly model: string;
   private readonly client: OpenAI;
+  private readonly apiKey: string;
 
   constructor(cfg: LiveModelConfig) {
     this.provider = cfg.provider;
     this.endpoint = `${cfg.baseURL}/chat/completions`;
     this.model = cfg.model;
+    this.apiKey = cfg.apiKey;
     this.client = new OpenAI({
       baseURL: cfg.baseURL,
       apiKey: cfg.apiKey,
@@ -43,7 +45,9 @@ export class OpenAICompatibleModel implements ChatModel {
       body = await this.client.chat.completions.create(request as never);
     } catch (e) {
       const status = (e as { status?: number }).status;
-      throw new ProviderError(`${role} call to ${this.endpoint} failed: ${(e as Error).message}`, { status, cause: e });
+      // A provider may echo the credential in its error text (e.g. "Incorrect API key provided: …"):
+      // it must never reach a log, the store or a receipt.
+      throw new ProviderError(redactSecret(`${role} call to ${this.endpoint} failed: ${(e as Error).message}`, this.apiKey), { status });
     }
     const elapsedSeconds = Math.round(performance.now() - started) / 1000;
     const parsed = ChatResponseSchema.safeParse(body);
@@ -57,4 +61,12 @@ export class OpenAICompatibleModel implements ChatModel {
       receipt: { kind: role, provider: this.provider, endpoint: this.endpoint, request, response, elapsed_seconds: elapsedSeconds },
     };
   }
+}
+
+/** `text` with every occurrence of `secret` (and of its last 8+ characters) replaced by `***`. */
+export function redactSecret(text: string, secret: string): string {
+  if (!secret) return text;
+  let out = text.split(secret).join('***');
+  if (secret.length >= 12) out = out.split(secret.slice(-8)).join('***');
+  return out;
 }

@@ -159,6 +159,13 @@ export class RunStore {
     const readonly = opts.readonly ?? false;
     const create = !readonly && (opts.create ?? true);
     const inMemory = file === ':memory:';
+    if (!inMemory && !readonly && fs.existsSync(file)) {
+      try {
+        fs.accessSync(file, fs.constants.W_OK);
+      } catch {
+        throw new BadInputError('the store file is not writable (check its permissions, or pass another --db PATH)', { file });
+      }
+    }
     if (!inMemory && !fs.existsSync(file)) {
       if (!create) {
         throw new BadInputError(

@@ -9,11 +9,20 @@ import { BadInputError, jsonPath } from '../spec/errors.js';
 
 /** Reads a UTF-8 text file; throws {@link BadInputError} when it is missing or unreadable. */
 export function readTextFile(file: string): string {
+  let bytes: Buffer;
   try {
-    return fs.readFileSync(file, 'utf8');
+    bytes = fs.readFileSync(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new BadInputError(code === 'ENOENT' ? 'file not found' : `cannot read file (${code ?? (e as Error).message})`, { file });
+    throw new BadInputError(code === 'ENOENT' ? 'file not found' : code === 'EISDIR' ? 'is a directory, expected a file' : `cannot read file (${code ?? (e as Error).message})`, { file });
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    const lenient = new TextDecoder('utf-8').decode(bytes);
+    const idx = lenient.indexOf('\uFFFD');
+    const ok = idx < 0 ? 0 : Buffer.byteLength(lenient.slice(0, idx), 'utf8');
+    throw new BadInputError(`not valid UTF-8 text (first bad byte at offset ${ok}); expected a UTF-8 file`, { file });
   }
 }
 
