@@ -33,12 +33,13 @@ export interface LoadedCampaign {
 }
 
 /**
- * Loads and validates a campaign folder. Throws {@link BadInputError} naming the file and JSON
+ * Loads and validates a campaign folder (or a campaign spec file, whose folder holds the files it names). Throws {@link BadInputError} naming the file and JSON
  * path of the first problem (missing file, invalid JSON, schema violation, duplicate case id).
  */
 export function loadCampaign(dirOrFile: string): LoadedCampaign {
-  const dir = fs.existsSync(dirOrFile) && fs.statSync(dirOrFile).isFile() ? path.dirname(dirOrFile) : dirOrFile;
-  const specFile = path.join(dir, 'campaign.json');
+  const isFile = fs.existsSync(dirOrFile) && fs.statSync(dirOrFile).isFile();
+  const dir = isFile ? path.dirname(dirOrFile) : dirOrFile;
+  const specFile = isFile ? dirOrFile : path.join(dir, 'campaign.json');
   const spec = readJsonFile(specFile, CampaignSpecSchema);
   const at = (rel: string) => path.resolve(dir, rel);
   const casesFile = at(spec.cases_file);

@@ -4,6 +4,7 @@
  * and the DB hashes are identical to tau2's. Prints one line per task and
  * `conformance: N/M tasks identical`. Exit 0 when all are identical, 1 otherwise, 2 on bad input.
  */
+import { BadInputError } from '../spec/errors.js';
 import type { Command } from 'commander';
 import { loadDomain } from '../domains/index.js';
 import { readReference } from '../conformance/reference.js';
@@ -42,6 +43,9 @@ export function registerConformance(program: Command, setExit: (code: number) =>
     .action((flags: { domain: string; dataDir: string; reference: string; json?: boolean }) => {
       const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir });
       const reference = readReference(flags.reference);
+      if (reference.length === 0) throw new BadInputError('the reference file has no lines; expected one JSON object per task', { file: flags.reference });
+      const other = reference.findIndex((l) => (l as { domain?: string }).domain !== undefined && (l as { domain?: string }).domain !== flags.domain);
+      if (other >= 0) throw new BadInputError(`line ${other + 1} is a ${(reference[other] as { domain?: string }).domain} reference, not ${flags.domain}`, { file: flags.reference });
       const report = runConformance({ loaded, reference });
       process.stdout.write(flags.json ? JSON.stringify(reportJson(report), null, 2) + '\n' : conformanceText(report));
       setExit(report.identical === report.total ? 0 : 1);

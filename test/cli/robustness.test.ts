@@ -143,3 +143,33 @@ describe('paths', () => {
   });
 });
 
+
+describe('empty and mismatched inputs', () => {
+  it('a tau2 tasks.json with a duplicate id, or with no tasks, is bad input naming the path', async () => {
+    const dir = tmpDir('sg-dup-');
+    const task = { id: '0', user_scenario: { instructions: 'x' }, evaluation_criteria: { actions: [], reward_basis: ['DB'] } };
+    fs.writeFileSync(path.join(dir, 'tasks.json'), JSON.stringify([task, task]));
+    fs.writeFileSync(path.join(dir, 'policy.md'), 'p');
+    fs.writeFileSync(path.join(dir, 'db.json'), JSON.stringify({ flights: {}, users: {}, reservations: {} }));
+    const r = await cli(['validate', '--data-dir', dir, '--no-store', '-q']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`${path.join(dir, 'tasks.json')} at $[1].id: duplicate task id '0' (first at $[0])`);
+    fs.writeFileSync(path.join(dir, 'tasks.json'), '[]');
+    const e = await cli(['validate', '--data-dir', dir, '--no-store', '-q']);
+    expect(e.code).toBe(2);
+    expect(e.err).toContain('no tasks');
+  });
+
+  it('conformance refuses an empty reference and a reference of another domain', async () => {
+    const dir = tmpDir('sg-ref-');
+    const task = { id: '0', user_scenario: { instructions: 'x' }, evaluation_criteria: { actions: [], reward_basis: ['DB'] } };
+    fs.writeFileSync(path.join(dir, 'tasks.json'), JSON.stringify([task]));
+    fs.writeFileSync(path.join(dir, 'policy.md'), 'p');
+    fs.writeFileSync(path.join(dir, 'db.json'), JSON.stringify({ flights: {}, users: {}, reservations: {} }));
+    const ref = path.join(dir, 'ref.jsonl');
+    fs.writeFileSync(ref, '');
+    const r = await cli(['conformance', '--domain', 'airline', '--data-dir', dir, '--reference', ref]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('the reference file has no lines');
+  });
+});

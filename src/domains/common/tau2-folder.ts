@@ -23,7 +23,14 @@ export function validateAt<T>(schema: z.ZodType<T>, value: unknown, file: string
 
 /** Reads a tau2 `tasks.json` (an array of tasks); unknown fields are errors naming the path. */
 export function loadTau2Tasks(file: string): Task[] {
-  return validateAt(z.array(TaskSchema), parseJsonText(readTextFile(file), file), file);
+  const tasks = validateAt(z.array(TaskSchema), parseJsonText(readTextFile(file), file), file);
+  if (tasks.length === 0) throw new BadInputError('no tasks; expected a JSON array of tau2 tasks', { file, path: '$' });
+  const seen = new Map<string, number>();
+  tasks.forEach((t, i) => {
+    if (seen.has(t.id)) throw new BadInputError(`duplicate task id '${t.id}' (first at $[${seen.get(t.id)}])`, { file, path: `$[${i}].id` });
+    seen.set(t.id, i);
+  });
+  return tasks;
 }
 
 /** Throws {@link BadInputError} (`data directory not found`, naming `dir`) unless `dir` is a directory. */
