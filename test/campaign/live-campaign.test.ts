@@ -23,6 +23,7 @@ import {
   promptSensitiveHandler,
   roleOf,
 } from '../support/prompt-sensitive-model.js';
+import { runCli } from '../support/cli.js';
 
 const FAKE_KEY = 'test-fake-key-DO-NOT-LOG-4242';
 const MODEL = 'mock-model';
@@ -72,25 +73,7 @@ async function mock(opts: MockServerOptions): Promise<MockServer> {
 }
 
 /** Runs `servicegym …args` in process, capturing stdout and stderr. */
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation(((s: string | Uint8Array) => {
-    stdout += String(s);
-    return true;
-  }) as never);
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation(((s: string | Uint8Array) => {
-    stderr += String(s);
-    return true;
-  }) as never);
-  try {
-    const code = await main(['node', 'servicegym', ...args]);
-    return { code, stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
+const cli = runCli;
 
 interface Paths {
   dir: string;

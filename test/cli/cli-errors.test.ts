@@ -7,27 +7,10 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { HAS_SHARED, SEED_CAMPAIGN, SEED_RECORD, tmpDir } from '../support/paths.js';
+import { runCli } from '../support/cli.js';
 
 /** Runs `servicegym …args` in process, capturing stdout and stderr. */
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation(((s: string | Uint8Array) => {
-    stdout += String(s);
-    return true;
-  }) as never);
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation(((s: string | Uint8Array) => {
-    stderr += String(s);
-    return true;
-  }) as never);
-  try {
-    const code = await main(['node', 'servicegym', ...args]);
-    return { code, stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
+const cli = runCli;
 
 afterEach(() => {
   vi.restoreAllMocks();

@@ -12,21 +12,11 @@ import { startMockServer, type MockServer } from '../../src/models/mock-server.j
 import { dropTornLastLine } from '../../src/cli/campaign.js';
 import { SEED_CAMPAIGN, tmpDir } from '../support/paths.js';
 import { startTwoRoleMock } from '../support/two-role-mock.js';
+import { runCli } from '../support/cli.js';
 
 const KEY = 'test-fake-key-ECHOED-BY-PROVIDER-5150';
 
-async function cli(args: string[]) {
-  let out = '';
-  let err = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s: any) => ((out += String(s)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s: any) => ((err += String(s)), true));
-  try {
-    return { code: await main(['node', 'servicegym', ...args]), out, err };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-}
+const cli = runCli;
 
 let saved: string | undefined;
 beforeEach(() => {

@@ -9,22 +9,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { startTwoRoleMock, last, type TwoRoleMock } from '../support/two-role-mock.js';
 import { HAS_SHARED, SHARED, tmpDir } from '../support/paths.js';
+import { runCli } from '../support/cli.js';
 
 const KEY = 'test-fake-key-DO-NOT-LOG-7171';
 
-async function cli(args: string[]) {
-  let out = '';
-  let err = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s: any) => ((out += String(s)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s: any) => ((err += String(s)), true));
-  try {
-    const code = await main(['node', 'servicegym', ...args]);
-    return { code, out, err };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-}
+const cli = runCli;
 
 describe('validate', () => {
   it("scores reward 1 and partial 100% on every servicegym airline task", async () => {

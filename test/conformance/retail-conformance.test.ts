@@ -12,22 +12,12 @@ import { loadRetail } from '../../src/domains/retail/index.js';
 import { readReference } from '../../src/conformance/reference.js';
 import { runConformance } from '../../src/conformance/run.js';
 import { HAS_SHARED, SHARED, tmpDir } from '../support/paths.js';
+import { runCli } from '../support/cli.js';
 
 const RETAIL_DIR = path.join(SHARED, 'peers', 'tau2', 'retail');
 const REFERENCE = path.join(SHARED, 'peers', 'tau2', 'reference', 'retail.train.jsonl');
 
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation(((s: string | Uint8Array) => ((stdout += String(s)), true)) as never);
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation(((s: string | Uint8Array) => ((stderr += String(s)), true)) as never);
-  try {
-    return { code: await main(['node', 'servicegym', ...args]), stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
+const cli = runCli;
 
 afterEach(() => vi.restoreAllMocks());
 

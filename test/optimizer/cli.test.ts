@@ -10,6 +10,7 @@ import { startMockServer, type MockServer } from '../../src/models/mock-server.j
 import { verifyRecord } from '../../src/release/record.js';
 import { optimizerHandler } from '../support/optimizer-model.js';
 import { SEED_CAMPAIGN, tmpDir } from '../support/paths.js';
+import { runCli } from '../support/cli.js';
 
 const FAKE_KEY = 'test-fake-key-OPTIMIZE-7731';
 const VARS = ['SERVICEGYM_API_KEY', 'OPENAI_API_KEY', 'SERVICEGYM_BASE_URL', 'OPENAI_BASE_URL', 'SERVICEGYM_MODEL', 'SERVICEGYM_PROVIDER'];
@@ -34,18 +35,7 @@ async function server(): Promise<MockServer> {
   return s;
 }
 
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation(((s: string) => ((stdout += String(s)), true)) as never);
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation(((s: string) => ((stderr += String(s)), true)) as never);
-  try {
-    return { code: await main(['node', 'servicegym', ...args]), stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
+const cli = runCli;
 
 /** A config file in a fresh folder; output and store relative to it. */
 function configFile(extra: Record<string, unknown> = {}): { file: string; dir: string } {

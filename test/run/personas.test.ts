@@ -13,6 +13,7 @@ import { main } from '../../src/cli/main.js';
 import { startTwoRoleMock, last, type TwoRoleMock } from '../support/two-role-mock.js';
 import { tmpDir } from '../support/paths.js';
 import { ConcedingAgent, OFF_POLICY_REQUEST, WRONG_WISH, oracle, personaShop, personaTask } from '../support/persona-shop.js';
+import { runCli } from '../support/cli.js';
 
 const userTexts = (messages: any[]) => messages.filter((m) => m.role === 'user').map((m) => String(m.content));
 
@@ -97,18 +98,7 @@ describe('runDomainTasks with personas (LLM user simulator against the mock serv
   });
 });
 
-async function cli(args: string[]) {
-  let out = '';
-  let err = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s: any) => ((out += String(s)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s: any) => ((err += String(s)), true));
-  try {
-    return { code: await main(['node', 'servicegym', ...args]), out, err };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-}
+const cli = runCli;
 
 describe('servicegym run / validate --personas', () => {
   let mock: TwoRoleMock;

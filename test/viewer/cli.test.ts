@@ -11,20 +11,9 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { UI_DIR_ENV } from '../../src/viewer/ui-dir.js';
 import { ROOT, tmpDir } from '../support/paths.js';
+import { runCli } from '../support/cli.js';
 
-async function cli(args: string[]) {
-  let out = '';
-  let err = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s: any) => ((out += String(s)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s: any) => ((err += String(s)), true));
-  try {
-    const code = await main(['node', 'servicegym', ...args]);
-    return { code, out, err };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-}
+const cli = runCli;
 
 let db: string;
 let uiDir: string;

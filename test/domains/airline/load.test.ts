@@ -14,24 +14,14 @@ import { Environment } from '../../../src/env/environment.js';
 import { BadInputError } from '../../../src/spec/errors.js';
 import { pyDumps } from '../../../src/util/pyjson.js';
 import { HAS_SHARED, SHARED, tmpDir } from '../../support/paths.js';
+import { runCli } from '../../support/cli.js';
 
 const AIRLINE_DIR = path.join(SHARED, 'peers', 'tau2', 'airline');
 const REFERENCE = path.join(SHARED, 'peers', 'tau2', 'reference', 'airline.train.jsonl');
 const PRISTINE_HASH = '8f43f67512d22babc541ae00354b4bfb43dbf42f7a8dfedcdc6f60e56f1e3c84';
 
 /** Runs `servicegym …args` in process, capturing stdout and stderr. */
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation(((s: string | Uint8Array) => ((stdout += String(s)), true)) as never);
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation(((s: string | Uint8Array) => ((stderr += String(s)), true)) as never);
-  try {
-    return { code: await main(['node', 'servicegym', ...args]), stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
+const cli = runCli;
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -14,24 +14,14 @@ import { loadRetail, retailDbHash, type RetailState } from '../../../src/domains
 import { Environment } from '../../../src/env/environment.js';
 import { BadInputError } from '../../../src/spec/errors.js';
 import { HAS_SHARED, SHARED, tmpDir } from '../../support/paths.js';
+import { runCli } from '../../support/cli.js';
 
 const RETAIL_DIR = path.join(SHARED, 'peers', 'tau2', 'retail');
 const REFERENCE = path.join(SHARED, 'peers', 'tau2', 'reference', 'retail.train.jsonl');
 const PRISTINE_HASH = 'b25c9cb211f5efcaee5dd646054a73c4a9f43f4f5acc32c10713cd9f9ac20e9c';
 
 /** Runs `servicegym …args` in process, capturing stdout and stderr. */
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation(((s: string | Uint8Array) => ((stdout += String(s)), true)) as never);
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation(((s: string | Uint8Array) => ((stderr += String(s)), true)) as never);
-  try {
-    return { code: await main(['node', 'servicegym', ...args]), stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
+const cli = runCli;
 
 afterEach(() => vi.restoreAllMocks());
 
