@@ -19,6 +19,7 @@ import { BadInputError } from '../spec/errors.js';
 import { finishCampaign } from './campaign-common.js';
 import { progressLogger } from './output.js';
 
+/** Registers `servicegym campaign` (live, journalled, resumable); exit 0 released, 1 rejected or provider failure, 2 bad input. */
 export function registerCampaign(program: Command, setExit: (code: number) => void): void {
   program
     .command('campaign')

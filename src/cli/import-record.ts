@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { importRecord } from '../campaign/import-record.js';
 
+/** Registers `servicegym import-record <record> --out <dir>`; exit 2 on a malformed record. */
 export function registerImportRecord(program: Command, setExit: (code: number) => void): void {
   program
     .command('import-record')

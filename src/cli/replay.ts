@@ -19,6 +19,7 @@ import { seedStatisticalGate, seedStatisticalText } from '../optimizer/seed-stat
 import { progressLogger } from './output.js';
 import { DEFAULT_CAMPAIGN_DIR } from './paths.js';
 
+/** Registers `servicegym replay`; exit 0 released, 1 rejected or not reproduced, 2 bad input. */
 export function registerReplay(program: Command, setExit: (code: number) => void): void {
   program
     .command('replay')

@@ -39,6 +39,7 @@ export function personaTable(records: readonly DomainEpisodeRecord[], personas: 
   return table(rows);
 }
 
+/** Registers `servicegym run`; exit 0, 1 when an episode failed for infrastructure reasons, 2 on bad input. */
 export function registerRun(program: Command, setExit: (code: number) => void): void {
   program
     .command('run')

@@ -23,6 +23,7 @@ import { episodeTable, summaryText } from './run-report.js';
 import { progressLogger } from './output.js';
 import { sha256Hex } from '../util/canonical.js';
 
+/** Registers `servicegym validate`; exit 0 when every task is perfect (or perfect but NL not judged), else 1. */
 export function registerValidate(program: Command, setExit: (code: number) => void): void {
   program
     .command('validate')

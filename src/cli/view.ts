@@ -35,6 +35,7 @@ function untilStopped(): Promise<void> {
   });
 }
 
+/** Registers `servicegym view` (server, or `--export DIR`) on the program; `setExit` receives the exit code. */
 export function registerView(program: Command, setExit: (code: number) => void): void {
   program
     .command('view')

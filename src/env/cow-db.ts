@@ -11,6 +11,7 @@ export type Tables = Record<string, Record<string, unknown>>;
 
 const DELETED = Symbol('deleted');
 
+/** A copy-on-write view over a shared table DB (see the module doc). Not thread-safe. */
 export class CowDb<T extends Tables = Tables> {
   /** Per table: id -> cloned/new record, or DELETED. */
   private readonly overlay = new Map<keyof T, Map<string, unknown>>();

@@ -14,6 +14,7 @@ import type { ChatModel, ChatRequestInput, ModelCallResult } from './chat-model.
 import { withModel } from './chat-model.js';
 import type { LiveModelConfig } from './config.js';
 
+/** A {@link ChatModel} on any OpenAI-compatible endpoint; the key stays in memory, never in receipts. */
 export class OpenAICompatibleModel implements ChatModel {
   readonly provider: string;
   readonly endpoint: string;

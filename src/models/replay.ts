@@ -27,6 +27,7 @@ export class VirtualClock {
   }
 }
 
+/** A {@link ChatModel} answering from a cassette of receipts (see the module doc); never touches the network. */
 export class ReplayModel implements ChatModel {
   readonly provider: string;
   readonly endpoint: string;

@@ -9,6 +9,7 @@ import { ReplayMissError } from '../spec/errors.js';
 import type { ChatModel, ChatRequestInput, ModelCallResult } from './chat-model.js';
 import { ReplayModel } from './replay.js';
 
+/** Serves journalled calls first (each at most once, in order), then calls the live model. */
 export class ResumeModel implements ChatModel {
   readonly provider: string;
   readonly endpoint: string;

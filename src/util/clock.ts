@@ -7,6 +7,7 @@ export interface Clock {
   nowSeconds(): number;
 }
 
+/** The real clock (live runs only; replay and tests inject a virtual one). */
 export const SystemClock: Clock = { nowSeconds: () => Date.now() / 1000 };
 
 /** ISO-8601 with seconds precision and `+00:00`, as Python's `datetime.isoformat()` prints UTC. */

@@ -69,6 +69,7 @@ function user(user_id: string, first: string, last: string, dob: string, members
   };
 }
 
+/** Customers named by the seed airline tasks (membership, payment methods, reservations). */
 export function seedUsers(): Json {
   const family = [person('Helen', 'Park', '1982-03-09'), person('Daniel', 'Park', '1980-11-21')];
   return {
@@ -102,6 +103,7 @@ function res(id: string, user_id: string, cabin: string, flights: Json[], passen
 }
 const seg = (origin: string, destination: string, flight_number: string, date: string, price: number) => ({ origin, destination, flight_number, date, price });
 
+/** Reservations named by the seed airline tasks; prices in whole dollars, times EST. */
 export function seedReservations(): Json {
   const mia = [person('Mia', 'Lee', '1991-06-12')];
   const raj = [person('Raj', 'Patel', '1985-02-03'), person('Asha', 'Patel', '1987-07-19')];

@@ -47,6 +47,7 @@ function user(user_id: string, first: string, last: string, email: string, addre
   return { user_id, name: { first_name: first, last_name: last }, address, email, payment_methods: Object.fromEntries(methods.map((m) => [m.id, m])), orders };
 }
 
+/** Customers named by the seed retail tasks (addresses, payment methods, orders). */
 export function seedUsers(): Json {
   return {
     noah_kim_2207: user('noah_kim_2207', 'Noah', 'Kim', 'noah.kim2207@example.com', addr('18 Pike Street', 'Apt 4', 'Seattle', 'WA', '98101'), [card('credit_card_2207001', 'visa', '1881')], ['#W4419983']),
@@ -72,6 +73,7 @@ function order(orderId: string, userId: string, address: Json, items: Json[], st
   };
 }
 
+/** Orders named by the seed retail tasks; prices in dollars (floats, cents exact). */
 export function seedOrders(): Json {
   const p = seedProducts();
   const u = seedUsers();
