@@ -14,11 +14,10 @@
  */
 import { z } from 'zod';
 import { ToolError } from '../../spec/tool.js';
-import { pyRound2 } from '../common/python-calc.js';
 import type { OrderPayment } from './schema.js';
-import { countOf, dumpOrder, dumpUser, first, getOrder, getPaymentMethod, getUser, getVariant, itemIdArg, itemIdsArg, orderIdArg, paymentMethodIdArg, pySorted, userIdArg, type RetailTool } from './tools-common.js';
+import { countOf, dumpOrder, dumpUser, first, getOrder, getPaymentMethod, getUser, itemIdArg, itemIdsArg, orderIdArg, paymentMethodIdArg, pySorted, userIdArg, type RetailTool } from './tools-common.js';
 import { creditGiftCard } from './tools-pending.js';
-import { makeReturnDeliveredOrderItems } from './tools-delivered.js';
+import { exchangePriceDifference, makeReturnDeliveredOrderItems } from './tools-delivered.js';
 
 /**
  * `cancel_pending_order_item`: removes the first line with `item_id` from a `pending` order and
@@ -84,16 +83,7 @@ export const exchangeAndReturnDeliveredOrderItems: RetailTool<{ order_id: string
     const wanted = [...a.exchange_item_ids, ...a.return_item_ids];
     for (const id of wanted) if (countOf(wanted, id) > countOf(inOrder, id)) throw new ToolError(`Number of ${id} not found.`);
     if (a.exchange_item_ids.length !== a.new_item_ids.length) throw new ToolError('The number of items to be exchanged should match.');
-    let diff = 0;
-    a.exchange_item_ids.forEach((id, i) => {
-      const item = order.items.find((it) => it.item_id === id)!;
-      const v = getVariant(db, item.product_id, a.new_item_ids[i]);
-      if (!v.available) throw new ToolError(`New item ${a.new_item_ids[i]} not found or available`);
-      diff += v.price - item.price;
-    });
-    diff = pyRound2(diff);
-    const method = getPaymentMethod(db, order.user_id, a.payment_method_id);
-    if (method.source === 'gift_card' && method.balance < diff) throw new ToolError('Insufficient gift card balance to pay for the price difference');
+    const diff = exchangePriceDifference(db, order, a.exchange_item_ids, a.new_item_ids, a.payment_method_id);
     const w = db.mut('orders', a.order_id);
     w.status = 'exchange and return requested';
     w.exchange_items = pySorted(a.exchange_item_ids);

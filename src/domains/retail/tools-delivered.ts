@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { ToolError } from '../../spec/tool.js';
 import { pyRound2 } from '../common/python-calc.js';
-import type { Address } from './schema.js';
+import type { Address, Order } from './schema.js';
+import type { RetailState } from './state.js';
 import {
   addressArgs,
   countOf,
@@ -25,6 +26,28 @@ import {
   type RetailTool,
 } from './tools-common.js';
 import { addressOf } from './tools-pending.js';
+
+/**
+ * The price difference of an exchange, Σ(new − old) rounded to cents (dollars; negative = refund),
+ * checked as tau2 does: each new id an available variant of the old item's product, and a gift
+ * card must cover a positive difference. Errors: `Item <id> not found`, `Product not found`,
+ * `Variant not found`, `New item <id> not found or available`, `Payment method not found`,
+ * `Insufficient gift card balance to pay for the price difference`.
+ */
+export function exchangePriceDifference(db: RetailState, order: Order, itemIds: readonly string[], newItemIds: readonly string[], paymentMethodId: string): number {
+  let diff = 0;
+  itemIds.forEach((id, i) => {
+    const item = order.items.find((it) => it.item_id === id);
+    if (!item) throw new ToolError(`Item ${id} not found`);
+    const variant = getVariant(db, item.product_id, newItemIds[i]);
+    if (!variant.available) throw new ToolError(`New item ${newItemIds[i]} not found or available`);
+    diff += variant.price - item.price;
+  });
+  diff = pyRound2(diff);
+  const method = getPaymentMethod(db, order.user_id, paymentMethodId);
+  if (method.source === 'gift_card' && method.balance < diff) throw new ToolError('Insufficient gift card balance to pay for the price difference');
+  return diff;
+}
 
 /**
  * `exchange_delivered_order_items`: requests an exchange of delivered items for other variants.
@@ -57,17 +80,7 @@ export const exchangeDeliveredOrderItems: RetailTool<{ order_id: string; item_id
     const inOrder = order.items.map((it) => it.item_id);
     for (const id of item_ids) if (countOf(item_ids, id) > countOf(inOrder, id)) throw new ToolError(`Number of ${id} not found.`);
     if (item_ids.length !== new_item_ids.length) throw new ToolError('The number of items to be exchanged should match.');
-    let diff = 0;
-    item_ids.forEach((id, i) => {
-      const item = order.items.find((it) => it.item_id === id);
-      if (!item) throw new ToolError(`Item ${id} not found`);
-      const variant = getVariant(db, item.product_id, new_item_ids[i]);
-      if (!variant.available) throw new ToolError(`New item ${new_item_ids[i]} not found or available`);
-      diff += variant.price - item.price;
-    });
-    diff = pyRound2(diff);
-    const method = getPaymentMethod(db, order.user_id, payment_method_id);
-    if (method.source === 'gift_card' && method.balance < diff) throw new ToolError('Insufficient gift card balance to pay for the price difference');
+    const diff = exchangePriceDifference(db, order, item_ids, new_item_ids, payment_method_id);
     const w = db.mut('orders', order_id);
     w.status = 'exchange requested';
     w.exchange_items = pySorted(item_ids);
