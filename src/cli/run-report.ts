@@ -2,24 +2,26 @@
  * Text reports of a domain run: per task reward, partial score and failing checks, then the
  * summary with pass^1..k.
  */
-import type { TaskEvaluation } from '../evaluation/types.js';
-import type { EpisodeRecord } from '../run/run-tasks.js';
+import type { EpisodeReportRow } from '../run/report-rows.js';
 import type { RunSummary } from '../run/summary.js';
 import { table } from './output.js';
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : `${(x * 100).toFixed(1)}%`);
 const num = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : x.toFixed(3));
 
-/** One row per episode: task, trial, termination, reward, partial, failing checks. */
-export function episodeTable(records: EpisodeRecord<TaskEvaluation>[]): string {
+/**
+ * One row per episode: task, trial, termination, reward, partial, failing checks; episodes kept
+ * from an earlier attempt of a resumed run have their trial marked `(kept)`.
+ */
+export function episodeTable(records: readonly EpisodeReportRow[]): string {
   const rows: string[][] = [['task', 'trial', 'end', 'reward', 'partial', 'failing checks']];
   for (const r of records) {
     const ev = r.evaluation;
     const failing = ev ? ev.checks.filter((c) => c.verdict !== 'pass').map((c) => (c.verdict === 'not_judged' ? `${c.id} (not judged)` : c.id)) : [];
     rows.push([
       r.taskId,
-      String(r.trial),
-      r.episode.termination,
+      r.kept ? `${r.trial} (kept)` : String(r.trial),
+      r.termination,
       ev ? (ev.reward === null ? 'not judged' : num(ev.reward)) : 'error',
       ev ? pct(ev.partial) : 'error',
       r.infraError ? `infrastructure: ${r.infraError.slice(0, 80)}` : r.evaluationError ? `evaluation: ${r.evaluationError.slice(0, 80)}` : failing.join(', ') || '-',

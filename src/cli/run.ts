@@ -16,7 +16,8 @@ import type { TaskEvaluation } from '../evaluation/types.js';
 import { isSuccess } from '../evaluation/pass-k.js';
 import { loadDomain } from '../domains/index.js';
 import { DEFAULT_STORE_PATH, RunStore } from '../store/store.js';
-import { runDomainTasks, selectTasks, type DomainEpisodeRecord } from '../run/task-run.js';
+import { runDomainTasks, selectTasks } from '../run/task-run.js';
+import { mergeReportRows, reportRowOf, reportRowOfStored, type EpisodeReportRow } from '../run/report-rows.js';
 import { parsePersonas, PERSONAS } from '../users/personas.js';
 import { resolveLiveModelConfig } from '../models/config.js';
 import { OpenAICompatibleModel } from '../models/openai-adapter.js';
@@ -26,11 +27,11 @@ import { episodeTable, summaryText } from './run-report.js';
 import { progressLogger, table } from './output.js';
 
 /** Per persona: episodes, successes (reward 1), reward mean and partial mean (infrastructure errors left out, as in the summary). */
-export function personaTable(records: readonly DomainEpisodeRecord[], personas: readonly string[]): string {
+export function personaTable(records: readonly EpisodeReportRow[], personas: readonly string[]): string {
   const rows: string[][] = [['persona', 'episodes', 'reward 1', 'reward mean', 'partial mean']];
   for (const p of personas) {
     const mine = records.filter((r) => r.persona === p);
-    const scored = mine.filter((r) => !r.infraError && r.evaluation) as (DomainEpisodeRecord & { evaluation: TaskEvaluation })[];
+    const scored = mine.filter((r) => !r.infraError && r.evaluation) as (EpisodeReportRow & { evaluation: TaskEvaluation })[];
     const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
     const reward = mean(scored.map((r) => r.evaluation.reward ?? 0));
     const partial = mean(scored.map((r) => r.evaluation.partial));
@@ -78,6 +79,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
       try {
         let runId: string = flags.resume ?? `run-${flags.domain}-${new Date().toISOString().replace(/[:.]/g, '-')}`;
         let finished: FinishedEpisode[] = [];
+        let kept: EpisodeReportRow[] = [];
         if (flags.resume) {
           const stored = store.getRun(runId);
           if (!stored) throw new BadInputError(`no run '${runId}' in the store`, { file: flags.db });
@@ -88,7 +90,9 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
           if (differs.length) {
             throw new BadInputError(`run '${runId}' was started with other settings (${differs.map((k) => `${k}: ${JSON.stringify(k === 'domain' ? stored.domain : was[k])} vs ${JSON.stringify(now[k])}`).join('; ')}); resume it with the same flags`, { file: flags.db });
           }
-          finished = store.episodes(runId).map((e) => ({ taskId: e.task_id, trial: e.trial, termination: e.termination as never, reward: e.reward, partial: e.partial, infraError: !!(e.result as any)?.infra_error }))
+          const storedRows = store.episodes(runId);
+          kept = storedRows.filter((e) => !(e.result as any)?.infra_error).map(reportRowOfStored);
+          finished = storedRows.map((e) => ({ taskId: e.task_id, trial: e.trial, termination: e.termination as never, reward: e.reward, partial: e.partial, infraError: !!(e.result as any)?.infra_error }))
             .filter((e) => !e.infraError);
           const before = (store.getRun(runId)?.summary as { personas?: string[] } | null)?.personas ?? null;
           if (JSON.stringify(before) !== JSON.stringify(personas ?? null)) {
@@ -108,8 +112,10 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
         });
         bar?.stop();
         store.saveRun({ id: runId, kind: 'run', name: `run ${flags.domain}`, domain: flags.domain, created_at: new Date().toISOString(), summary: { ...meta, ...res.summary, tasks: tasks.length, usage: res.usage }, record: null });
-        if (flags.json) process.stdout.write(JSON.stringify({ run_id: runId, summary: res.summary, usage: res.usage, episodes: res.records.map((r) => ({ task_id: r.taskId, trial: r.trial, ...(personas ? { persona: r.persona } : {}), termination: r.episode.termination, evaluation: r.evaluation, infra_error: r.infraError ?? null })) }, null, 2) + '\n');
-        else process.stdout.write(`run ${runId}\n\n${episodeTable(res.records)}\n\n${personas ? `${personaTable(res.records, personas)}\n\n` : ''}${summaryText(res.summary)}\n`);
+        // Every episode of the run, the kept ones of a resumed run included.
+        const rows = mergeReportRows(tasks.map((t) => t.id), kept, res.records.map(reportRowOf));
+        if (flags.json) process.stdout.write(JSON.stringify({ run_id: runId, summary: res.summary, usage: res.usage, episodes: rows.map((r) => ({ task_id: r.taskId, trial: r.trial, ...(personas ? { persona: r.persona } : {}), termination: r.termination, evaluation: r.evaluation, infra_error: r.infraError ?? null, ...(flags.resume ? { kept: !!r.kept } : {}) })) }, null, 2) + '\n');
+        else process.stdout.write(`run ${runId}\n\n${episodeTable(rows)}\n\n${personas ? `${personaTable(rows, personas)}\n\n` : ''}${summaryText(res.summary)}\n`);
         setExit(res.summary.infraErrors > 0 ? 1 : 0);
       } finally {
         store.close();

@@ -20,6 +20,7 @@ import { classifyValidateEpisode, notJudgedClause } from './validate-verdict.js'
 import { resolveLiveModelConfig } from '../models/config.js';
 import { OpenAICompatibleModel } from '../models/openai-adapter.js';
 import { episodeTable, summaryText } from './run-report.js';
+import { reportRowOf } from '../run/report-rows.js';
 import { progressLogger } from './output.js';
 import { sha256Hex } from '../util/canonical.js';
 
@@ -61,8 +62,8 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
           process.stdout.write(JSON.stringify({ run_id: runId, summary: res.summary, tasks: res.records.map((r) => ({ task_id: r.taskId, ...(personas ? { persona: r.persona } : {}), reward: r.evaluation?.reward ?? null, partial: r.evaluation?.partial ?? null, not_judged: r.evaluation?.not_judged ?? null, failing: r.evaluation?.checks.filter((c) => c.verdict !== 'pass').map((c) => ({ id: c.id, verdict: c.verdict, evidence: c.evidence })) ?? [] })) }, null, 2) + '\n');
         } else {
           const bad = res.records.filter((r) => !perfect.includes(r) && !pending.includes(r));
-          if (bad.length) process.stdout.write(episodeTable(bad) + '\n\n');
-          if (personas) process.stdout.write(personaTable(res.records, personas) + '\n\n');
+          if (bad.length) process.stdout.write(episodeTable(bad.map(reportRowOf)) + '\n\n');
+          if (personas) process.stdout.write(personaTable(res.records.map(reportRowOf), personas) + '\n\n');
           process.stdout.write(summaryText(res.summary) + '\n');
           if (notJudged.length) process.stdout.write(`NL not judged (no --judge-model): ${notJudged.map((r) => r.taskId).join(', ')}\n`);
           if (personas) process.stdout.write(`validate: ${perfect.length}/${res.records.length} episodes (${tasks.length} task${tasks.length === 1 ? "" : "s"} × ${personas.length} persona${personas.length === 1 ? "" : "s"}) score reward 1 and partial 100%${notJudgedClause(pending.length)} (${(res.records.length / seconds).toFixed(1)} episodes/s)\n`);

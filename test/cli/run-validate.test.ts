@@ -94,4 +94,24 @@ describe('run (against the mock model server)', () => {
     expect(mock.server.requests.length).toBe(before);
     expect(JSON.parse(again.out).summary.episodes).toBe(1);
   });
+
+  it('a resumed run reports every episode: the kept ones marked, the missing ones run again', async () => {
+    const db = path.join(tmpDir('sg-run3-'), 'store.db');
+    const args = ['run', '--tasks', 'T01', '--trials', '3', '--agent-model', 'mock-agent', '--user-model', 'mock-user', '--base-url', mock.server.url, '--db', db, '-q'];
+    const first = await cli([...args, '--json']);
+    const runId = JSON.parse(first.out).run_id;
+    // As if the run had died before its second trial finished.
+    const sql = new Database(db);
+    sql.prepare("DELETE FROM episodes WHERE run_id = ? AND episode_id = 'T01#1'").run(runId);
+    sql.close();
+    const before = mock.server.requests.length;
+    const again = await cli([...args, '--resume', runId]);
+    expect(again.code).toBe(0);
+    expect(mock.server.requests.length).toBeGreaterThan(before);
+    const trialCells = again.out.split('\n').filter((l) => l.startsWith('T01')).map((l) => l.split(/\s{2,}/)[1]);
+    expect(trialCells).toEqual(['0 (kept)', '1', '2 (kept)']);
+    expect(again.out).toMatch(/episodes: 3 \(3 scored/);
+    const json = await cli([...args, '--resume', runId, '--json']);
+    expect(JSON.parse(json.out).episodes.map((e: { trial: number; kept: boolean }) => `${e.trial}:${e.kept}`)).toEqual(['0:true', '1:true', '2:true']);
+  });
 });

@@ -1,0 +1,69 @@
+/**
+ * The per-episode facts a run report prints, taken either from a record just produced by
+ * `runDomainTasks` or from an episode row stored by an earlier attempt of the same run (so that a
+ * resumed run reports every episode, not only the ones it ran this time).
+ */
+import type { TaskEvaluation } from '../evaluation/types.js';
+import type { EpisodeRow } from '../store/store.js';
+import type { DomainEpisodeRecord } from './task-run.js';
+
+/** One episode as reported: `trial` counts from 0; `kept` marks an episode finished by an earlier attempt. */
+export interface EpisodeReportRow {
+  taskId: string;
+  trial: number;
+  persona?: string;
+  termination: string;
+  /** Null when the evaluator threw or the episode failed for infrastructure reasons. */
+  evaluation: TaskEvaluation | null;
+  evaluationError?: string;
+  infraError?: string;
+  kept?: boolean;
+}
+
+/** The report row of an episode just run. */
+export function reportRowOf(rec: DomainEpisodeRecord): EpisodeReportRow {
+  return {
+    taskId: rec.taskId,
+    trial: rec.trial,
+    ...(rec.persona !== undefined ? { persona: rec.persona } : {}),
+    termination: rec.episode.termination,
+    evaluation: rec.evaluation,
+    ...(rec.evaluationError ? { evaluationError: rec.evaluationError } : {}),
+    ...(rec.infraError ? { infraError: rec.infraError } : {}),
+  };
+}
+
+interface StoredResult {
+  persona?: string;
+  evaluation?: TaskEvaluation | null;
+  evaluation_error?: string | null;
+  infra_error?: string | null;
+}
+
+/** The report row of an episode stored by `runDomainTasks` (its `result` JSON), marked `kept`. */
+export function reportRowOfStored(row: EpisodeRow): EpisodeReportRow {
+  const r = (row.result ?? {}) as StoredResult;
+  return {
+    taskId: row.task_id,
+    trial: row.trial,
+    ...(r.persona !== undefined ? { persona: r.persona } : {}),
+    termination: row.termination ?? 'unknown',
+    evaluation: r.evaluation ?? null,
+    ...(r.evaluation_error ? { evaluationError: r.evaluation_error } : {}),
+    ...(r.infra_error ? { infraError: r.infra_error } : {}),
+    kept: true,
+  };
+}
+
+/**
+ * Every episode of a resumed run: the stored ones that were kept plus the ones just run (a
+ * re-run replaces its stored row), ordered by the task order given, then trial.
+ */
+export function mergeReportRows(taskOrder: readonly string[], kept: readonly EpisodeReportRow[], fresh: readonly EpisodeReportRow[]): EpisodeReportRow[] {
+  const key = (r: EpisodeReportRow) => `${r.taskId}\u0000${r.trial}`;
+  const byKey = new Map<string, EpisodeReportRow>();
+  for (const r of kept) byKey.set(key(r), r);
+  for (const r of fresh) byKey.set(key(r), r);
+  const rank = new Map(taskOrder.map((id, i) => [id, i]));
+  return [...byKey.values()].sort((a, b) => (rank.get(a.taskId) ?? Infinity) - (rank.get(b.taskId) ?? Infinity) || a.taskId.localeCompare(b.taskId) || a.trial - b.trial);
+}
