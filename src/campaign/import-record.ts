@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { prepareOutputDir } from '../util/output-dir.js';
 import type { CampaignSpec } from '../spec/campaign.js';
 import { BadInputError } from '../spec/errors.js';
 import type { Receipt } from '../spec/receipt.js';
@@ -58,11 +59,13 @@ export interface ImportResult {
 }
 
 /**
- * Imports `recordFile` into `outDir` (created; existing files with the same names are replaced).
+ * Imports `recordFile` into `outDir`: created if needed; an earlier import there (it has a
+ * SOURCE.md) has its files replaced. Nothing is written when the record is bad.
  * Throws {@link BadInputError} naming the file and JSON path when the record is malformed,
- * truncated, or does not fit a registered domain.
+ * truncated, or does not fit a registered domain, and naming the folder when it is non-empty,
+ * holds no earlier import and `opts.force` is not set.
  */
-export function importRecord(recordFile: string, outDir: string): ImportResult {
+export function importRecord(recordFile: string, outDir: string, opts: { force?: boolean } = {}): ImportResult {
   const text = readTextFile(recordFile);
   const rec: ExperimentRecord = validate(ExperimentRecordSchema, parseJsonText(text, recordFile), recordFile, { keepRaw: true });
   const turns = rec.api_turns as Receipt[];
@@ -208,6 +211,7 @@ export function importRecord(recordFile: string, outDir: string): ImportResult {
     'SOURCE.md': sourceNote(recordFile, text, rec, turns.length),
   };
   controlKeys.forEach((k) => (files[`prompts/${k}.txt`] = prompts[evalKeys.indexOf(k)]));
+  prepareOutputDir(outDir, { marker: 'SOURCE.md', what: 'an earlier import (SOURCE.md)', forceFlag: '--force', force: opts.force });
   for (const [rel, content] of Object.entries(files)) {
     const p = path.join(outDir, rel);
     fs.mkdirSync(path.dirname(p), { recursive: true });

@@ -8,9 +8,10 @@ export function registerImportRecord(program: Command, setExit: (code: number) =
     .command('import-record')
     .description('turn an experiment record (JSON) into a campaign folder plus a receipts cassette')
     .argument('<record>', 'experiment record JSON file')
-    .requiredOption('--out <dir>', 'campaign folder to write')
-    .action((file: string, flags: { out: string }) => {
-      const r = importRecord(file, flags.out);
+    .requiredOption('--out <dir>', 'campaign folder to write (new, empty, or an earlier import)')
+    .option('--force', 'write into a non-empty folder that holds no earlier import')
+    .action((file: string, flags: { out: string; force?: boolean }) => {
+      const r = importRecord(file, flags.out, { force: flags.force });
       process.stdout.write(`imported ${r.cases} cases and ${r.receipts} receipts into ${r.outDir}\n${r.files.map((f) => `  ${f}`).join('\n')}\n`);
       setExit(0);
     });

@@ -43,7 +43,8 @@ export function registerView(program: Command, setExit: (code: number) => void):
     .option('--db <path>', 'run store (SQLite)', DEFAULT_STORE_PATH)
     .option('--port <n>', 'port to listen on (0 picks a free one)', String(DEFAULT_VIEWER_PORT))
     .option('--host <addr>', 'address to bind (the viewer has no authentication)', DEFAULT_VIEWER_HOST)
-    .option('--export <dir>', 'write a static site (index.html, assets, data.js) into DIR instead of serving')
+    .option('--export <dir>', 'write a static site (index.html, assets, data.js) into DIR instead of serving (new, empty, or an earlier export)')
+    .option('--force', 'with --export: write into a non-empty folder that holds no earlier export')
     .option('-q, --quiet', 'no progress on stderr')
     .action(async (flags) => {
       const log = progressLogger(flags.quiet);
@@ -51,7 +52,7 @@ export function registerView(program: Command, setExit: (code: number) => void):
       RunStore.open(flags.db, { readonly: true }).close();
       if (flags.export) {
         const { exportStaticSite } = await import('../viewer/export.js');
-        const res = exportStaticSite({ dbPath: flags.db, outDir: flags.export });
+        const res = exportStaticSite({ dbPath: flags.db, outDir: flags.export, force: flags.force });
         process.stdout.write(`exported ${res.runs} runs and ${res.episodes} episodes (data ${(res.dataBytes / 1024).toFixed(0)} KiB): open ${res.index}\n`);
         setExit(0);
         return;

@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { RunStore } from '../store/store.js';
+import { prepareOutputDir } from '../util/output-dir.js';
 import { BadInputError } from '../spec/errors.js';
 import { allEpisodePayloads, listRunItems, runDetail } from './queries.js';
 import { defaultUiDir, missingUiMessage } from './ui-dir.js';
@@ -19,6 +20,8 @@ export const EPISODES_PER_FILE = 100;
 export interface ExportOptions {
   dbPath: string;
   outDir: string;
+  /** Write into a non-empty folder that holds no earlier export. */
+  force?: boolean;
   /** Folder of the built UI; default {@link defaultUiDir}. */
   uiDir?: string;
   /** Timestamp written into the data (default: now), so exports can be made reproducible. */
@@ -73,10 +76,11 @@ function copyDir(from: string, to: string): void {
 }
 
 /**
- * Writes the static site into `outDir` (created if needed; index.html, assets/, data.js and
- * episodes/ of an earlier export are replaced, other files are left alone).
+ * Writes the static site into `outDir`: created if needed; an earlier export there (it has a
+ * data.js) has its index.html, assets/, data.js and episodes/ replaced, other files left alone.
  *
- * @throws BadInputError when the store cannot be read or the UI is not built.
+ * @throws BadInputError when the store cannot be read, the UI is not built, or `outDir` is a
+ *   non-empty folder that holds no earlier export and `force` is not set.
  */
 export function exportStaticSite(opts: ExportOptions): ExportResult {
   const uiDir = opts.uiDir ?? defaultUiDir();
@@ -89,7 +93,9 @@ export function exportStaticSite(opts: ExportOptions): ExportResult {
     store.close();
   }
   const { data, chunks } = site;
-  fs.mkdirSync(opts.outDir, { recursive: true });
+  const { earlier } = prepareOutputDir(opts.outDir, { marker: 'data.js', what: 'an earlier export (data.js)', forceFlag: '--force', force: opts.force });
+  // An earlier export's hashed assets would otherwise pile up beside the new ones.
+  if (earlier) fs.rmSync(path.join(opts.outDir, 'assets'), { recursive: true, force: true });
   copyDir(uiDir, opts.outDir);
   fs.rmSync(path.join(opts.outDir, 'episodes'), { recursive: true, force: true });
   fs.mkdirSync(path.join(opts.outDir, 'episodes'));

@@ -55,6 +55,24 @@ describe('import-record on bad records', () => {
     expect(r.stdout).toContain(`imported 10 cases and 73 receipts into ${out}`);
   });
 
+  it('refuses a non-empty folder that holds no earlier import (--force overrides); re-importing over an import is fine', async () => {
+    const file = write('intact2.json', recordText);
+    const out = path.join(dir, 'busy');
+    fs.mkdirSync(out);
+    fs.writeFileSync(path.join(out, 'notes.txt'), 'mine');
+    const refused = await cli(['import-record', file, '--out', out]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`${out}: the output folder is not empty (notes.txt) and does not hold an earlier import (SOURCE.md)`);
+    expect(refused.stderr).toContain('--force');
+    expect(fs.readdirSync(out)).toEqual(['notes.txt']);
+    const forced = await cli(['import-record', file, '--out', out, '--force']);
+    expect(forced.code).toBe(0);
+    expect(fs.readFileSync(path.join(out, 'notes.txt'), 'utf8')).toBe('mine');
+    const again = await cli(['import-record', file, '--out', out]);
+    expect(again.code).toBe(0);
+    expect(fs.existsSync(path.join(out, 'campaign.json'))).toBe(true);
+  });
+
   it('a record cut in the middle of a string: exit 2, the file, the JSON path, "truncated"', async () => {
     const file = write('cut-mid.json', recordText.slice(0, Math.floor(recordText.length / 2)));
     const r = await cli(['import-record', file, '--out', path.join(dir, 'x')]);

@@ -66,6 +66,22 @@ describe('servicegym view', () => {
     expect(fs.readFileSync(path.join(out, 'data.js'), 'utf8')).toMatch(/^\/\* servicegym view --export: static data \(1 runs\)[^\n]*\*\/\nwindow.__SERVICEGYM_DATA__ = \{"version":1,/);
   });
 
+  it('--export refuses a non-empty folder that holds no earlier export (--force overrides) and replaces an earlier export', async () => {
+    process.env[UI_DIR_ENV] = uiDir;
+    const out = tmpDir('sg-view-busy-');
+    fs.writeFileSync(path.join(out, 'report.pdf'), 'mine');
+    const refused = await cli(['view', '--db', db, '--export', out]);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain(`${out}: the output folder is not empty (report.pdf) and does not hold an earlier export (data.js)`);
+    expect(fs.readdirSync(out)).toEqual(['report.pdf']);
+    expect((await cli(['view', '--db', db, '--export', out, '--force'])).code).toBe(0);
+    // A stale asset of an earlier export is removed on the next export into the same folder.
+    fs.writeFileSync(path.join(out, 'assets', 'index-stale.js'), '');
+    expect((await cli(['view', '--db', db, '--export', out])).code).toBe(0);
+    expect(fs.existsSync(path.join(out, 'assets', 'index-stale.js'))).toBe(false);
+    expect(fs.readdirSync(out).sort()).toEqual(['assets', 'data.js', 'episodes', 'index.html', 'report.pdf']);
+  });
+
   it('--export says how to build the UI when it is missing', async () => {
     process.env[UI_DIR_ENV] = tmpDir('sg-view-no-ui-');
     const r = await cli(['view', '--db', db, '--export', tmpDir('sg-view-out-')]);
