@@ -2,12 +2,14 @@
  * Receipts (cassettes): one model call each, credential-free.
  *
  * Shape of the seed experiment's `api_turns` entries, so that those entries are a cassette as
- * they stand: `{kind, provider, endpoint, request, response, elapsed_seconds}`.
+ * they stand: `{kind, provider, endpoint, request, response, elapsed_seconds}`. The receipt
+ * itself is strict — an unknown key (a misspelt field, or a `headers` block that could carry a
+ * credential) is refused — while `request` and `response` keep provider-specific extras.
  */
 import { z } from 'zod';
 import { ChatRequestSchema, ChatResponseSchema, ModelRoleSchema } from './messages.js';
 
-export const ReceiptSchema = z.looseObject({
+export const ReceiptSchema = z.strictObject({
   kind: ModelRoleSchema,
   provider: z.string(),
   endpoint: z.string(),

@@ -116,6 +116,17 @@ describe('import-record on bad records', () => {
     expect(r.stderr).toBe(`servicegym: error: ${file} at $.api_turns: Invalid input: expected array, received number\n`);
   });
 
+  it('an api_turns entry with an unknown key (a headers block): exit 2 naming $.api_turns[2].headers, nothing written', async () => {
+    const rec = JSON.parse(recordText);
+    rec.api_turns[2].headers = { authorization: 'Bearer sk-not-a-real-key' };
+    const file = write('bad-turn-key.json', JSON.stringify(rec));
+    const out = path.join(dir, 'u');
+    const r = await cli(['import-record', file, '--out', out]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`servicegym: error: ${file} at $.api_turns[2]: Unrecognized key: "headers"\n`);
+    expect(fs.existsSync(out)).toBe(false);
+  });
+
   it('a missing record file: exit 2 naming it', async () => {
     const file = path.join(dir, 'no-such-record.json');
     const r = await cli(['import-record', file, '--out', path.join(dir, 'v')]);
