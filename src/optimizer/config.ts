@@ -39,6 +39,11 @@
  * the agent's model, `proposer` to the judge's. Temperatures: the agent's (default 0) applies to
  * agent, user simulator and judge rollouts; the proposer's defaults to 0.7 (its proposals should
  * differ from each other).
+ *
+ * `cache_file` is a rollout cache shared across runs, keyed by suite, harness version, prompt
+ * hash, case, trial seed, model names and temperature — not by the base URL, whose port may
+ * change between runs of the same local server. Give each provider its own cache file when two
+ * of them serve the same model name.
  */
 import path from 'node:path';
 import { z } from 'zod';
