@@ -1,9 +1,13 @@
 /**
  * The text report of an optimise run (stdout): split, pre-flight estimate, one row per decided
- * candidate, the run decision, the released candidate's diff, budget use and usage per role.
+ * candidate, the run decision, the released candidate's reasons, per-edit ablation and diff,
+ * the canary, the cases escalated as not prompt-fixable (only when there are any), budget use
+ * and usage per role.
  */
 import { table } from './output.js';
 import type { OptimizeResult } from '../optimizer/run.js';
+import { ablationLines, type AblationReport } from '../optimizer/ablation.js';
+import { failingSummary } from '../optimizer/escalation.js';
 
 const cut = (s: string, n = 110) => ([...s].length > n ? `${[...s].slice(0, n - 1).join('')}…` : s);
 
@@ -25,9 +29,22 @@ export function optimizeReport(name: string, suiteId: string, r: OptimizeResult,
   if (rec) {
     out.push(`Release record sha256 ${rec.sha256}${outDir ? ` in ${outDir}/releases/` : ''}`);
     for (const reason of rec.reasons) out.push(`  ${reason}`);
+    const ablation = rec.statistics.ablation as AblationReport | undefined;
+    if (ablation) {
+      out.push('', `Ablation (leave one edit out, ${ablation.trials} trials on ${ablation.cases} gate cases):`);
+      for (const line of ablationLines(ablation)) out.push(`  ${line}`);
+    }
     out.push('', rec.diff.trimEnd());
   }
   if (r.canary) out.push('', `Canary: ${r.canary.decision.decision} — ${r.canary.decision.reason}`);
+  if (r.escalations.length) {
+    out.push('', 'Not prompt-fixable (advice only; nothing applied, the decision is unchanged):');
+    for (const e of r.escalations) {
+      out.push(`  ${e.case_id}: ${e.attempts} attempts (${e.rollouts} rollouts, all failed; stable failed ${e.stable.failures}/${e.stable.rollouts})`);
+      out.push(`    failing: ${failingSummary(e.failing)}`);
+      out.push(`    recommendation: ${e.recommendation}`);
+    }
+  }
   const u = r.budget.use;
   const c = r.budget.caps;
   out.push(

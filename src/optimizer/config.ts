@@ -15,7 +15,7 @@
  *             "min_cases_improved": 2, "min_trials_per_case": 4, "min_coverage": 0.9,
  *             "confirm_fraction": 0.5, "screen_min_net": 1 },
  *   "search": { "rounds": 3, "parents_per_round": 2, "proposals_per_parent": 3,
- *               "max_edits": 3, "max_added_chars": 600 },
+ *               "max_edits": 3, "max_added_chars": 600, "escalate_after": 3 },
  *   "budget": { "max_rollouts": 450, "max_judge_calls": 450, "max_proposer_calls": 30,
  *               "max_tokens": null, "max_cost_usd": null },
  *   "models": { "agent": { "model": "gpt-4.1-mini", "temperature": 0 },
@@ -39,6 +39,11 @@
  * the agent's model, `proposer` to the judge's. Temperatures: the agent's (default 0) applies to
  * agent, user simulator and judge rollouts; the proposer's defaults to 0.7 (its proposals should
  * differ from each other).
+ *
+ * `search.escalate_after`: a feedback case the stable prompt fails and that this many screened
+ * candidates tried without ever passing is reported as not prompt-fixable, with a recommendation
+ * (see `src/optimizer/escalation.ts`). Advice only: it never changes a decision, so it is not part
+ * of the run identity (a run can be resumed with another value).
  *
  * `cache_file` is a rollout cache shared across runs, keyed by suite, harness version, prompt
  * hash, case, trial seed, model names and temperature — not by the base URL, whose port may
@@ -83,7 +88,7 @@ export const OptimizeConfigSchema = z.strictObject({
     .strictObject({ feedback: share.default(0.4), sealed: share.default(0.2), assign: z.record(z.string(), z.enum(['feedback', 'gate', 'sealed'])).optional() })
     .prefault({}),
   trials: z
-    .strictObject({ feedback: count.default(4), screen: count.default(2), look1: count.default(4), look2: count.default(8), sealed: count.default(8) })
+    .strictObject({ feedback: count.default(4), screen: count.default(2), look1: count.default(4), look2: count.default(8), sealed: count.default(8), ablation: z.number().int().min(0).default(4) })
     .prefault({})
     .refine((t) => t.look1 <= t.look2 && t.screen <= t.feedback, { message: 'need look1 ≤ look2 and screen ≤ feedback' }),
   gate: z
@@ -106,6 +111,7 @@ export const OptimizeConfigSchema = z.strictObject({
       proposals_per_parent: count.default(3),
       max_edits: count.default(3),
       max_added_chars: count.default(600),
+      escalate_after: count.default(3),
     })
     .prefault({}),
   budget: z
@@ -154,11 +160,14 @@ export interface LoadedOptimizeConfig {
 
 /**
  * What a journal must have been written with to be resumed: the config without the fields that
- * may change between a run and its resumption (budget caps, concurrency, paths).
+ * may change between a run and its resumption (budget caps, concurrency, paths, and
+ * `search.escalate_after`, which only shapes the report — so configs written before it existed
+ * keep their identity).
  */
 export function runIdentity(config: OptimizeConfig): string {
-  const { budget: _b, concurrency: _c, output_dir: _o, store: _s, cache_file: _f, ...rest } = config;
-  return canonicalHash(rest);
+  const { budget: _b, concurrency: _c, output_dir: _o, store: _s, cache_file: _f, search, ...rest } = config;
+  const { escalate_after: _e, ...searchRest } = search;
+  return canonicalHash({ ...rest, search: searchRest });
 }
 
 /** Parses a config value (defaults filled in); throws ZodError-derived BadInputError via the loader. */

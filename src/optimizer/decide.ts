@@ -19,6 +19,7 @@ import type { RolloutBook } from './rollout-book.js';
 import type { Splits } from './splits.js';
 import type { GateRun, ScreenResult } from './stages.js';
 import type { GateResult } from './gate.js';
+import type { AblationReport } from './ablation.js';
 import { usageWithoutLatency, type Suite } from './suite.js';
 import { passKCurve } from './stats.js';
 
@@ -30,6 +31,8 @@ export interface DecisionInput {
   screen?: ScreenResult;
   gate?: GateRun;
   confirm?: { result: GateResult | null; rows: PairRow[] };
+  /** Leave-one-edit-out ablation of a releasable candidate. */
+  ablation?: AblationReport | null;
 }
 
 /** A decided candidate (the run's summary row). */
@@ -154,6 +157,7 @@ export class Decider {
       confirmation: d.confirm?.result ? { verdict: d.confirm.result.verdict, checks: d.confirm.result.checks, stats: d.confirm.result.stats } : null,
       pass_k: d.gate ? { parent: passKCurve(successes(gateRows, 'parent')), candidate: passKCurve(successes(gateRows, 'candidate')) } : null,
       aa_noise_floor: d.gate ? aaFloor(gateRows) : null,
+      ...(d.ablation ? { ablation: d.ablation } : {}),
     };
     const record = this.seal(
       this.body({ sha256: c.sha256, text: c.text, lineageParent: c.lineageParent, round: c.round, index: c.index }, d, {

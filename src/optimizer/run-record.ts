@@ -1,6 +1,7 @@
 /**
  * The optimise run's record (`record.json`, and the store's `runs.record` for kind `optimize`):
- * split, pre-flight estimate, candidates and their decisions, `releases[]` (the lifecycle entries
+ * split, pre-flight estimate, candidates and their decisions, `not_prompt_fixable[]` (escalated
+ * feedback cases with a recommendation, advice only: `escalation.ts`), `releases[]` (the lifecycle entries
  * `servicegym prompts` and the viewer read), the full hashed release records, budget and usage.
  * Also the store write: the run row plus one episode row per rollout this run used.
  */
@@ -26,6 +27,7 @@ export function buildRunRecord(config: OptimizeConfig, identity: string, suite: 
     stop_reason: r.stopReason,
     budget_stopped: r.budgetStopped,
     candidates: r.candidates.map(({ text: _t, ...c }) => c),
+    not_prompt_fixable: r.escalations,
     releases: r.entries,
     canary: r.canary ? { decision: r.canary.decision.decision, reason: r.canary.decision.reason, episodes: r.canary.decision.episodes, release_sha256: r.canary.record?.sha256 ?? null } : null,
     release_records: r.releases,
@@ -35,9 +37,13 @@ export function buildRunRecord(config: OptimizeConfig, identity: string, suite: 
   };
 }
 
-/** Deterministic run id: `optimize-<name>-<12 hex of the record hash>`. */
+/**
+ * Deterministic run id: `optimize-<name>-<12 hex of the record hash>`, without the lifecycle
+ * entries (they carry dates) and the `not_prompt_fixable` advice (it depends on
+ * `search.escalate_after`, which is not part of the run identity).
+ */
 export function optimizeRunId(name: string, record: Record<string, unknown>): string {
-  const { releases: _r, ...stable } = record;
+  const { releases: _r, not_prompt_fixable: _n, ...stable } = record;
   return `optimize-${name}-${canonicalHash(stable).slice(0, 12)}`;
 }
 

@@ -29,9 +29,11 @@ import { RolloutBook } from './rollout-book.js';
 import { buildSignal } from './signal.js';
 import { derivedSeed, splitRoles, type Splits } from './splits.js';
 import { confirm, gate, screen, specsFor, type StageContext } from './stages.js';
+import { ablate, ablationCost, type AblationReport } from './ablation.js';
 import type { Suite, SuiteModels } from './suite.js';
 import { runCanary, type CanaryOutcome } from './canary-run.js';
 import { Decider, type CandidateDecision } from './decide.js';
+import { findEscalations, type Escalation } from './escalation.js';
 import type { ReleaseRecord } from '../release/record.js';
 import type { ReleaseEntry } from '../release/lifecycle.js';
 
@@ -83,6 +85,8 @@ export interface OptimizeResult {
   /** Proposer calls made by this process. */
   freshProposals: number;
   pins: Record<string, string | null>;
+  /** Feedback cases not prompt-fixable after `search.escalate_after` attempts (advice only; never changes the decision). */
+  escalations: Escalation[];
 }
 
 /** Frozen splits: from the journal when resuming (after checking the identity), else new ones. */
@@ -232,7 +236,18 @@ export async function runOptimization(o: OptimizeOptions): Promise<OptimizeResul
       const cf = await confirm(ctx, c.text, g.final);
       const verdict = cf.result?.verdict ?? 'pass';
       const reasons = cf.result ? [...g.final.reasons, ...cf.result.reasons] : [...g.final.reasons, 'no sealed case in the split: confirmation skipped'];
-      const d = decider.decide(c, { decision: verdict === 'pass' ? 'release_to_canary' : verdict === 'continue' ? 'insufficient_evidence' : verdict, stage: 'confirm', reasons, screen: s, gate: g, confirm: cf }, rejected, ledger);
+      // The minimality pass: what each edit of a releasable candidate contributes (advice only).
+      let ablation: AblationReport | null = null;
+      if (verdict === 'pass' && cfg.trials.ablation > 0) {
+        const parentText = texts.get(c.lineageParent)!;
+        const over = budget.check({ rollouts: ablationCost(ctx, c.text, parentText, c.edits, cfg.trials.ablation), proposerCalls: 0 });
+        if (over) reasons.push(`ablation skipped: ${over.replace(/; stopped at a candidate boundary$/, '')}`);
+        else {
+          ablation = await ablate(ctx, c.text, parentText, c.edits, cfg.trials.ablation);
+          for (const i of ablation?.no_measured_contribution ?? []) reasons.push(`ablation: edit ${i + 1} (${c.edits[i].clause}) showed no measured contribution on the gate cases; review it before promotion`);
+        }
+      }
+      const d = decider.decide(c, { decision: verdict === 'pass' ? 'release_to_canary' : verdict === 'continue' ? 'insufficient_evidence' : verdict, stage: 'confirm', reasons, screen: s, gate: g, confirm: cf, ablation }, rejected, ledger);
       if (d.decision === 'release_to_canary') {
         released = d;
         break;
@@ -265,6 +280,7 @@ export async function runOptimization(o: OptimizeOptions): Promise<OptimizeResul
     freshRollouts: book.fresh,
     freshProposals,
     pins,
+    escalations: findEscalations({ candidates: decisions, byPrompt: book.byPrompt, stableSha: stable.sha256, feedbackCases: splits.feedback, threshold: cfg.search.escalate_after }),
   };
 }
 

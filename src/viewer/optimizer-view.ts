@@ -10,6 +10,7 @@
  *   when the release record format changes.
  */
 import type { EditView, EvidenceLink, GateCheckView, OptimizerView, ReleaseView } from './types.js';
+import { ablationLines, type AblationReport } from '../optimizer/ablation.js';
 
 type Loose = Record<string, any>;
 
@@ -130,6 +131,11 @@ export function campaignOptimizerView(runId: string, r: Loose, createdAt: string
 export type EpisodeFinder = (label: string, taskId: string, trial: number | null) => string | null;
 
 /** A statistic's value on one line (objects as compact JSON, cut at 240 characters). */
+/** A leave-one-edit-out report as the optimiser writes it ({@link AblationReport}). */
+function isAblation(v: unknown): v is AblationReport {
+  return typeof v === 'object' && v !== null && Array.isArray((v as Loose).edits);
+}
+
 function statValue(v: unknown): string {
   const t = text(v);
   return t.length > 240 ? `${t.slice(0, 239)}…` : t;
@@ -178,7 +184,7 @@ export function releasesFromRecord(runId: string, record: { releases: unknown[] 
     };
     const statistics = Object.entries((x.statistics ?? rec?.statistics ?? {}) as Loose)
       .filter(([, v]) => v !== null && v !== undefined)
-      .map(([name, v]) => ({ name, value: statValue(v) }));
+      .map(([name, v]) => ({ name, value: name === 'ablation' && isAblation(v) ? ablationLines(v).join('; ') : statValue(v) }));
     return {
       id,
       label: text(x.label ?? x.source ?? id),

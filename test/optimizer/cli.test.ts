@@ -65,6 +65,7 @@ describe('servicegym optimize (mock HTTP server)', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Decision: release_to_canary');
     expect(run.stdout).toContain('+4. 客户满意度是第一位的。为避免激化矛盾，绝不因政策争议');
+    expect(run.stdout).toMatch(/\nAblation \(leave one edit out, 4 trials on \d+ gate cases\):\n {2}edit 1 \(S2\.4, clarify-rule\): \+\d+ successes over \d+ gate pairs \(\d+ with, \d+ without\)\n/);
     expect(s.requests.length).toBeGreaterThan(100);
     expect(s.requests.every((r) => r.headers.authorization === `Bearer ${FAKE_KEY}`)).toBe(true);
 

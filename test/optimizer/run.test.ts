@@ -54,6 +54,39 @@ describe('reproducibility', () => {
   });
 });
 
+describe('minimality pass (leave-one-edit-out ablation)', () => {
+  it("a released two-edit candidate carries each edit's marginal delta; the no-op edit is flagged, the fix is not", async () => {
+    const r = await optimizeInProcess({ model: new InProcessModel('mock-model', optimizerHandler({ proposer: 'fix_and_noop' })) });
+    expect(r.decision).toBe('release_to_canary');
+    const rec = r.releases.find((x) => x.decision === 'release_to_canary')!;
+    expect(rec.edits).toHaveLength(2);
+    const ab = (rec.statistics as any).ablation;
+    expect(ab).toMatchObject({ trials: 4, cases: r.splits.gate.length });
+    const [fix, noop] = ab.edits;
+    expect(fix).toMatchObject({ index: 0, separable: true, contributes: true, pairs: r.splits.gate.length * 4 });
+    expect(fix.delta).toBeGreaterThan(0);
+    expect(fix.delta).toBe(fix.candidate_successes - fix.without_successes);
+    expect(noop).toMatchObject({ index: 1, separable: true, contributes: false, critical_without: 0 });
+    expect(noop.delta).toBeLessThanOrEqual(0);
+    expect(ab.no_measured_contribution).toEqual([1]);
+    expect(rec.reasons).toContain(`ablation: edit 2 (${(rec.edits[1] as any).clause}) showed no measured contribution on the gate cases; review it before promotion`);
+    // The released text is still the gated one: both edits are in its diff.
+    expect(rec.diff).toContain('+4. 客户满意度是第一位的。为避免激化矛盾，绝不因政策争议');
+  });
+
+  it('a one-edit candidate is compared with its parent, whose gate rollouts are reused; trials.ablation 0 switches it off', async () => {
+    const r = await optimizeInProcess();
+    const rec = r.releases.find((x) => x.decision === 'release_to_canary')!;
+    const ab = (rec.statistics as any).ablation;
+    expect(ab.edits).toHaveLength(1);
+    expect(ab.edits[0]).toMatchObject({ index: 0, contributes: true });
+    const off = await optimizeInProcess({ config: seedConfig({ trials: { ablation: 0 } }) });
+    const offRec = off.releases.find((x) => x.decision === 'release_to_canary')!;
+    expect((offRec.statistics as any).ablation).toBeUndefined();
+    expect(off.budget.use.rollouts).toBe(r.budget.use.rollouts);
+  });
+});
+
 describe('resume', () => {
   it('a run killed mid-round resumes to the same decision and records without re-running finished rollouts or proposals', async () => {
     const refDir = tmpDir('sg-opt-ref-');

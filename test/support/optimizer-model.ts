@@ -46,9 +46,10 @@ const NOOP_WORDS = ['简明', '精炼', '扼要', '简练', '简要', '利落', 
  * - `fix_violation`: the fix plus {@link VIOLATION_MARKER} (one new critical violation on H5);
  * - `bad_quote`: the fix citing a quote that is not in the cited trajectory;
  * - `non_unique`: an edit whose old_str occurs three times;
- * - `copy_token`: the fix with the order number `ABC123` copied into the prompt.
+ * - `copy_token`: the fix with the order number `ABC123` copied into the prompt;
+ * - `fix_and_noop`: the fix plus the no-op rewording (two edits, one of which does nothing).
  */
-export type ProposerMode = 'fix' | 'noop' | 'fix_violation' | 'bad_quote' | 'non_unique' | 'copy_token';
+export type ProposerMode = 'fix' | 'noop' | 'fix_violation' | 'bad_quote' | 'non_unique' | 'copy_token' | 'fix_and_noop';
 
 /** Failure rates of the scripted task agent. */
 export interface ModelRates {
@@ -123,6 +124,7 @@ function proposerReply(body: any, mode: ProposerMode, round: number, index: numb
   let edits: unknown[];
   if (mode === 'noop' || (!fixable && mode !== 'non_unique')) edits = [noop];
   else if (mode === 'fix') edits = [fix];
+  else if (mode === 'fix_and_noop') edits = [fix, noop];
   else if (mode === 'fix_violation') edits = [fix, edit(VIOLATION_OLD, VIOLATION_NEW, 'add-exception-procedure')];
   else if (mode === 'bad_quote') edits = [{ ...fix, evidence: [{ ...evidence[0], quote: '乘客说要投诉到民航局' }] }];
   else if (mode === 'copy_token') edits = [{ ...fix, new_str: `${fix.new_str}例如订单 ABC123 的退款争议。` }];

@@ -252,7 +252,16 @@ describe('lifecycle entries joined with hashed release records (src/release/ sha
             edits: [{ old_str: 'x', new_str: 'y', source_cases: ['B1'], evidence: [{ case_id: 'B1', trial: 1, quote: 'transfer_to_human' }] }],
             edit_checks: [{ index: 0, ok: true, reasons: [] }],
             rationale: 'stop over-escalating',
-            statistics: { added_tokens: -5, screen: null },
+            statistics: {
+              added_tokens: -5,
+              screen: null,
+              ablation: {
+                trials: 4,
+                cases: 2,
+                edits: [{ index: 0, clause: 'S2.4', intent: 'clarify-rule', separable: true, pairs: 8, valid_pairs: 8, candidate_successes: 7, without_successes: 2, delta: 5, critical_without: 0, contributes: true }],
+                no_measured_contribution: [],
+              },
+            },
             diff: '--- a\n+++ b\n@@ -1 +1 @@\n-x\n+y\n',
           },
         ],
@@ -293,7 +302,10 @@ describe('lifecycle entries joined with hashed release records (src/release/ sha
         { name: 'gate', passed: true, detail: 'boundary +2 with no holdout regression' },
       ],
     });
-    expect(c1.statistics).toEqual([{ name: 'added_tokens', value: '-5' }]);
+    expect(c1.statistics).toEqual([
+      { name: 'added_tokens', value: '-5' },
+      { name: 'ablation', value: 'edit 1 (S2.4, clarify-rule): +5 successes over 8 gate pairs (7 with, 2 without)' },
+    ]);
     expect(c1.edits[0].evidence).toEqual([{ run_id: 'optimize-x', episode_id: `${stable.slice(0, 12)}/B1#1#0`, note: 'transfer_to_human' }]);
     expect([c1.rationale, c1.diff]).toEqual(['stop over-escalating', '--- a\n+++ b\n@@ -1 +1 @@\n-x\n+y\n']);
     const ep = await get<EpisodeDetail>(`/api/runs/optimize-x/episodes/${enc(`${stable.slice(0, 12)}/B1#1#0`)}`, db);
