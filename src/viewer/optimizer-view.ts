@@ -9,7 +9,7 @@
  *   record has `releases[]` is read by {@link releasesFromRecord}, the one function to adapt
  *   when the release record format changes.
  */
-import type { EditView, EvidenceLink, GateCheckView, OptimizerView, ReleaseView } from './types.js';
+import type { EditView, EscalationView, EvidenceLink, GateCheckView, OptimizerView, ReleaseView } from './types.js';
 import { ablationLines, type AblationReport } from '../optimizer/ablation.js';
 
 type Loose = Record<string, any>;
@@ -124,13 +124,30 @@ export function campaignOptimizerView(runId: string, r: Loose, createdAt: string
     );
   }
   for (const key of controls) releases.push(release(key, 'control'));
-  return { run_id: runId, source: 'campaign', table, releases, diagnosis: r.learning_signal?.diagnosis ?? null };
+  return { run_id: runId, source: 'campaign', table, releases, diagnosis: r.learning_signal?.diagnosis ?? null, escalations: [] };
 }
 
 /** Finds the episode of this run with `label`, task `taskId` and `trial` (any trial when null). */
 export type EpisodeFinder = (label: string, taskId: string, trial: number | null) => string | null;
 
 /** A statistic's value on one line (objects as compact JSON, cut at 240 characters). */
+/** Reads `record.not_prompt_fixable` (src/optimizer/escalation.ts) leniently. */
+function escalationsOf(v: unknown): EscalationView[] {
+  if (!Array.isArray(v)) return [];
+  return (v as Loose[]).map((e) => {
+    const f = (e.failing ?? {}) as Loose;
+    const critical = Array.isArray(f.critical) ? (f.critical as unknown[]).map(text) : [];
+    const dims = Array.isArray(f.dimensions) ? (f.dimensions as Loose[]).map((d) => `${text(d.dimension)} ×${text(d.failures)}`) : [];
+    return {
+      case_id: text(e.case_id),
+      attempts: typeof e.attempts === 'number' ? e.attempts : 0,
+      rollouts: typeof e.rollouts === 'number' ? e.rollouts : 0,
+      failing: [...critical, ...dims].join('; '),
+      recommendation: text(e.recommendation ?? ''),
+    };
+  });
+}
+
 /** A leave-one-edit-out report as the optimiser writes it ({@link AblationReport}). */
 function isAblation(v: unknown): v is AblationReport {
   return typeof v === 'object' && v !== null && Array.isArray((v as Loose).edits);
@@ -199,7 +216,7 @@ export function releasesFromRecord(runId: string, record: { releases: unknown[] 
       episode_label: x.episode_label ?? x.version ?? null,
     };
   });
-  return { run_id: runId, source: 'releases', table: null, releases, diagnosis: record.diagnosis ?? null };
+  return { run_id: runId, source: 'releases', table: null, releases, diagnosis: record.diagnosis ?? null, escalations: escalationsOf(record.not_prompt_fixable) };
 }
 
 /** The optimiser view of a stored run's record, or null when it has none. */

@@ -226,6 +226,18 @@ export interface OptimizerView {
   table: { columns: string[]; rows: { label: string; cells: { passed: number; total: number }[] }[] } | null;
   releases: ReleaseView[];
   diagnosis: string | null;
+  /** Feedback cases the optimiser found not prompt-fixable (`record.not_prompt_fixable`), advice only. */
+  escalations: EscalationView[];
+}
+
+/** One not-prompt-fixable case: how often it was tried, what keeps failing, what to do instead. */
+export interface EscalationView {
+  case_id: string;
+  attempts: number;
+  rollouts: number;
+  /** E.g. `task_resolution ×10, compliant_flexibility ×10`, or the critical violations. */
+  failing: string;
+  recommendation: string;
 }
 
 /**

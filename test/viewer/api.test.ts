@@ -242,6 +242,17 @@ describe('lifecycle entries joined with hashed release records (src/release/ sha
           { version: stable.slice(0, 12), sha256: stable, state: 'stable', parent_sha256: null, decision: null, release_sha256: null, decided_at: '2026-10-14T15:00:00Z', source: 'stable.txt' },
           { version: cand.slice(0, 12), sha256: cand, state: 'canary', parent_sha256: stable, decision: 'release_to_canary', release_sha256: 'r'.repeat(64), decided_at: '2026-10-14T15:01:00Z', source: 'prompts/b.txt' },
         ],
+        not_prompt_fixable: [
+          {
+            case_id: 'B5',
+            attempts: 3,
+            candidates: ['c1', 'c2', 'c3'],
+            rollouts: 6,
+            stable: { rollouts: 4, failures: 4 },
+            failing: { rollouts: 10, critical: ['forbidden write: cancel_reservation({})'], tools: ['cancel_reservation'], state_paths: [], dimensions: [{ dimension: 'rule_compliance', failures: 10 }] },
+            recommendation: 'Add a tool precondition or guard on cancel_reservation.',
+          },
+        ],
         release_records: [
           {
             sha256: 'r'.repeat(64),
@@ -291,6 +302,9 @@ describe('lifecycle entries joined with hashed release records (src/release/ sha
     expect(body.episodes.map((e) => [e.episode_id, e.failed_checks])).toEqual([
       [`${stable.slice(0, 12)}/B1#0#0`, ['task_resolution']],
       [`${stable.slice(0, 12)}/B1#1#0`, ['task_resolution']],
+    ]);
+    expect(body.optimizer!.escalations).toEqual([
+      { case_id: 'B5', attempts: 3, rollouts: 6, failing: 'forbidden write: cancel_reservation({}); rule_compliance ×10', recommendation: 'Add a tool precondition or guard on cancel_reservation.' },
     ]);
     const [s0, c1] = body.optimizer!.releases;
     expect([s0.status, s0.gate, c1.status, c1.created_at]).toEqual(['stable', null, 'canary', '2026-10-14T15:01:00Z']);

@@ -149,6 +149,21 @@ function OptimizerBody({ detail }: { detail: RunDetail }) {
           <ScoreTable table={view.table} />
         </>
       ) : null}
+      {view.escalations.length ? (
+        <section data-testid="escalations">
+          <h2>Not prompt-fixable</h2>
+          <p className="hint">Feedback cases that kept failing under every candidate tried on them. Advice only: nothing was applied and the decision is unchanged.</p>
+          <ul className="escalations">
+            {view.escalations.map((e) => (
+              <li key={e.case_id} data-case={e.case_id}>
+                <b className="mono">{e.case_id}</b> <span className="sub">— {e.attempts} attempts, {e.rollouts} rollouts, all failed</span>
+                {e.failing ? <div className="sub">failing: {e.failing}</div> : null}
+                <div className="recommendation">{e.recommendation}</div>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       <h2>Release history</h2>
       <div className="releases">
         {view.releases.map((r) => (
