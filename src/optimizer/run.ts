@@ -117,6 +117,11 @@ export async function runOptimization(o: OptimizeOptions): Promise<OptimizeResul
   const book = new RolloutBook({ suite: o.suite, models, pins, runSeed: cfg.seed, journal: o.journal, cache: o.cache, budget, concurrency: cfg.concurrency });
   const stable = { text: o.suite.stablePrompt, sha256: sha256Hex(o.suite.stablePrompt) };
   const groups = new Map(o.suite.cases.map((c) => [c.id, c.group]));
+  for (const group of ['boundary', 'holdout'] as const) {
+    if (!splits.gate.some((id) => groups.get(id) === group)) {
+      log(`warning: no ${group} case in the gate split: ${group === 'holdout' ? 'the gate cannot check for regressions (for a task suite, list the boundary tasks in suite.boundary; the others become holdout)' : 'the gate cannot see an improvement'}`);
+    }
+  }
   const ctx: StageContext = { config: cfg, splits, book, stableText: stable.text, params: gateParams(cfg.gate), groupOf: (id) => groups.get(id)! };
   const decider = new Decider({ config: cfg, identity: o.identity, suite: o.suite, splits, stable, pins, book, journal: o.journal, clock: o.clock, outDir: o.outDir, log });
 

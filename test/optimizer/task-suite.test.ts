@@ -77,8 +77,11 @@ describe('task suite', () => {
 
   it('optimises the prompt outside the policy block and releases it', async () => {
     const config = parseOptimizeConfig({ name: 'tiny', suite: { kind: 'tasks', domain: 'tiny-shop' }, models: { agent: { model: 'agent' }, user: { model: 'user' }, proposer: { model: 'agent' } }, search: { proposals_per_parent: 1 } });
-    const r = await runOptimization({ config, identity: runIdentity(config), suite, models: { agent, user, proposer: agent }, journal: Journal.open(null, { resume: false }), clock: { nowSeconds: () => 0 }, outDir: null });
+    const lines: string[] = [];
+    const r = await runOptimization({ config, identity: runIdentity(config), suite, models: { agent, user, proposer: agent }, journal: Journal.open(null, { resume: false }), clock: { nowSeconds: () => 0 }, outDir: null, onProgress: (l) => lines.push(l) });
     expect(r.decision).toBe('release_to_canary');
+    // Every task is boundary by default: the run says the gate cannot check for regressions.
+    expect(lines).toContain('warning: no holdout case in the gate split: the gate cannot check for regressions (for a task suite, list the boundary tasks in suite.boundary; the others become holdout)');
     const rec = r.releases.at(-1)!;
     expect(rec.diff).toContain(`+Use only facts the customer told you or that tools returned; ${ANCHOR} ${RULE}`);
     expect((rec.statistics as any).gate[0].stats.holdout.pairs).toBe(0);
