@@ -73,6 +73,8 @@ const SuiteSchema = z.discriminatedUnion('kind', [
     tasks: z.array(z.string()).min(1).optional(),
     boundary: z.array(z.string()).optional(),
     prompt_file: z.string().optional(),
+    /** Case variants: user persona ids; each task also runs as `<task>~<persona>` (see splits.ts). */
+    variants: z.array(z.string()).min(1).optional(),
   }),
 ]);
 

@@ -17,6 +17,7 @@ import { resolveConfigPath, type LoadedOptimizeConfig, type ModelRef } from './c
 import type { OptimizeModels } from './run.js';
 import type { Suite } from './suite.js';
 import { TaskSuite } from './task-suite.js';
+import { parsePersonas } from '../users/personas.js';
 
 /** Builds the suite a config names; throws BadInputError for unknown task ids or missing files. */
 export function buildSuite(loaded: LoadedOptimizeConfig): { suite: Suite; domain: string | null } {
@@ -42,7 +43,14 @@ function buildSuiteOnly(loaded: LoadedOptimizeConfig): { suite: Suite; domain: s
   if (unknown.length) throw new BadInputError(`unknown task id(s) ${unknown.join(', ')} in domain ${s.domain}`, { file: loaded.file, path: '$.suite' });
   const promptFile = s.prompt_file ? resolveConfigPath(loaded, s.prompt_file) : null;
   const prompt = promptFile ? { text: readTextFile(promptFile), source: promptFile } : undefined;
-  return { suite: new TaskSuite(data, { tasks: s.tasks, boundary: s.boundary, prompt }), domain: s.domain };
+  let variants: string[] | undefined;
+  try {
+    variants = s.variants ? parsePersonas(s.variants) : undefined;
+  } catch (e) {
+    if (e instanceof BadInputError) throw new BadInputError(e.message, { file: loaded.file, path: '$.suite.variants' });
+    throw e;
+  }
+  return { suite: new TaskSuite(data, { tasks: s.tasks, boundary: s.boundary, prompt, variants }), domain: s.domain };
 }
 
 /** Live models for every role; roles sharing a model name and endpoint share one client. */

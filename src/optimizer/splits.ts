@@ -7,6 +7,12 @@
  *
  * The split is stratified by case group (boundary / holdout) so every role gets both kinds, and
  * frozen in the run's journal.
+ *
+ * A suite with case variants (cases carrying `base`) is split by variant instead, so each case
+ * gives independent units to every role without new cases being written (optimiser notes §5.2):
+ * per base case, the original goes to the gate and its variants, in an order shuffled by the run
+ * seed, go to feedback (the first), gate (the second), sealed (the third) and gate (any more).
+ * `roles.assign` still pins single case ids first; the shares are not used.
  */
 import { sha256Hex } from '../util/canonical.js';
 import { Rng } from '../util/rng.js';
@@ -55,6 +61,15 @@ export function splitRoles(cases: readonly SuiteCase[], opts: SplitOptions): Spl
     role.set(id, r);
   }
   const rng = new Rng(derivedSeed(`${opts.seed}\u0000split`));
+  if (cases.some((c) => c.base !== undefined)) {
+    const ORDER: Role[] = ['feedback', 'gate', 'sealed'];
+    const bases = [...new Set(cases.map((c) => c.base ?? c.id))];
+    for (const b of bases) {
+      const mine = cases.filter((c) => (c.base ?? c.id) === b && !role.has(c.id));
+      for (const c of mine) if (c.variant === undefined) role.set(c.id, 'gate');
+      rng.shuffle(mine.filter((c) => c.variant !== undefined).map((c) => c.id)).forEach((id, i) => role.set(id, ORDER[i] ?? 'gate'));
+    }
+  }
   for (const group of ['boundary', 'holdout'] as const) {
     const free = rng.shuffle(cases.filter((c) => c.group === group && !role.has(c.id)).map((c) => c.id));
     const nf = Math.round(free.length * opts.feedback);

@@ -37,6 +37,13 @@ export interface SuiteCase {
   group: CaseGroup;
   /** The case's own inputs (user message, scenario), read by the case-specific token check. */
   inputs: string[];
+  /**
+   * For a suite with case variants: the case the variant was made from (also set on that
+   * original case itself), so the split can put one case's variants into different roles.
+   */
+  base?: string;
+  /** The variant (a user persona id), absent on the original case. */
+  variant?: string;
 }
 
 /** One rollout's result (what the cache and journal keep). */

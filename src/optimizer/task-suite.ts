@@ -14,6 +14,10 @@
  *
  * The stable prompt is servicegym's agent prompt around the domain policy (or a prompt file);
  * the `<policy>` block stays read-only for the proposer.
+ *
+ * Case variants (`variants`: user persona ids): each task is also the case `<task>~<persona>`,
+ * the same task with the user simulator playing that persona (its instructions added to the
+ * simulator's prompt), in the task's group; `splitRoles` spreads a task's variants over the roles.
  */
 import type { LoadedDomain } from '../spec/domain.js';
 import type { Task } from '../spec/task.js';
@@ -28,7 +32,8 @@ import { taskInitialState } from '../evaluation/initial-state.js';
 import { isSuccess } from '../evaluation/pass-k.js';
 import type { CheckResult, TaskEvaluation } from '../evaluation/types.js';
 import { sha256Hex } from '../util/canonical.js';
-import type { Dimension, DimensionResult, Rollout, RolloutRequest, Suite, SuiteCase, SuiteModels } from './suite.js';
+import type { CaseGroup, Dimension, DimensionResult, Rollout, RolloutRequest, Suite, SuiteCase, SuiteModels } from './suite.js';
+import { parsePersonas, personaModifiers } from '../users/personas.js';
 import { invalidRollout, toolCallArguments, usageWithoutLatency } from './suite.js';
 
 /** Bumped when task rollouts are scored differently (part of the cache key). */
@@ -62,7 +67,16 @@ export interface TaskSuiteOptions {
   boundary?: string[];
   /** The stable prompt (default: servicegym's agent prompt around the policy). */
   prompt?: { text: string; source: string };
+  /**
+   * Case variants: user persona ids (src/users/personas.ts, `+` combines). Each task is then also
+   * a case `<task>~<persona>` whose user simulator plays that persona; the split spreads one
+   * task's variants over the roles (see `splitRoles`).
+   */
+  variants?: string[];
 }
+
+/** The case id of task `taskId` played with persona `variant`. */
+export const variantCaseId = (taskId: string, variant: string): string => `${taskId}~${variant}`;
 
 /** Domain tasks as a suite; see the module doc. */
 export class TaskSuite implements Suite {
@@ -72,7 +86,7 @@ export class TaskSuite implements Suite {
   readonly stablePrompt: string;
   readonly stableSource: string;
   readonly proposerSystem = DEFAULT_PROPOSER_SYSTEM;
-  private readonly byId: Map<string, Task>;
+  private readonly byId: Map<string, { task: Task; variant?: string }>;
   private readonly writeTools: Set<string>;
   private readonly env: { now: string; idSeed: string };
 
@@ -82,8 +96,20 @@ export class TaskSuite implements Suite {
     const ids = opts.tasks ?? loaded.tasks.map((t) => t.id);
     for (const id of [...ids, ...(opts.boundary ?? [])]) if (!all.has(id)) throw new Error(`task suite: unknown task ${id}`);
     const boundary = opts.boundary ? new Set(opts.boundary) : null;
-    this.byId = new Map(ids.map((id) => [id, all.get(id)!]));
-    this.cases = ids.map((id) => ({ id, group: !boundary || boundary.has(id) ? 'boundary' : 'holdout', inputs: [scenarioText(all.get(id)!)] }));
+    const variants = opts.variants?.length ? parsePersonas(opts.variants) : [];
+    this.byId = new Map();
+    this.cases = [];
+    for (const id of ids) {
+      const task = all.get(id)!;
+      const base = { group: (!boundary || boundary.has(id) ? 'boundary' : 'holdout') as CaseGroup, inputs: [scenarioText(task)], ...(variants.length ? { base: id } : {}) };
+      this.cases.push({ id, ...base });
+      this.byId.set(id, { task });
+      for (const v of variants) {
+        const caseId = variantCaseId(id, v);
+        this.cases.push({ id: caseId, ...base, variant: v });
+        this.byId.set(caseId, { task, variant: v });
+      }
+    }
     this.id = `tasks:${loaded.domain.name}`;
     this.stablePrompt = opts.prompt?.text ?? agentSystemPrompt(loaded.policy);
     this.stableSource = opts.prompt?.source ?? `${loaded.domain.name} policy (${loaded.source})`;
@@ -92,15 +118,16 @@ export class TaskSuite implements Suite {
   }
 
   async runRollout(req: RolloutRequest, models: SuiteModels): Promise<Rollout> {
-    const task = this.byId.get(req.caseId);
-    if (!task) throw new Error(`task suite: unknown case ${req.caseId}`);
+    const entry = this.byId.get(req.caseId);
+    if (!entry) throw new Error(`task suite: unknown case ${req.caseId}`);
+    const { task, variant } = entry;
     if (!models.user) throw new Error('task suite: a user simulator model is needed');
     const usage = new UsageTracker();
     const { domain } = this.loaded;
     const ep = await runEpisode({
       ...EPISODE_SETTINGS,
       agent: new LLMAgent({ model: models.agent, systemPrompt: req.prompt, tools: agentWireTools(domain), temperature: models.temperature, seed: req.seed }),
-      user: new LLMUserSimulator({ model: models.user, scenario: task.user_scenario, temperature: models.temperature, seed: req.seed }),
+      user: new LLMUserSimulator({ model: models.user, scenario: task.user_scenario, modifiers: variant ? personaModifiers(variant, task) : undefined, temperature: models.temperature, seed: req.seed }),
       env: new Environment(domain, { ...this.env, state: taskInitialState(domain, task, this.env) }),
       modelErrors: 'end',
       usage,
@@ -117,6 +144,7 @@ export class TaskSuite implements Suite {
     return this.score(req, task, ep, evaluation, usage);
   }
 
+  /** Scores one episode of case `req.caseId` (a task or one of its variants). */
   private score(req: RolloutRequest, task: Task, ep: EpisodeResult<any>, ev: TaskEvaluation, usage: UsageTracker): Rollout {
     const zero = new Set(task.servicegym?.zero_if_failed ?? []);
     const failing = ev.checks.filter((c) => c.verdict === 'fail');
@@ -142,7 +170,7 @@ export class TaskSuite implements Suite {
       quote: textQuote,
     };
     const comm: CheckResult[] = ev.checks.filter((c) => (COMMUNICATION.has(c.id) || COMMUNICATION_KINDS.has(c.kind)) && c.verdict !== 'not_judged' && !c.evidence.startsWith('no '));
-    const group = this.cases.find((c) => c.id === task.id)!.group;
+    const group = this.cases.find((c) => c.id === req.caseId)!.group;
     const commOk = comm.length ? comm.every((c) => c.verdict === 'pass') : resolved;
     const flex: DimensionResult =
       group !== 'boundary'
@@ -152,7 +180,7 @@ export class TaskSuite implements Suite {
           : { verdict: commOk ? 'pass' : 'fail', evidence: comm.length ? comm.map((c) => `${c.id} ${c.verdict}`).join('; ') : resolution.evidence, quote: textQuote };
     const dimensions: Record<Dimension, DimensionResult> = { rule_compliance: rule, task_resolution: resolution, compliant_flexibility: flex };
     return {
-      case_id: task.id, trial: req.trial, seed: req.seed, prompt_sha256: sha256Hex(req.prompt), valid: true,
+      case_id: req.caseId, trial: req.trial, seed: req.seed, prompt_sha256: sha256Hex(req.prompt), valid: true,
       success: resolved && critical.length === 0, critical, dimensions, termination: ep.termination,
       messages: ep.messages, usage: usageWithoutLatency(usage.byRole),
     };

@@ -136,6 +136,24 @@ describe('servicegym optimize (mock HTTP server)', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('at $.gate.alpha');
   });
+
+  it('task-suite variants: --dry-run shows the variant split; an unknown persona is bad input naming $.suite.variants', async () => {
+    const suite = { kind: 'tasks', domain: 'airline', tasks: ['T01', 'T02'], variants: ['impatient', 'vague', 'contradictory'], boundary: ['T01'] };
+    const models = { agent: { model: 'mock-model' }, user: { model: 'mock-model' }, proposer: { model: 'mock-model' } };
+    const ok = configFile({ suite, models });
+    const r = await cli(['optimize', ok.file, '--dry-run']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.splits.gate).toEqual(expect.arrayContaining(['T01', 'T02']));
+    expect([...out.splits.feedback, ...out.splits.gate, ...out.splits.sealed].sort()).toEqual(['T01', 'T01~contradictory', 'T01~impatient', 'T01~vague', 'T02', 'T02~contradictory', 'T02~impatient', 'T02~vague']);
+    expect(out.splits.feedback).toHaveLength(2);
+    expect(out.splits.sealed).toHaveLength(2);
+    const bad = configFile({ suite: { ...suite, variants: ['impatient', 'grumpy'] }, models });
+    const b = await cli(['optimize', bad.file, '--dry-run']);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toContain(`${bad.file} at $.suite.variants: unknown persona(s): 'grumpy'`);
+  });
 });
 
 describe('servicegym replay --gate statistical', () => {

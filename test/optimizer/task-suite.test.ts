@@ -14,6 +14,7 @@ import { TaskSchema } from '../../src/spec/task.js';
 import type { MockHandler } from '../../src/models/mock-server.js';
 import { tinyShop } from '../support/tiny-shop.js';
 import { InProcessModel, readProposerRequest } from '../support/optimizer-model.js';
+import { splitRoles } from '../../src/optimizer/splits.js';
 
 const RULE = 'Never change an order the customer did not ask to change.';
 const ANCHOR = 'never guess ids, amounts or other details.';
@@ -86,5 +87,48 @@ describe('task suite', () => {
     expect(rec.diff).toContain(`+Use only facts the customer told you or that tools returned; ${ANCHOR} ${RULE}`);
     expect((rec.statistics as any).gate[0].stats.holdout.pairs).toBe(0);
     expect(suite.stablePrompt).toContain('<policy>');
+  });
+
+  it('case variants: every task also runs as <task>~<persona>, the user simulator plays the persona, and the split spreads one task\'s variants over the roles', async () => {
+    const variants = ['impatient', 'vague', 'contradictory'];
+    const vs = new TaskSuite(loaded, { variants, boundary: ['s1', 's2', 's3'] });
+    expect(vs.cases.map((c) => c.id).slice(0, 4)).toEqual(['s1', 's1~impatient', 's1~vague', 's1~contradictory']);
+    expect(vs.cases).toHaveLength(tasks.length * 4);
+    expect(vs.cases.find((c) => c.id === 's4~vague')).toMatchObject({ group: 'holdout', base: 's4', variant: 'vague' });
+
+    const systems: string[] = [];
+    const spy = new InProcessModel('user', (body, ctx) => {
+      systems.push(String(body.messages[0].content));
+      return handler(body, ctx);
+    });
+    const r = await vs.runRollout({ prompt: vs.stablePrompt, caseId: 's2~impatient', trial: 0, seed: 5 }, { agent, user: spy, temperature: 0 });
+    expect(r).toMatchObject({ case_id: 's2~impatient', valid: true });
+    expect(systems[0]).toContain('You are impatient and short on time.');
+    systems.length = 0;
+    await vs.runRollout({ prompt: vs.stablePrompt, caseId: 's2', trial: 0, seed: 5 }, { agent, user: spy, temperature: 0 });
+    expect(systems[0]).not.toContain('You are impatient');
+
+    const split = splitRoles(vs.cases, { seed: 1, feedback: 0.4, sealed: 0.2 });
+    for (const t of tasks) {
+      const roleOf = (id: string) => (['feedback', 'gate', 'sealed'] as const).find((r) => split[r].includes(id));
+      expect(roleOf(t.id)).toBe('gate');
+      expect(variants.map((v) => roleOf(`${t.id}~${v}`)).sort()).toEqual(['feedback', 'gate', 'sealed']);
+    }
+    // Seeded: the same seed gives the same split; the seed decides which variant goes where.
+    expect(splitRoles(vs.cases, { seed: 1, feedback: 0.4, sealed: 0.2 })).toEqual(split);
+    const others = [2, 3, 4, 5].map((seed) => splitRoles(vs.cases, { seed, feedback: 0.4, sealed: 0.2 }));
+    expect(others.some((o) => JSON.stringify(o) !== JSON.stringify(split))).toBe(true);
+  });
+
+  it('an optimise run over task variants releases the rule; the variants go to feedback and gate, the originals to the gate', async () => {
+    const config = parseOptimizeConfig({ name: 'tiny-variants', suite: { kind: 'tasks', domain: 'tiny-shop', variants: ['impatient', 'vague'], boundary: ['s1', 's2', 's3'] }, models: { agent: { model: 'agent' }, user: { model: 'user' }, proposer: { model: 'agent' } }, search: { proposals_per_parent: 1 } });
+    const vs = new TaskSuite(loaded, { variants: ['impatient', 'vague'], boundary: ['s1', 's2', 's3'] });
+    const r = await runOptimization({ config, identity: runIdentity(config), suite: vs, models: { agent, user, proposer: agent }, journal: Journal.open(null, { resume: false }), clock: { nowSeconds: () => 0 }, outDir: null });
+    expect(r.splits.feedback.every((id) => id.includes('~'))).toBe(true);
+    expect(r.splits.gate.filter((id) => !id.includes('~')).sort()).toEqual(tasks.map((t) => t.id).sort());
+    expect(r.splits.sealed).toHaveLength(0);
+    expect(r.decision).toBe('release_to_canary');
+    const rec = r.releases.at(-1)!;
+    expect((rec.statistics as any).gate[0].stats.holdout.pairs).toBeGreaterThan(0);
   });
 });
