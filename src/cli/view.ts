@@ -60,8 +60,10 @@ export function registerView(program: Command, setExit: (code: number) => void):
       if (!LOOPBACK.has(flags.host)) log(`warning: binding ${flags.host}: anyone who can reach it can read the store`);
       const { startViewer } = await import('../viewer/server.js');
       const viewer = await startViewer({ dbPath: flags.db, host: flags.host, port });
+      // Handlers first: a caller may stop the viewer as soon as it sees the URL.
+      const stopped = untilStopped();
       process.stdout.write(`servicegym view: ${viewer.url} (store ${flags.db}; read-only; Ctrl-C to stop)\n`);
-      await untilStopped();
+      await stopped;
       await viewer.close();
       setExit(0);
     });

@@ -265,7 +265,7 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'servicegym view in chromium' : NO
       const w = RunStore.open(store.db);
       try {
         w.saveRun({ id: 'appeared-later', kind: 'run', name: 'appeared later', domain: 'airline', created_at: '2999-01-01T00:00:00Z', summary: {}, record: null });
-        await page.locator('tr[data-run-id="appeared-later"]').waitFor({ timeout: 10_000 });
+        await page.locator('tr[data-run-id="appeared-later"]').waitFor({ timeout: 30_000 });
         await screenshot(page, 'live-new-run');
       } finally {
         w.close();

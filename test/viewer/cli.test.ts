@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import Database from 'better-sqlite3';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi, onTestFinished } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { UI_DIR_ENV } from '../../src/viewer/ui-dir.js';
 import { ROOT, tmpDir } from '../support/paths.js';
@@ -89,11 +89,16 @@ describe('servicegym view', () => {
     expect(r.err).toMatch(/the viewer UI is not built .*run `npm run build`/);
   });
 
-  it('serves on 127.0.0.1 until SIGTERM, then exits 0', async () => {
+  // Starting the CLI from source compiles it first: seconds, more on a loaded machine.
+  it('serves on 127.0.0.1 until SIGTERM, then exits 0', { timeout: 120_000 }, async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'bin.ts'), 'view', '--db', db, '--port', '0'], {
       cwd: ROOT,
       env: { ...process.env, [UI_DIR_ENV]: uiDir },
       stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    // Never leave a server behind, even when the test times out.
+    onTestFinished(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     });
     let out = '';
     let err = '';
