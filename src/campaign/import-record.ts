@@ -51,6 +51,9 @@ function extractTemplate(content: string, values: Record<string, string>, file: 
   return template;
 }
 
+/** The first line of SOURCE.md: also what marks a folder as an earlier import. */
+const SOURCE_HEAD = '# Where this campaign came from';
+
 export interface ImportResult {
   outDir: string;
   files: string[];
@@ -59,8 +62,8 @@ export interface ImportResult {
 }
 
 /**
- * Imports `recordFile` into `outDir`: created if needed; an earlier import there (it has a
- * SOURCE.md) has its files replaced. Nothing is written when the record is bad.
+ * Imports `recordFile` into `outDir`: created if needed; an earlier import there (its SOURCE.md
+ * begins with this importer's heading) has its files and its prompts/ folder replaced. Nothing is written when the record is bad.
  * Throws {@link BadInputError} naming the file and JSON path when the record is malformed,
  * truncated, or does not fit a registered domain, and naming the folder when it is non-empty,
  * holds no earlier import and `opts.force` is not set.
@@ -211,7 +214,9 @@ export function importRecord(recordFile: string, outDir: string, opts: { force?:
     'SOURCE.md': sourceNote(recordFile, text, rec, turns.length),
   };
   controlKeys.forEach((k) => (files[`prompts/${k}.txt`] = prompts[evalKeys.indexOf(k)]));
-  prepareOutputDir(outDir, { marker: 'SOURCE.md', what: 'an earlier import (SOURCE.md)', forceFlag: '--force', force: opts.force });
+  const { earlier } = prepareOutputDir(outDir, { marker: 'SOURCE.md', markerPrefix: SOURCE_HEAD, what: 'an earlier import (SOURCE.md)', forceFlag: '--force', force: opts.force });
+  // The prompts of an earlier import's evaluations are replaced, not mixed with this record's.
+  if (earlier) fs.rmSync(path.join(outDir, 'prompts'), { recursive: true, force: true });
   for (const [rel, content] of Object.entries(files)) {
     const p = path.join(outDir, rel);
     fs.mkdirSync(path.dirname(p), { recursive: true });
@@ -226,7 +231,7 @@ function pick<T extends Record<string, string>, K extends keyof T>(o: T, keys: K
 
 function sourceNote(file: string, text: string, rec: ExperimentRecord, turns: number): string {
   return [
-    `# Where this campaign came from`,
+    SOURCE_HEAD,
     '',
     `Imported by \`servicegym import-record\` from the experiment record \`${path.basename(file)}\``,
     `(sha256 \`${sha256Hex(text)}\`): experiment ${rec.experiment_id}, model ${rec.model} via ${rec.provider},`,

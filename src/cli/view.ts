@@ -50,7 +50,8 @@ export function registerView(program: Command, setExit: (code: number) => void):
       const log = progressLogger(flags.quiet);
       const port = parsePort(flags.port);
       RunStore.open(flags.db, { readonly: true }).close();
-      if (flags.export) {
+      if (flags.force && flags.export === undefined) throw new BadInputError('--force goes with --export DIR');
+      if (flags.export !== undefined) {
         const { exportStaticSite } = await import('../viewer/export.js');
         const res = exportStaticSite({ dbPath: flags.db, outDir: flags.export, force: flags.force });
         process.stdout.write(`exported ${res.runs} runs and ${res.episodes} episodes (data ${(res.dataBytes / 1024).toFixed(0)} KiB): open ${res.index}\n`);

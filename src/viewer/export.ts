@@ -65,6 +65,9 @@ export function buildStaticSite(store: RunStore, now: string): StaticSite {
   return { data, chunks };
 }
 
+/** How data.js begins: also what marks a folder as an earlier export. */
+const DATA_JS_HEAD = '/* servicegym view --export';
+
 function copyDir(from: string, to: string): void {
   fs.mkdirSync(to, { recursive: true });
   for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
@@ -93,13 +96,16 @@ export function exportStaticSite(opts: ExportOptions): ExportResult {
     store.close();
   }
   const { data, chunks } = site;
-  const { earlier } = prepareOutputDir(opts.outDir, { marker: 'data.js', what: 'an earlier export (data.js)', forceFlag: '--force', force: opts.force });
-  // An earlier export's hashed assets would otherwise pile up beside the new ones.
-  if (earlier) fs.rmSync(path.join(opts.outDir, 'assets'), { recursive: true, force: true });
+  const { earlier } = prepareOutputDir(opts.outDir, { marker: 'data.js', markerPrefix: DATA_JS_HEAD, what: 'an earlier export (data.js)', forceFlag: '--force', force: opts.force });
+  // An earlier export's hashed assets and episode chunks would otherwise pile up beside the new
+  // ones; in any other folder (--force) nothing is removed.
+  if (earlier) {
+    fs.rmSync(path.join(opts.outDir, 'assets'), { recursive: true, force: true });
+    fs.rmSync(path.join(opts.outDir, 'episodes'), { recursive: true, force: true });
+  }
   copyDir(uiDir, opts.outDir);
-  fs.rmSync(path.join(opts.outDir, 'episodes'), { recursive: true, force: true });
-  fs.mkdirSync(path.join(opts.outDir, 'episodes'));
-  const js = `/* servicegym view --export: static data (${data.runs.length} runs), generated ${data.generated_at} */\nwindow.__SERVICEGYM_DATA__ = ${JSON.stringify(data)};\n`;
+  fs.mkdirSync(path.join(opts.outDir, 'episodes'), { recursive: true });
+  const js = `${DATA_JS_HEAD}: static data (${data.runs.length} runs), generated ${data.generated_at} */\nwindow.__SERVICEGYM_DATA__ = ${JSON.stringify(data)};\n`;
   fs.writeFileSync(path.join(opts.outDir, 'data.js'), js);
   let bytes = Buffer.byteLength(js);
   for (const [file, chunk] of chunks) {

@@ -73,6 +73,25 @@ describe('import-record on bad records', () => {
     expect(fs.existsSync(path.join(out, 'campaign.json'))).toBe(true);
   });
 
+  it("someone else's SOURCE.md is not an earlier import; re-importing over an import replaces its prompts/", async () => {
+    const file = write('intact3.json', recordText);
+    const theirs = path.join(dir, 'theirs');
+    fs.mkdirSync(theirs);
+    fs.writeFileSync(path.join(theirs, 'SOURCE.md'), '# my notes\n');
+    const refused = await cli(['import-record', file, '--out', theirs]);
+    expect(refused.code).toBe(2);
+    expect(fs.readFileSync(path.join(theirs, 'SOURCE.md'), 'utf8')).toBe('# my notes\n');
+    const mine = path.join(dir, 'mine');
+    expect((await cli(['import-record', file, '--out', mine])).code).toBe(0);
+    fs.writeFileSync(path.join(mine, 'prompts', 'stale.txt'), 'from another record');
+    expect((await cli(['import-record', file, '--out', mine])).code).toBe(0);
+    expect(fs.existsSync(path.join(mine, 'prompts', 'stale.txt'))).toBe(false);
+    expect(fs.existsSync(path.join(mine, 'prompts', 'stable.txt'))).toBe(true);
+    const empty = await cli(['import-record', file, '--out', '']);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('the output folder is an empty path');
+  });
+
   it('a record cut in the middle of a string: exit 2, the file, the JSON path, "truncated"', async () => {
     const file = write('cut-mid.json', recordText.slice(0, Math.floor(recordText.length / 2)));
     const r = await cli(['import-record', file, '--out', path.join(dir, 'x')]);

@@ -82,6 +82,32 @@ describe('servicegym view', () => {
     expect(fs.readdirSync(out).sort()).toEqual(['assets', 'data.js', 'episodes', 'index.html', 'report.pdf']);
   });
 
+  it('--export: a data.js, index.html or episodes/ of someone else is not an earlier export, and --force removes nothing', async () => {
+    process.env[UI_DIR_ENV] = uiDir;
+    const out = tmpDir('sg-view-theirs-');
+    fs.mkdirSync(path.join(out, 'assets'));
+    fs.mkdirSync(path.join(out, 'episodes'));
+    fs.writeFileSync(path.join(out, 'data.js'), 'var mine = 1;\n');
+    fs.writeFileSync(path.join(out, 'assets', 'logo.png'), 'logo');
+    fs.writeFileSync(path.join(out, 'episodes', 'ep1.md'), 'notes');
+    const refused = await cli(['view', '--db', db, '--export', out]);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain('does not hold an earlier export (data.js)');
+    expect(fs.readFileSync(path.join(out, 'data.js'), 'utf8')).toBe('var mine = 1;\n');
+    expect((await cli(['view', '--db', db, '--export', out, '--force'])).code).toBe(0);
+    expect(fs.readFileSync(path.join(out, 'assets', 'logo.png'), 'utf8')).toBe('logo');
+    expect(fs.readFileSync(path.join(out, 'episodes', 'ep1.md'), 'utf8')).toBe('notes');
+  });
+
+  it('--export with an empty path, and --force without --export, are bad input (exit 2)', async () => {
+    const empty = await cli(['view', '--db', db, '--export', '']);
+    expect(empty.code).toBe(2);
+    expect(empty.err).toContain('the output folder is an empty path');
+    const stray = await cli(['view', '--db', db, '--force']);
+    expect(stray.code).toBe(2);
+    expect(stray.err).toContain('--force goes with --export DIR');
+  });
+
   it('--export says how to build the UI when it is missing', async () => {
     process.env[UI_DIR_ENV] = tmpDir('sg-view-no-ui-');
     const r = await cli(['view', '--db', db, '--export', tmpDir('sg-view-out-')]);
