@@ -22,6 +22,7 @@ import { parsePersonas, PERSONAS } from '../users/personas.js';
 import { resolveLiveModelConfig } from '../models/config.js';
 import { OpenAICompatibleModel } from '../models/openai-adapter.js';
 import type { FinishedEpisode } from '../run/run-tasks.js';
+import type { UsageByRole } from '../models/usage.js';
 import { BadInputError } from '../spec/errors.js';
 import { episodeTable, summaryText } from './run-report.js';
 import { progressLogger, table } from './output.js';
@@ -80,9 +81,12 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
         let runId: string = flags.resume ?? `run-${flags.domain}-${new Date().toISOString().replace(/[:.]/g, '-')}`;
         let finished: FinishedEpisode[] = [];
         let kept: EpisodeReportRow[] = [];
+        // A resumed run keeps the date it was started.
+        let createdAt = new Date().toISOString();
         if (flags.resume) {
           const stored = store.getRun(runId);
           if (!stored) throw new BadInputError(`no run '${runId}' in the store`, { file: flags.db });
+          createdAt = stored.created_at;
           const was = (stored.summary ?? {}) as Record<string, unknown>;
           const now: Record<string, unknown> = { domain: flags.domain, agent_model: agentModel.model, user_model: userModel.model, judge_model: judge?.model ?? null, trials, data: loaded.source, mode: loaded.mode, temperature, task_ids: tasks.map((t) => t.id).join(',') };
           const differs = Object.keys(now).filter((k) => k in was && JSON.stringify(was[k]) !== JSON.stringify(now[k]) && !(k === 'domain' && stored.domain === now.domain));
@@ -92,17 +96,20 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
           }
           const storedRows = store.episodes(runId);
           kept = storedRows.filter((e) => !(e.result as any)?.infra_error).map(reportRowOfStored);
-          finished = storedRows.map((e) => ({ taskId: e.task_id, trial: e.trial, termination: e.termination as never, reward: e.reward, partial: e.partial, infraError: !!(e.result as any)?.infra_error }))
+          finished = storedRows.map((e) => {
+            const r = (e.result ?? {}) as { infra_error?: string | null; evaluation_error?: string | null; usage?: UsageByRole };
+            return { taskId: e.task_id, trial: e.trial, termination: e.termination as never, reward: e.reward, partial: e.partial, infraError: !!r.infra_error, evaluationError: !!r.evaluation_error, usage: r.usage };
+          })
             .filter((e) => !e.infraError);
           const before = (store.getRun(runId)?.summary as { personas?: string[] } | null)?.personas ?? null;
           if (JSON.stringify(before) !== JSON.stringify(personas ?? null)) {
-            throw new BadInputError(`run '${runId}' was started with personas ${before ? before.join(',') : '(none)'}; resume it with the same --personas`);
+            throw new BadInputError(`run '${runId}' was started with personas ${before ? before.join(',') : '(none)'}; resume it with the same --personas`, { file: flags.db });
           }
           log(`resuming ${runId}: ${finished.length} finished episodes kept`);
         }
         const meta = { agent_model: agentModel.model, user_model: userModel.model, judge_model: judge?.model ?? null, provider: agentModel.provider, tasks: tasks.length, task_ids: tasks.map((t) => t.id).join(','), trials, temperature, personas: personas ?? null, data: loaded.source, mode: loaded.mode };
         log(`run ${runId} (resume a killed run with --resume ${runId})`);
-        store.saveRun({ id: runId, kind: 'run', name: `run ${flags.domain}`, domain: flags.domain, created_at: new Date().toISOString(), summary: meta, record: null });
+        store.saveRun({ id: runId, kind: 'run', name: `run ${flags.domain}`, domain: flags.domain, created_at: createdAt, summary: meta, record: null });
         const bar = flags.quiet ? undefined : new cliProgress.SingleBar({ format: 'servicegym: {bar} {value}/{total} episodes | {task}', stream: process.stderr, noTTYOutput: true, notTTYSchedule: 5000 }, cliProgress.Presets.shades_classic);
         bar?.start(tasks.length * trials * (personas?.length ?? 1) - finished.length, 0, { task: '' });
         const res = await runDomainTasks({
@@ -111,7 +118,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
           onProgress: (done, _total, rec) => bar?.update(done, { task: `${rec.taskId}#${rec.trial}${rec.persona ? ` (${rec.persona})` : ''} ${rec.episode.termination}` }),
         });
         bar?.stop();
-        store.saveRun({ id: runId, kind: 'run', name: `run ${flags.domain}`, domain: flags.domain, created_at: new Date().toISOString(), summary: { ...meta, ...res.summary, tasks: tasks.length, usage: res.usage }, record: null });
+        store.saveRun({ id: runId, kind: 'run', name: `run ${flags.domain}`, domain: flags.domain, created_at: createdAt, summary: { ...meta, ...res.summary, tasks: tasks.length, usage: res.usage }, record: null });
         // Every episode of the run, the kept ones of a resumed run included.
         const rows = mergeReportRows(tasks.map((t) => t.id), kept, res.records.map(reportRowOf));
         if (flags.json) process.stdout.write(JSON.stringify({ run_id: runId, summary: res.summary, usage: res.usage, episodes: rows.map((r) => ({ task_id: r.taskId, trial: r.trial, ...(personas ? { persona: r.persona } : {}), termination: r.termination, evaluation: r.evaluation, infra_error: r.infraError ?? null, ...(flags.resume ? { kept: !!r.kept } : {}) })) }, null, 2) + '\n');

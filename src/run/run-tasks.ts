@@ -49,6 +49,10 @@ export interface FinishedEpisode extends EpisodeKey {
   reward?: number | null;
   partial?: number | null;
   infraError?: boolean;
+  /** The evaluator threw on it (it then counts as an evaluation error, not as not judged). */
+  evaluationError?: boolean;
+  /** Its usage per role, so a resumed run's usage covers the whole run. */
+  usage?: UsageByRole;
 }
 
 /** One finished episode of a run, as streamed to `onEpisode`. */
@@ -215,7 +219,8 @@ export async function runTasks<E extends EvaluationLike, S = any>(opts: RunTasks
   }));
   for (const f of opts.finished ?? []) {
     if (f.reward === undefined || !f.termination) continue;
-    outcomes.push({ taskId: f.taskId, trial: f.trial, termination: f.termination, reward: f.reward, partial: f.partial ?? null, infraError: f.infraError ?? false, evaluationError: false });
+    outcomes.push({ taskId: f.taskId, trial: f.trial, termination: f.termination, reward: f.reward, partial: f.partial ?? null, infraError: f.infraError ?? false, evaluationError: f.evaluationError ?? false });
   }
-  return { records, skipped, summary: summarizeRun(outcomes), usage: mergeUsage(records.map((r) => r.episode.usage)) };
+  const keptUsage = (opts.finished ?? []).flatMap((f) => (f.usage ? [f.usage] : []));
+  return { records, skipped, summary: summarizeRun(outcomes), usage: mergeUsage([...keptUsage, ...records.map((r) => r.episode.usage)]) };
 }

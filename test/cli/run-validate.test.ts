@@ -100,6 +100,14 @@ describe('run (against the mock model server)', () => {
     const args = ['run', '--tasks', 'T01', '--trials', '3', '--agent-model', 'mock-agent', '--user-model', 'mock-user', '--base-url', mock.server.url, '--db', db, '-q'];
     const first = await cli([...args, '--json']);
     const runId = JSON.parse(first.out).run_id;
+    const runRow = () => {
+      const q = new Database(db, { readonly: true });
+      const row = q.prepare('SELECT created_at, summary FROM runs WHERE id = ?').get(runId) as { created_at: string; summary: string };
+      q.close();
+      return { created_at: row.created_at, usage: JSON.parse(row.summary).usage };
+    };
+    const before1 = runRow();
+    expect(before1.usage.task_agent.calls).toBeGreaterThan(0);
     // As if the run had died before its second trial finished.
     const sql = new Database(db);
     sql.prepare("DELETE FROM episodes WHERE run_id = ? AND episode_id = 'T01#1'").run(runId);
@@ -111,6 +119,11 @@ describe('run (against the mock model server)', () => {
     const trialCells = again.out.split('\n').filter((l) => l.startsWith('T01')).map((l) => l.split(/\s{2,}/)[1]);
     expect(trialCells).toEqual(['0 (kept)', '1', '2 (kept)']);
     expect(again.out).toMatch(/episodes: 3 \(3 scored/);
+    // The run keeps its start date, and its usage covers every episode, kept ones included.
+    const after1 = runRow();
+    expect(after1.created_at).toBe(before1.created_at);
+    expect(after1.usage.task_agent.calls).toBe(before1.usage.task_agent.calls);
+    expect(after1.usage.user_simulator.calls).toBe(before1.usage.user_simulator.calls);
     const json = await cli([...args, '--resume', runId, '--json']);
     expect(JSON.parse(json.out).episodes.map((e: { trial: number; kept: boolean }) => `${e.trial}:${e.kept}`)).toEqual(['0:true', '1:true', '2:true']);
   });

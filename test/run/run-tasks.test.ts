@@ -109,6 +109,19 @@ describe('runTasks', () => {
     expect(res.summary.passHatK.map((p) => p.value)).toEqual([1 / 3, 0, 0]);
   });
 
+  it('resumes: a finished pair whose evaluation threw stays an evaluation error, and kept usage is counted', async () => {
+    const keptUsage = { task_agent: { calls: 7, prompt_tokens: 70, completion_tokens: 7, total_tokens: 77, latency_seconds: 1, provider_reported_cost_usd: null, provider_reported_cost_observations: 0 } };
+    const res = await runTasks({
+      loaded: tinyShop, tasks: tinyShopTasks.slice(0, 1), trials: 2, concurrency: 1, env: ENV,
+      finished: [{ taskId: 'cancel_o1', trial: 1, termination: 'user_stop', reward: null, partial: null, evaluationError: true, usage: keptUsage }],
+      makeAgent: () => new ScriptedAgent([say('I cannot help. ###STOP###')]),
+      makeUser: user,
+      evaluate: toy,
+    });
+    expect(res.summary).toMatchObject({ episodes: 2, evaluationErrors: 1, unjudged: 0 });
+    expect(res.usage.task_agent?.calls).toBe(7);
+  });
+
   it('records setup and evaluator failures instead of crashing; a failing onEpisode stops the run', async () => {
     const res = await runTasks({
       loaded: tinyShop, tasks: tinyShopTasks, trials: 1, concurrency: 2, env: ENV,
