@@ -15,7 +15,7 @@ const cut = (s: string, n = 110) => ([...s].length > n ? `${[...s].slice(0, n - 
 export function optimizeReport(name: string, suiteId: string, r: OptimizeResult, outDir: string | null): string {
   const out: string[] = [`Optimize ${name}: suite ${suiteId}, stable ${r.stable.sha256.slice(0, 12)}`, ''];
   out.push(`Split: feedback ${r.splits.feedback.join(', ') || '-'}; gate ${r.splits.gate.join(', ')}; sealed ${r.splits.sealed.join(', ') || '-'}`);
-  out.push(`Pre-flight: ${r.preflight.fixed_rollouts} stable rollouts + up to ${r.preflight.per_proposal_rollouts} per gated proposal; ${r.preflight.gated_proposals_fit} gated proposal(s) fit`);
+  out.push(`Pre-flight: ${r.preflight.fixed_rollouts} stable rollouts + up to ${r.preflight.per_proposal_rollouts} per gated proposal; ${r.preflight.gated_proposals_fit} gated proposal(s) fit; minimality pass up to ${r.preflight.ablation_rollouts} more`);
   if (r.preflight.warning) out.push(`Warning: ${r.preflight.warning}`);
   out.push('');
   if (r.candidates.length) {

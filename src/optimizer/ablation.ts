@@ -3,8 +3,8 @@
  *
  * For each edit `i` of the candidate, the prompt "without i" is its lineage parent with every
  * other edit applied (for a one-edit candidate: the lineage parent itself). Both prompts run on
- * the gate cases, `trials.ablation` trials each, on the same trial seeds as the gate (so the
- * candidate's rollouts come from the rollout book); the edit's marginal delta is the candidate's
+ * the gate cases, `trials.ablation` trials each (at most `trials.look2`), on the same trial seeds
+ * as the gate (so the candidate's rollouts mostly come from the rollout book); the edit's marginal delta is the candidate's
  * successes minus the successes without it, over the valid pairs, and an edit whose removal
  * brings a critical violation counts as protective. The result goes into the release record so a
  * reviewer sees which edits earned their place (optimiser notes §5.3 "Minimality pass", §5.5

@@ -100,6 +100,11 @@ export interface Preflight {
   gated_proposals_fit: number;
   /** Rollouts of a run that gates three proposals. */
   three_proposals_rollouts: number;
+  /**
+   * Worst case of the minimality pass on a releasable candidate (each of `max_edits` edits left
+   * out, on the gate cases, `trials.ablation` trials); it runs only when it fits the budget left.
+   */
+  ablation_rollouts: number;
   warning: string | null;
 }
 
@@ -116,5 +121,6 @@ export function preflightEstimate(config: OptimizeConfig, splits: Splits): Prefl
       ? `pre-flight: only ${fit} gated proposal(s) fit the budget (stable prompt ${fixed} rollouts, up to ${per} per proposal, ` +
         `max_rollouts ${config.budget.max_rollouts}, max_proposer_calls ${config.budget.max_proposer_calls}); three need ${three} rollouts and 3 proposer calls`
       : null;
-  return { fixed_rollouts: fixed, per_proposal_rollouts: per, gated_proposals_fit: fit, three_proposals_rollouts: three, warning };
+  const ablation = config.search.max_edits * splits.gate.length * t.ablation;
+  return { fixed_rollouts: fixed, per_proposal_rollouts: per, gated_proposals_fit: fit, three_proposals_rollouts: three, ablation_rollouts: ablation, warning };
 }

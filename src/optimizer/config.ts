@@ -92,7 +92,8 @@ export const OptimizeConfigSchema = z.strictObject({
   trials: z
     .strictObject({ feedback: count.default(4), screen: count.default(2), look1: count.default(4), look2: count.default(8), sealed: count.default(8), ablation: z.number().int().min(0).default(4) })
     .prefault({})
-    .refine((t) => t.look1 <= t.look2 && t.screen <= t.feedback, { message: 'need look1 ≤ look2 and screen ≤ feedback' }),
+    .refine((t) => t.look1 <= t.look2 && t.screen <= t.feedback, { message: 'need look1 ≤ look2 and screen ≤ feedback' })
+    .refine((t) => t.ablation <= t.look2, { message: 'need ablation ≤ look2 (the ablation reuses the gate\'s trial seeds)', path: ['ablation'] }),
   gate: z
     .strictObject({
       alpha: z.number().gt(0).lt(1).default(0.05),
@@ -162,14 +163,16 @@ export interface LoadedOptimizeConfig {
 
 /**
  * What a journal must have been written with to be resumed: the config without the fields that
- * may change between a run and its resumption (budget caps, concurrency, paths, and
- * `search.escalate_after`, which only shapes the report — so configs written before it existed
- * keep their identity).
+ * may change between a run and its resumption (budget caps, concurrency, paths, and the advice
+ * settings `search.escalate_after` and `trials.ablation`, which never change a decision — so
+ * configs written before they existed keep their identity, and a run can be resumed with
+ * another value).
  */
 export function runIdentity(config: OptimizeConfig): string {
-  const { budget: _b, concurrency: _c, output_dir: _o, store: _s, cache_file: _f, search, ...rest } = config;
+  const { budget: _b, concurrency: _c, output_dir: _o, store: _s, cache_file: _f, search, trials, ...rest } = config;
   const { escalate_after: _e, ...searchRest } = search;
-  return canonicalHash({ ...rest, search: searchRest });
+  const { ablation: _a, ...trialsRest } = trials;
+  return canonicalHash({ ...rest, search: searchRest, trials: trialsRest });
 }
 
 /** Parses a config value (defaults filled in); throws ZodError-derived BadInputError via the loader. */

@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { BadInputError } from '../spec/errors.js';
-import type { Receipt } from '../spec/receipt.js';
+import { ReceiptSchema, type Receipt } from '../spec/receipt.js';
 import type { Rollout } from './suite.js';
 
 /** One journal line. */
@@ -22,6 +22,8 @@ export type JournalEvent =
   | { type: 'decision'; key: string; candidate: string; decision: string; stage: string; release_sha256: string }
   | { type: 'stop'; key: string; reason: string }
   | { type: 'note'; key: string; text: string };
+
+const EVENT_TYPES = new Set<string>(['run', 'rollout', 'proposal', 'decision', 'stop', 'note']);
 
 /** An append-only journal, in memory when `file` is null. */
 export class Journal {
@@ -48,11 +50,24 @@ export class Journal {
       }
       text.split('\n').forEach((line, i) => {
         if (line.trim() === '') return;
+        let e: JournalEvent;
         try {
-          j.remember(JSON.parse(line) as JournalEvent);
+          e = JSON.parse(line) as JournalEvent;
         } catch {
           throw new BadInputError(`line ${i + 1} is not valid JSON; the journal is damaged`, { file });
         }
+        if (!e || typeof e !== 'object' || !EVENT_TYPES.has(e.type) || typeof e.key !== 'string') {
+          throw new BadInputError(`line ${i + 1} is not a journal event (a known "type" and a "key" are needed); the journal is damaged`, { file });
+        }
+        if (e.type === 'proposal') {
+          // A receipt read back is held to the receipt format (no unknown key such as a headers block).
+          const r = ReceiptSchema.safeParse(e.receipt);
+          if (!r.success) {
+            const issue = r.error.issues[0];
+            throw new BadInputError(`line ${i + 1}: $.receipt${issue.path.map((k) => (typeof k === 'number' ? `[${k}]` : `.${String(k)}`)).join('')}: ${issue.message}`, { file });
+          }
+        }
+        j.remember(e);
       });
     }
     fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });

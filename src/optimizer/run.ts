@@ -108,7 +108,7 @@ export async function runOptimization(o: OptimizeOptions): Promise<OptimizeResul
   const splits = frozenSplits(o);
   const preflight = preflightEstimate(cfg, splits);
   log(`split: feedback ${splits.feedback.length}, gate ${splits.gate.length}, sealed ${splits.sealed.length} cases`);
-  log(`pre-flight: ${preflight.fixed_rollouts} stable rollouts + up to ${preflight.per_proposal_rollouts} per gated proposal; ${preflight.gated_proposals_fit} gated proposal(s) fit`);
+  log(`pre-flight: ${preflight.fixed_rollouts} stable rollouts + up to ${preflight.per_proposal_rollouts} per gated proposal; ${preflight.gated_proposals_fit} gated proposal(s) fit; the minimality pass up to ${preflight.ablation_rollouts} more when it fits`);
   if (preflight.warning) log(`warning: ${preflight.warning}`);
 
   const models: SuiteModels = { agent: o.models.agent, user: o.models.user, judge: o.models.judge ?? o.models.agent, temperature: cfg.models.agent.temperature ?? 0 };

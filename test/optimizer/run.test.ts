@@ -9,6 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Journal } from '../../src/optimizer/journal.js';
+import { runIdentity } from '../../src/optimizer/config.js';
+import { preflightEstimate } from '../../src/optimizer/budget.js';
 import { recordBytes, verifyRecord } from '../../src/release/record.js';
 import { InProcessModel, optimizerHandler, type ProposerMode } from '../support/optimizer-model.js';
 import { optimizeInProcess, seedConfig } from '../support/optimizer-run.js';
@@ -74,6 +76,17 @@ describe('minimality pass (leave-one-edit-out ablation)', () => {
     expect(rec.diff).toContain('+4. 客户满意度是第一位的。为避免激化矛盾，绝不因政策争议');
   });
 
+  it('trials.ablation is at most look2, counted in the pre-flight worst case, and not part of the run identity', () => {
+    expect(() => seedConfig({ trials: { ablation: 9 } })).toThrow(/need ablation ≤ look2/);
+    const a = seedConfig({ trials: { ablation: 2 } });
+    const b = seedConfig({ trials: { ablation: 8 } });
+    expect(runIdentity(a)).toBe(runIdentity(b));
+    expect(runIdentity(a)).toBe(runIdentity(seedConfig()));
+    const splits = { feedback: ['f1'], gate: ['g1', 'g2', 'g3'], sealed: [] };
+    expect(preflightEstimate(b, splits).ablation_rollouts).toBe(b.search.max_edits * 3 * 8);
+    expect(preflightEstimate(seedConfig({ trials: { ablation: 0 } }), splits).ablation_rollouts).toBe(0);
+  });
+
   it('a one-edit candidate is compared with its parent, whose gate rollouts are reused; trials.ablation 0 switches it off', async () => {
     const r = await optimizeInProcess();
     const rec = r.releases.find((x) => x.decision === 'release_to_canary')!;
@@ -127,6 +140,20 @@ describe('resume', () => {
     expect(second.freshRollouts).toBe(0);
     expect(second.budget.use.rollouts).toBe(0);
     expect(second.releases.map(recordBytes)).toEqual(first.releases.map(recordBytes));
+  });
+
+  it('a journal line that is no event, or a proposal receipt with an unknown key, is refused naming the line', async () => {
+    const dir = tmpDir('sg-opt-journal-');
+    const file = path.join(dir, 'events.jsonl');
+    await optimizeInProcess({ journal: Journal.open(file, { resume: false }) });
+    const lines = journalLines(file);
+    const at = lines.findIndex((l) => JSON.parse(l).type === 'proposal');
+    const tampered = JSON.parse(lines[at]);
+    tampered.receipt.headers = { authorization: 'Bearer sk-not-real' };
+    fs.writeFileSync(file, [...lines.slice(0, at), JSON.stringify(tampered), ...lines.slice(at + 1)].join('\n') + '\n');
+    expect(() => Journal.open(file, { resume: true })).toThrow(`${file}: line ${at + 1}: $.receipt: Unrecognized key: "headers"`);
+    fs.writeFileSync(file, '{"type":"mystery","key":"x"}\n');
+    expect(() => Journal.open(file, { resume: true })).toThrow(/line 1 is not a journal event/);
   });
 
   it('a torn last line (kill mid-write) is dropped on resume', () => {
