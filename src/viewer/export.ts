@@ -97,6 +97,12 @@ export function exportStaticSite(opts: ExportOptions): ExportResult {
   }
   const { data, chunks } = site;
   const { earlier } = prepareOutputDir(opts.outDir, { marker: 'data.js', markerPrefix: DATA_JS_HEAD, what: 'an earlier export (data.js)', forceFlag: '--force', force: opts.force });
+  // Checked before anything is written, so a bad folder is left as it was.
+  for (const name of ['index.html', 'data.js', 'assets', 'episodes']) {
+    const p = path.join(opts.outDir, name);
+    const wantDir = name === 'assets' || name === 'episodes';
+    if (fs.existsSync(p) && fs.statSync(p).isDirectory() !== wantDir) throw new BadInputError(`${name} is in the way: expected ${wantDir ? 'a folder' : 'a file'} there`, { file: p });
+  }
   // An earlier export's hashed assets and episode chunks would otherwise pile up beside the new
   // ones; in any other folder (--force) nothing is removed.
   if (earlier) {

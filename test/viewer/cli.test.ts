@@ -99,6 +99,16 @@ describe('servicegym view', () => {
     expect(fs.readFileSync(path.join(out, 'episodes', 'ep1.md'), 'utf8')).toBe('notes');
   });
 
+  it('--export refuses, before writing anything, a folder where data.js is a folder', async () => {
+    process.env[UI_DIR_ENV] = uiDir;
+    const out = tmpDir('sg-view-inway-');
+    fs.mkdirSync(path.join(out, 'data.js'));
+    const r = await cli(['view', '--db', db, '--export', out, '--force']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`${path.join(out, 'data.js')}: data.js is in the way: expected a file there`);
+    expect(fs.readdirSync(out)).toEqual(['data.js']);
+  });
+
   it('--export with an empty path, and --force without --export, are bad input (exit 2)', async () => {
     const empty = await cli(['view', '--db', db, '--export', '']);
     expect(empty.code).toBe(2);
