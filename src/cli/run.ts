@@ -87,6 +87,10 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
           const stored = store.getRun(runId);
           if (!stored) throw new BadInputError(`no run '${runId}' in the store`, { file: flags.db });
           createdAt = stored.created_at;
+          const started = (stored.summary ?? {}) as Record<string, unknown>;
+          if (stored.kind !== 'run' || started.agent_model === 'oracle') {
+            throw new BadInputError(`run '${runId}' was not started by 'servicegym run' (${stored.kind === 'run' ? 'it is a validate run' : `it is a ${stored.kind} run`}); only such runs can be resumed`, { file: flags.db });
+          }
           const was = (stored.summary ?? {}) as Record<string, unknown>;
           const now: Record<string, unknown> = { domain: flags.domain, agent_model: agentModel.model, user_model: userModel.model, judge_model: judge?.model ?? null, trials, data: loaded.source, mode: loaded.mode, temperature, task_ids: tasks.map((t) => t.id).join(',') };
           const differs = Object.keys(now).filter((k) => k in was && JSON.stringify(was[k]) !== JSON.stringify(now[k]) && !(k === 'domain' && stored.domain === now.domain));

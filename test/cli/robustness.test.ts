@@ -91,6 +91,13 @@ describe('run --resume', () => {
       const domain = await cli(['run', '--domain', 'retail', '--agent-model', 'mock-agent', '--user-model', 'mock-user', '--base-url', mock.server.url, '--db', db, '-q', '--resume', runId]);
       expect(domain.code).toBe(2);
       expect(domain.err).toContain('domain: "airline" vs "retail"');
+      // A validate run in the same store is not a run to resume.
+      const v = await cli(['validate', '--tasks', 'T01', '--db', db, '-q', '--json']);
+      expect(v.code).toBe(0);
+      const vid = JSON.parse(v.out).run_id;
+      const wrong = await cli(['run', '--tasks', 'T01', '--agent-model', 'mock-agent', '--user-model', 'mock-user', '--base-url', mock.server.url, '--db', db, '-q', '--resume', vid]);
+      expect(wrong.code).toBe(2);
+      expect(wrong.err).toContain(`run '${vid}' was not started by 'servicegym run' (it is a validate run)`);
     } finally {
       await mock.close();
     }
