@@ -13,6 +13,7 @@ import { registerRun } from './run.js';
 import { registerConformance } from './conformance.js';
 import { registerOptimize } from './optimize.js';
 import { registerPrompts } from './prompts.js';
+import { registerCanary } from './canary.js';
 import { registerView } from './view.js';
 
 /** Runs the CLI on `argv` (as process.argv) and returns the exit code; never calls process.exit. */
@@ -31,6 +32,7 @@ export async function main(argv: string[]): Promise<number> {
   registerRun(program, setExit);
   registerConformance(program, setExit);
   registerOptimize(program, setExit);
+  registerCanary(program, setExit);
   registerPrompts(program, setExit);
   registerView(program, setExit);
   try {

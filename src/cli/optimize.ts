@@ -16,7 +16,7 @@ import type { Command } from 'commander';
 import { loadOptimizeConfig, resolveConfigPath } from '../optimizer/config.js';
 import { Journal } from '../optimizer/journal.js';
 import { runOptimization } from '../optimizer/run.js';
-import { buildRunRecord, saveOptimizeRun } from '../optimizer/run-record.js';
+import { buildRunRecord, optimizeRunId, saveOptimizeRun } from '../optimizer/run-record.js';
 import { buildModels, buildSuite, clearOutput, outputDir } from '../optimizer/setup.js';
 import { preflightEstimate } from '../optimizer/budget.js';
 import { splitRoles } from '../optimizer/splits.js';
@@ -63,6 +63,7 @@ export function registerOptimize(program: Command, setExit: (code: number) => vo
       const cache = cfg.cache_file ? Journal.open(resolveConfigPath(loaded, cfg.cache_file), { resume: true }) : undefined;
       const result = await runOptimization({ config: cfg, identity: loaded.identity, suite, models, journal, cache, clock: SystemClock, outDir, onProgress: log });
       const record = buildRunRecord(cfg, loaded.identity, suite, result);
+      record.run_id = optimizeRunId(cfg.name, record);
       fs.writeFileSync(path.join(outDir, 'record.json'), JSON.stringify(record, null, 2) + '\n');
       if (flags.store !== false) {
         const db = flags.db ?? (cfg.store ? resolveConfigPath(loaded, cfg.store) : DEFAULT_STORE_PATH);

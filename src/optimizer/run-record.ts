@@ -39,11 +39,12 @@ export function buildRunRecord(config: OptimizeConfig, identity: string, suite: 
 
 /**
  * Deterministic run id: `optimize-<name>-<12 hex of the record hash>`, without the lifecycle
- * entries (they carry dates) and the `not_prompt_fixable` advice (it depends on
- * `search.escalate_after`, which is not part of the run identity).
+ * entries (they carry dates), the `not_prompt_fixable` advice (it depends on
+ * `search.escalate_after`, which is not part of the run identity) and `run_id` itself (the
+ * record carries its id so that later canary decisions find the run in the store).
  */
 export function optimizeRunId(name: string, record: Record<string, unknown>): string {
-  const { releases: _r, not_prompt_fixable: _n, ...stable } = record;
+  const { releases: _r, not_prompt_fixable: _n, run_id: _i, ...stable } = record;
   return `optimize-${name}-${canonicalHash(stable).slice(0, 12)}`;
 }
 
