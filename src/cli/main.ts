@@ -24,7 +24,8 @@ export async function main(argv: string[]): Promise<number> {
     .name('servicegym')
     .description('simulate, evaluate and improve policy-bound customer-service agents')
     .exitOverride()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+    .configureOutput({ writeErr: (s) => process.stderr.write(s), outputError: (s, write) => write(`servicegym: ${s}`) })
+    .showHelpAfterError('(add --help for usage)');
   registerReplay(program, setExit);
   registerCampaign(program, setExit);
   registerImportRecord(program, setExit);

@@ -54,7 +54,7 @@ export function registerView(program: Command, setExit: (code: number) => void):
       if (flags.export !== undefined) {
         const { exportStaticSite } = await import('../viewer/export.js');
         const res = exportStaticSite({ dbPath: flags.db, outDir: flags.export, force: flags.force });
-        process.stdout.write(`exported ${res.runs} runs and ${res.episodes} episodes (data ${(res.dataBytes / 1024).toFixed(0)} KiB): open ${res.index}\n`);
+        process.stdout.write(`exported ${res.runs} run${res.runs === 1 ? '' : 's'} and ${res.episodes} episode${res.episodes === 1 ? '' : 's'} (data ${(res.dataBytes / 1024).toFixed(0)} KiB): open ${res.index}\n`);
         setExit(0);
         return;
       }

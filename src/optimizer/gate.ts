@@ -170,7 +170,7 @@ export function evaluateGate(pairs: readonly GatePair[], params: GateParams, loo
 
   const significant = b.p_value < look.alpha;
   const spread = b.cases_improved.length >= params.minCasesImproved;
-  checks.push({ name: 'boundary_improved', passed: significant && spread, detail: `${boundarySentence(s, trials)}; improved cases ${b.cases_improved.join(', ') || 'none'} (need ${params.minCasesImproved})` });
+  checks.push({ name: 'boundary_improved', passed: significant && spread, detail: `${boundarySentence(s, trials)}; improved cases ${b.cases_improved.join(', ') || 'none'} (${b.cases_improved.length} of the ${params.minCasesImproved} needed)` });
 
   let verdict: GateVerdict;
   if (!critical) {

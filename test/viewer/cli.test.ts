@@ -61,7 +61,7 @@ describe('servicegym view', () => {
     const out = path.join(tmpDir('sg-view-export-'), 'site');
     const r = await cli(['view', '--db', db, '--export', out]);
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(new RegExp(`^exported 1 runs and 5 episodes \\(data \\d+ KiB\\): open ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/index.html\\n$`));
+    expect(r.out).toMatch(new RegExp(`^exported 1 run and 5 episodes \\(data \\d+ KiB\\): open ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/index.html\\n$`));
     expect(fs.readdirSync(out).sort()).toEqual(['assets', 'data.js', 'episodes', 'index.html']);
     expect(fs.readFileSync(path.join(out, 'data.js'), 'utf8')).toMatch(/^\/\* servicegym view --export: static data \(1 runs\)[^\n]*\*\/\nwindow.__SERVICEGYM_DATA__ = \{"version":1,/);
   });
