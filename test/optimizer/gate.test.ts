@@ -141,15 +141,29 @@ describe('canary rules', () => {
   it('rolls back when the SPRT finds a resolution drop', () => {
     const d = canaryDecision(eps(Array(300).fill(false)), base);
     expect(d).toMatchObject({ decision: 'rollback', episodes: 8 });
-    expect(d.reason).toMatch(/^resolution drop: SPRT accepted H1/);
+    expect(d.reason).toMatch(/^resolution drop: the sequential test \(SPRT steps, restarted at 0\) reached 2\.944 after 8 episodes, 0 resolved/);
+  });
+  it('a canary that starts well and then collapses is rolled back, not promoted on an early H0', () => {
+    // 30 resolved, then 210 failures: an SPRT that stopped at its first crossing would promote.
+    const d = canaryDecision(eps([...Array(30).fill(true), ...Array(210).fill(false)]), base);
+    expect(d.decision).toBe('rollback');
+    expect(d.episodes).toBeLessThan(45);
+  });
+  it('a critical violation counts on an invalid episode and past maxEpisodes', () => {
+    const xs = eps(Array(500).fill(true), 450);
+    expect(canaryDecision(xs, base)).toMatchObject({ decision: 'rollback', reason: 'critical violation in canary episode e450 (episode 451)' });
+    const invalid = eps(Array(250).fill(true)).map((e, i) => (i === 7 ? { ...e, valid: false, critical: true } : e));
+    expect(canaryDecision(invalid, base)).toMatchObject({ decision: 'rollback', reason: 'critical violation in canary episode e7 (episode 8)' });
   });
   it('promotes after min episodes with H0 accepted, continues before', () => {
     expect(canaryDecision(eps(Array(100).fill(true)), base)).toMatchObject({ decision: 'continue' });
     expect(canaryDecision(eps(Array(200).fill(true)), base)).toMatchObject({ decision: 'promote', episodes: 200 });
   });
-  it('skips invalid episodes', () => {
+  it('skips invalid episodes, and says so when every episode is invalid', () => {
     const xs = eps(Array(200).fill(true)).map((e, i) => (i < 10 ? { ...e, valid: false, success: false } : e));
     expect(canaryDecision(xs, base)).toMatchObject({ decision: 'continue', episodes: 190 });
+    const all = eps(Array(20).fill(true)).map((e) => ({ ...e, valid: false }));
+    expect(canaryDecision(all, base).reason).toBe('canary continues: only 0 of 200 episodes (every episode given is marked invalid)');
   });
 });
 
