@@ -60,6 +60,8 @@ export function registerOptimize(program: Command, setExit: (code: number) => vo
       if (flags.fresh) clearOutput(outDir);
       fs.mkdirSync(outDir, { recursive: true });
       const journal = Journal.open(path.join(outDir, 'events.jsonl'), { resume: !!flags.resume });
+      const traffic = journal.events().find((e) => e.type === 'note' && e.key.startsWith('traffic-canary:'));
+      if (traffic) throw new BadInputError(`this run's canary was decided on traffic (${traffic.type === 'note' ? traffic.text : ''}); resuming would rebuild record.json without that decision — start a new run with --fresh or another --out-dir`, { file: path.join(outDir, 'events.jsonl') });
       const cache = cfg.cache_file ? Journal.open(resolveConfigPath(loaded, cfg.cache_file), { resume: true }) : undefined;
       const result = await runOptimization({ config: cfg, identity: loaded.identity, suite, models, journal, cache, clock: SystemClock, outDir, onProgress: log });
       const record = buildRunRecord(cfg, loaded.identity, suite, result);

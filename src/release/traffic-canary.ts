@@ -17,7 +17,7 @@ import { z } from 'zod';
 import { readJsonLines } from '../util/json-file.js';
 import { BadInputError } from '../spec/errors.js';
 import { canaryDecision, type CanaryDecision, type CanaryEpisode, type CanaryParams } from './canary.js';
-import { sealRecord, type ReleaseRecord, type ReleaseRecordBody } from './record.js';
+import { sealRecord, verifyRecord, type ReleaseRecord, type ReleaseRecordBody } from './record.js';
 import type { ReleaseEntry } from './lifecycle.js';
 
 /** One line of an episode file (see the module doc). */
@@ -83,7 +83,7 @@ function currentEntries(releases: readonly ReleaseEntry[]): ReleaseEntry[] {
  * (kept in the record's statistics).
  *
  * @throws BadInputError when the record has no prompt in canary state, or its release record is
- *   missing.
+ *   missing or does not verify.
  */
 export function applyTrafficCanary(run: OptimizeRunRecordLike, opts: { episodes: readonly CanaryEpisode[]; params: CanaryParams; now: string; source: string; stableSource: string }): TrafficCanaryResult {
   const current = currentEntries(run.releases);
@@ -94,6 +94,7 @@ export function applyTrafficCanary(run: OptimizeRunRecordLike, opts: { episodes:
   }
   const released = run.release_records.find((r) => r.sha256 === canary.release_sha256);
   if (!released) throw new BadInputError(`the release record ${canary.release_sha256} of canary ${canary.version} is missing from release_records`);
+  if (!verifyRecord(released) || released.candidate?.sha256 !== canary.sha256) throw new BadInputError(`the release record ${canary.release_sha256} of canary ${canary.version} does not verify (it was changed after it was sealed)`);
   const decision = canaryDecision(opts.episodes, opts.params);
   if (decision.decision === 'continue') return { decision, canary, release: null, record: run, promoted: false };
   const { sha256: _s, ...base } = released;

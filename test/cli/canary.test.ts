@@ -118,4 +118,47 @@ describe('servicegym canary', () => {
     expect(rate.code).toBe(2);
     expect(rate.stderr).toContain("--stable-rate must be a number from 0 to 1, got '1.5'");
   });
+
+  it('refuses before writing anything: a changed prompt text, a store without the run, a folder already being judged', async () => {
+    const { dir, out } = copyRun();
+    const record = fs.readFileSync(path.join(out, 'record.json'), 'utf8');
+    const stable = fs.readFileSync(path.join(out, 'stable.txt'), 'utf8');
+    const canary = JSON.parse(record).releases.find((e: any) => e.state === 'canary');
+    const file = path.join(dir, 'traffic.jsonl');
+    fs.writeFileSync(file, episodes(240, (i) => i % 10 !== 0));
+    const unchanged = () => {
+      expect(fs.readFileSync(path.join(out, 'record.json'), 'utf8')).toBe(record);
+      expect(fs.readFileSync(path.join(out, 'stable.txt'), 'utf8')).toBe(stable);
+      expect(fs.existsSync(path.join(out, 'releases', `canary-${canary.version}-promote.json`))).toBe(false);
+    };
+    const promptFile = path.join(out, 'prompts', `${canary.version}.txt`);
+    const text = fs.readFileSync(promptFile, 'utf8');
+    fs.writeFileSync(promptFile, 'TAMPERED PROMPT');
+    const tampered = await cli(['canary', out, '--episodes', file, '--stable-rate', '0.9']);
+    expect(tampered.code).toBe(2);
+    expect(tampered.stderr).toContain("the prompt text does not hash to the canary's sha256");
+    unchanged();
+    fs.writeFileSync(promptFile, text);
+    const otherDb = path.join(dir, 'elsewhere', 'other.db');
+    const noStore = await cli(['canary', out, '--episodes', file, '--stable-rate', '0.9', '--db', otherDb]);
+    expect(noStore.code).toBe(2);
+    expect(noStore.stderr).toContain('no servicegym store exists at this path');
+    expect(fs.existsSync(otherDb)).toBe(false);
+    unchanged();
+    fs.writeFileSync(path.join(out, '.canary.lock'), '');
+    const locked = await cli(['canary', out, '--episodes', file, '--stable-rate', '0.9']);
+    expect(locked.code).toBe(2);
+    expect(locked.stderr).toContain('another canary decision is running on this folder');
+    unchanged();
+  });
+
+  it('after a traffic decision, optimize --resume refuses to rebuild record.json without it', async () => {
+    const { dir, out, db } = copyRun();
+    const file = path.join(dir, 'traffic.jsonl');
+    fs.writeFileSync(file, episodes(240, (i) => i % 10 !== 0));
+    expect((await cli(['canary', out, '--episodes', file, '--stable-rate', '0.9', '--db', db])).code).toBe(0);
+    const r = await cli(['optimize', path.join(dir, 'optimize.json'), '-q', '--resume']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("this run's canary was decided on traffic");
+  });
 });
