@@ -70,8 +70,8 @@ const SuiteSchema = z.discriminatedUnion('kind', [
     kind: z.literal('tasks'),
     domain: z.string(),
     data_dir: z.string().optional(),
-    tasks: z.array(z.string()).min(1).optional(),
-    boundary: z.array(z.string()).optional(),
+    tasks: z.array(z.string()).min(1).refine((xs) => new Set(xs).size === xs.length, { message: 'task ids must be unique' }).optional(),
+    boundary: z.array(z.string()).refine((xs) => new Set(xs).size === xs.length, { message: 'task ids must be unique' }).optional(),
     prompt_file: z.string().optional(),
     /** Case variants: user persona ids; each task also runs as `<task>~<persona>` (see splits.ts). */
     variants: z.array(z.string()).min(1).optional(),

@@ -32,6 +32,8 @@ export interface Outcome {
 /** A parent and a candidate rollout on the same case and trial seed. */
 export interface GatePair {
   case_id: string;
+  /** For a case variant, the case it was made from (distinct improved cases count bases). */
+  base?: string;
   group: CaseGroup;
   trial: number;
   seed: number;
@@ -67,7 +69,7 @@ export interface GateStats {
   coverage: number;
   min_trials_per_case: number;
   new_critical: string[];
-  boundary: { pairs: number; improved: number; worsened: number; p_value: number; alpha: number; cases_improved: string[]; parent_rate: number | null; candidate_rate: number | null };
+  boundary: { pairs: number; improved: number; worsened: number; p_value: number; alpha: number; cases_improved: string[]; bases_improved?: string[]; parent_rate: number | null; candidate_rate: number | null };
   holdout: { pairs: number; new_failures: number; new_successes: number; net: number; bound: number };
 }
 
@@ -125,6 +127,8 @@ export function gateStats(pairs: readonly GatePair[], params: GateParams, alpha:
       p_value: signTestP(bChange.new_successes, bChange.new_failures),
       alpha,
       cases_improved: improvedCases,
+      // With case variants, a task and its variants are one case for the spread requirement.
+      ...(pairs.some((p) => p.base !== undefined) ? { bases_improved: [...new Set(improvedCases.map((id) => pairs.find((p) => p.case_id === id)?.base ?? id))] } : {}),
       parent_rate: rate(boundary.map((p) => p.parent.success)),
       candidate_rate: rate(boundary.map((p) => p.candidate.success)),
     },
@@ -169,8 +173,9 @@ export function evaluateGate(pairs: readonly GatePair[], params: GateParams, loo
   checks.push({ name: 'holdout_non_inferior', passed: h.pairs === 0 ? null : nonInferior, detail: h.pairs === 0 ? 'no holdout pair in the gate' : `net new failures ${h.net} (${h.new_failures} new failures, ${h.new_successes} new successes) over ${h.pairs} pairs; bound ${h.bound}` });
 
   const significant = b.p_value < look.alpha;
-  const spread = b.cases_improved.length >= params.minCasesImproved;
-  checks.push({ name: 'boundary_improved', passed: significant && spread, detail: `${boundarySentence(s, trials)}; improved cases ${b.cases_improved.join(', ') || 'none'} (${b.cases_improved.length} of the ${params.minCasesImproved} needed)` });
+  const distinct = b.bases_improved ?? b.cases_improved;
+  const spread = distinct.length >= params.minCasesImproved;
+  checks.push({ name: 'boundary_improved', passed: significant && spread, detail: `${boundarySentence(s, trials)}; improved cases ${b.cases_improved.join(', ') || 'none'} (${distinct.length}${b.bases_improved ? ' distinct task(s)' : ''} of the ${params.minCasesImproved} needed)` });
 
   let verdict: GateVerdict;
   if (!critical) {
@@ -193,7 +198,7 @@ export function evaluateGate(pairs: readonly GatePair[], params: GateParams, loo
     reasons.push(verdict === 'reject' ? `futile: even ${look.remainingBoundaryPairs} more improvements would give p = ${formatP(best)}` : `look ${look.index}: not yet decided`);
   } else {
     verdict = 'reject';
-    reasons.push(significant ? `improvement on only ${b.cases_improved.length} distinct case(s) (need ${params.minCasesImproved})` : `${boundarySentence(s, trials)} — not significant`);
+    reasons.push(significant ? `improvement on only ${distinct.length} distinct ${b.bases_improved ? 'task(s), variants counted once' : 'case(s)'} (need ${params.minCasesImproved})` : `${boundarySentence(s, trials)} — not significant`);
   }
   return { verdict, reasons, checks, stats: s };
 }

@@ -122,7 +122,8 @@ export async function runOptimization(o: OptimizeOptions): Promise<OptimizeResul
       log(`warning: no ${group} case in the gate split: ${group === 'holdout' ? 'the gate cannot check for regressions (for a task suite, list the boundary tasks in suite.boundary; the others become holdout)' : 'the gate cannot see an improvement'}`);
     }
   }
-  const ctx: StageContext = { config: cfg, splits, book, stableText: stable.text, params: gateParams(cfg.gate), groupOf: (id) => groups.get(id)! };
+  const bases = new Map(o.suite.cases.flatMap((c) => (c.base !== undefined ? [[c.id, c.base] as const] : [])));
+  const ctx: StageContext = { config: cfg, splits, book, stableText: stable.text, params: gateParams(cfg.gate), groupOf: (id) => groups.get(id)!, ...(bases.size ? { baseOf: (id: string) => bases.get(id) } : {}) };
   const decider = new Decider({ config: cfg, identity: o.identity, suite: o.suite, splits, stable, pins, book, journal: o.journal, clock: o.clock, outDir: o.outDir, log });
 
   const texts = new Map([[stable.sha256, stable.text]]);

@@ -16,8 +16,7 @@ import { CampaignSuite } from './campaign-suite.js';
 import { resolveConfigPath, type LoadedOptimizeConfig, type ModelRef } from './config.js';
 import type { OptimizeModels } from './run.js';
 import type { Suite } from './suite.js';
-import { TaskSuite } from './task-suite.js';
-import { parsePersonas } from '../users/personas.js';
+import { TaskSuite, variantPersonas } from './task-suite.js';
 
 /** Builds the suite a config names; throws BadInputError for unknown task ids or missing files. */
 export function buildSuite(loaded: LoadedOptimizeConfig): { suite: Suite; domain: string | null } {
@@ -45,7 +44,7 @@ function buildSuiteOnly(loaded: LoadedOptimizeConfig): { suite: Suite; domain: s
   const prompt = promptFile ? { text: readTextFile(promptFile), source: promptFile } : undefined;
   let variants: string[] | undefined;
   try {
-    variants = s.variants ? parsePersonas(s.variants) : undefined;
+    variants = s.variants ? variantPersonas(s.variants) : undefined;
   } catch (e) {
     if (e instanceof BadInputError) throw new BadInputError(e.message, { file: loaded.file, path: '$.suite.variants' });
     throw e;

@@ -23,6 +23,8 @@ export interface StageContext {
   stableText: string;
   params: GateParams;
   groupOf: (caseId: string) => CaseGroup;
+  /** The case a variant was made from (undefined for suites without variants). */
+  baseOf?: (caseId: string) => string | undefined;
 }
 
 /** Rollout specs for cases × trials 0..k−1 on one seed stream. */
@@ -47,7 +49,8 @@ export async function paired(ctx: StageContext, candidate: string, specs: readon
     const p = ps[i];
     const c = cs[i];
     const group = ctx.groupOf(s.caseId);
-    pairs.push({ case_id: s.caseId, group, trial: s.trial, seed: p.seed, parent: { valid: p.valid, success: p.success, critical: p.critical.length > 0 }, candidate: { valid: c.valid, success: c.success, critical: c.critical.length > 0 } });
+    const base = ctx.baseOf?.(s.caseId);
+    pairs.push({ case_id: s.caseId, ...(base !== undefined ? { base } : {}), group, trial: s.trial, seed: p.seed, parent: { valid: p.valid, success: p.success, critical: p.critical.length > 0 }, candidate: { valid: c.valid, success: c.success, critical: c.critical.length > 0 } });
     rows.push({ case_id: s.caseId, group, trial: s.trial, seed: p.seed, parent: row(p), candidate: row(c) });
   });
   return { pairs, rows };

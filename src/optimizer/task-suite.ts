@@ -21,7 +21,7 @@
  */
 import type { LoadedDomain } from '../spec/domain.js';
 import type { Task } from '../spec/task.js';
-import { ProviderError, ReplayMissError } from '../spec/errors.js';
+import { BadInputError, ProviderError, ReplayMissError } from '../spec/errors.js';
 import { UsageTracker } from '../models/usage.js';
 import { Environment } from '../env/environment.js';
 import { LLMAgent, agentSystemPrompt, agentWireTools } from '../agents/llm-agent.js';
@@ -75,6 +75,21 @@ export interface TaskSuiteOptions {
   variants?: string[];
 }
 
+/**
+ * Validates case-variant personas: known ids (`+` combines), each a real variant — not `plain`
+ * (the original already is the plain customer) and no persona twice in one combination.
+ * Throws BadInputError.
+ */
+export function variantPersonas(list: readonly string[]): string[] {
+  const ids = parsePersonas(list);
+  for (const id of ids) {
+    const parts = id.split('+');
+    if (parts.includes('plain')) throw new BadInputError(`variant '${id}': 'plain' is the original case itself, not a variant`);
+    if (new Set(parts).size !== parts.length) throw new BadInputError(`variant '${id}' repeats a persona`);
+  }
+  return ids;
+}
+
 /** The case id of task `taskId` played with persona `variant`. */
 export const variantCaseId = (taskId: string, variant: string): string => `${taskId}~${variant}`;
 
@@ -96,7 +111,7 @@ export class TaskSuite implements Suite {
     const ids = opts.tasks ?? loaded.tasks.map((t) => t.id);
     for (const id of [...ids, ...(opts.boundary ?? [])]) if (!all.has(id)) throw new Error(`task suite: unknown task ${id}`);
     const boundary = opts.boundary ? new Set(opts.boundary) : null;
-    const variants = opts.variants?.length ? parsePersonas(opts.variants) : [];
+    const variants = opts.variants?.length ? variantPersonas(opts.variants) : [];
     this.byId = new Map();
     this.cases = [];
     for (const id of ids) {

@@ -131,4 +131,20 @@ describe('task suite', () => {
     const rec = r.releases.at(-1)!;
     expect((rec.statistics as any).gate[0].stats.holdout.pairs).toBeGreaterThan(0);
   });
+
+  it('a task and its variants count as one case for the improved-cases requirement; plain or repeated personas are no variants', async () => {
+    const variants = ['impatient', 'vague', 'contradictory'];
+    const config = parseOptimizeConfig({ name: 'one-boundary', suite: { kind: 'tasks', domain: 'tiny-shop', variants, boundary: ['s1'] }, models: { agent: { model: 'agent' }, user: { model: 'user' }, proposer: { model: 'agent' } }, search: { proposals_per_parent: 1, rounds: 1 } });
+    const vs = new TaskSuite(loaded, { variants, boundary: ['s1'] });
+    const r = await runOptimization({ config, identity: runIdentity(config), suite: vs, models: { agent, user, proposer: agent }, journal: Journal.open(null, { resume: false }), clock: { nowSeconds: () => 0 }, outDir: null });
+    expect(r.decision).not.toBe('release_to_canary');
+    const gated = r.releases.find((x) => x.stage === 'gate')!;
+    const stats = (gated.statistics as any).gate.at(-1).stats.boundary;
+    expect(stats.bases_improved).toEqual(['s1']);
+    expect(stats.cases_improved.length).toBeGreaterThan(1);
+    expect(gated.reasons).toContain('improvement on only 1 distinct task(s), variants counted once (need 2)');
+    expect(() => new TaskSuite(loaded, { variants: ['plain'] })).toThrow("variant 'plain': 'plain' is the original case itself, not a variant");
+    expect(() => new TaskSuite(loaded, { variants: ['impatient+impatient'] })).toThrow("variant 'impatient+impatient' repeats a persona");
+    expect(() => parseOptimizeConfig({ name: 'dup', suite: { kind: 'tasks', domain: 'tiny-shop', tasks: ['s1', 's1'] }, models: { agent: { model: 'a' }, proposer: { model: 'a' } } })).toThrow(/task ids must be unique/);
+  });
 });
