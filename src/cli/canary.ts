@@ -42,7 +42,7 @@ export function registerCanary(program: Command, setExit: (code: number) => void
     .option('--beta <b>', 'SPRT beta', number('--beta', 0.001, 0.5), 0.05)
     .option('--min-episodes <n>', 'episodes before a promotion', number('--min-episodes', 1, 1e7, true), 200)
     .option('--max-episodes <n>', 'episodes read at most', number('--max-episodes', 1, 1e7, true), 400)
-    .option('--db <path>', 'run store to update (default: none; the optimise run must be in it)')
+    .option('--db <path>', 'run store to update; it must hold the optimise run (default: .servicegym/servicegym.db when it exists and holds the run)')
     .option('--json', 'print the decision as JSON')
     .action((dir: string, flags) => {
       if ((flags.stableRate === undefined) === (flags.stableEpisodes === undefined)) throw new BadInputError('give exactly one of --stable-rate and --stable-episodes');
