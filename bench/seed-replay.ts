@@ -7,8 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
 import { loadCampaign } from '../src/campaign/load.js';
-import { runCampaign } from '../src/campaign/runner.js';
-import { buildRecord } from '../src/campaign/record.js';
+import { runCampaign } from '../src/optimizer/seed-campaign.js';
+import { buildRecord } from '../src/optimizer/campaign-record.js';
 import { ReplayModel, VirtualClock } from '../src/models/replay.js';
 import { DEFAULT_CAMPAIGN_DIR } from '../src/cli/paths.js';
 

@@ -3,9 +3,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CampaignOutcome } from '../campaign/runner.js';
-import { buildRecord } from '../campaign/record.js';
-import { saveCampaign } from '../campaign/persist.js';
+import type { CampaignOutcome } from '../optimizer/seed-campaign.js';
+import { buildRecord } from '../optimizer/campaign-record.js';
+import { saveCampaign } from '../optimizer/campaign-persist.js';
 import { RunStore } from '../store/store.js';
 import { campaignReport } from './campaign-report.js';
 

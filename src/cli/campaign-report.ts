@@ -2,7 +2,7 @@
  * The human-readable report of a campaign: the label | holdout | boundary table, the gate checks
  * and decision, the patch as a unified diff, and usage per role.
  */
-import type { CampaignOutcome } from '../campaign/runner.js';
+import type { CampaignOutcome } from '../optimizer/seed-campaign.js';
 import { frac, table } from './output.js';
 
 /** Text report for stdout. */

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { loadCampaign } from '../campaign/load.js';
-import { runCampaign } from '../campaign/runner.js';
+import { runCampaign } from '../optimizer/seed-campaign.js';
 import { resolveLiveModelConfig } from '../models/config.js';
 import { OpenAICompatibleModel } from '../models/openai-adapter.js';
 import { ResumeModel } from '../models/resume-model.js';

@@ -10,7 +10,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { loadCampaign } from '../campaign/load.js';
-import { runCampaign } from '../campaign/runner.js';
+import { runCampaign } from '../optimizer/seed-campaign.js';
 import { ReplayModel, VirtualClock } from '../models/replay.js';
 import { BadInputError } from '../spec/errors.js';
 import { DEFAULT_STORE_PATH } from '../store/store.js';

@@ -5,7 +5,7 @@
  * seed's boundary 0/5 → 2/5 is 2 improvements and 0 worsenings, sign test p = 0.25, and the gate
  * answers `insufficient_evidence` (it needs 4 valid trials per case), never `reject`.
  */
-import type { CampaignOutcome } from '../campaign/runner.js';
+import type { CampaignOutcome } from './seed-campaign.js';
 import type { CaseEpisode } from '../campaign/evaluate.js';
 import { criticalWrites } from './campaign-suite.js';
 import { OptimizeConfigSchema, gateParams } from './config.js';

@@ -3,11 +3,10 @@
  *
  * - {@link signTestP}: exact one-sided binomial sign test on discordant pairs;
  * - {@link netNewFailures} and {@link nonInferiorityBound}: the holdout non-inferiority rule;
- * - {@link sprt}: Wald's sequential probability ratio test for a Bernoulli rate (the canary);
  * - {@link passKCurve}: pass^k per prompt, reusing the evaluator's exact estimator.
  *
  * Exact values (tests): sign test with 2 improvements and 0 worsenings p = 0.25, with 5 and 0
- * p = 0.03125; SPRT with α = β = 0.05 stops at |LLR| ≥ ln 19 ≈ 2.944.
+ * p = 0.03125. (The canary's sequential test lives with the canary rules: `release/sprt.ts`.)
  */
 import { binomial, passHatK } from '../evaluation/pass-k.js';
 
@@ -67,56 +66,6 @@ export function netNewFailures(pairs: readonly PairedSuccess[]): NetChange {
 export function nonInferiorityBound(pairs: number, margin: number): number {
   if (!(margin >= 0 && margin <= 1)) throw new RangeError(`non-inferiority margin must lie in [0, 1], got ${margin}`);
   return Math.max(0, Math.ceil(margin * pairs - 1e-9));
-}
-
-/** SPRT settings: H0 rate p0 against H1 rate p1, error rates α (false H1) and β (false H0). */
-export interface SprtParams {
-  p0: number;
-  p1: number;
-  alpha: number;
-  beta: number;
-}
-
-/** Where an SPRT stands after some observations. */
-export interface SprtResult {
-  /** Observations read (all of them, or up to the decision). */
-  n: number;
-  successes: number;
-  /** Log-likelihood ratio ln(L(H1) / L(H0)) after `n` observations. */
-  llr: number;
-  /** Accept H1 when llr ≥ upper = ln((1 − β) / α). */
-  upper: number;
-  /** Accept H0 when llr ≤ lower = ln(β / (1 − α)). */
-  lower: number;
-  decision: 'accept_h0' | 'accept_h1' | 'continue';
-}
-
-/**
- * Wald's SPRT for a Bernoulli success rate, stopping at the first boundary crossing.
- * Each success adds ln(p1/p0), each failure ln((1−p1)/(1−p0)). Throws RangeError unless
- * 0 < p0, p1 < 1, p0 ≠ p1 and 0 < α, β < 1.
- */
-export function sprt(observations: readonly boolean[], params: SprtParams): SprtResult {
-  const { p0, p1, alpha, beta } = params;
-  for (const [name, v] of [['p0', p0], ['p1', p1], ['alpha', alpha], ['beta', beta]] as const) {
-    if (!(v > 0 && v < 1)) throw new RangeError(`SPRT: ${name} must lie strictly between 0 and 1, got ${v}`);
-  }
-  if (p0 === p1) throw new RangeError('SPRT: p0 and p1 must differ');
-  const upper = Math.log((1 - beta) / alpha);
-  const lower = Math.log(beta / (1 - alpha));
-  const win = Math.log(p1 / p0);
-  const loss = Math.log((1 - p1) / (1 - p0));
-  let llr = 0;
-  let n = 0;
-  let successes = 0;
-  for (const x of observations) {
-    n++;
-    if (x) successes++;
-    llr += x ? win : loss;
-    if (llr >= upper) return { n, successes, llr, upper, lower, decision: 'accept_h1' };
-    if (llr <= lower) return { n, successes, llr, upper, lower, decision: 'accept_h0' };
-  }
-  return { n, successes, llr, upper, lower, decision: 'continue' };
 }
 
 /** The k values reported: pass^1, pass^2, pass^4, pass^8. */

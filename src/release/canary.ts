@@ -14,7 +14,7 @@
  * At most `maxEpisodes` valid episodes are read for the drop test. Invalid episodes
  * (infrastructure faults) are skipped by it. Rates are clamped into [0.001, 0.999].
  */
-import { sprt, type SprtResult } from '../optimizer/stats.js';
+import { sprt, type SprtResult } from './sprt.js';
 
 /** One canary episode. */
 export interface CanaryEpisode {

@@ -10,7 +10,7 @@ import { canaryDecision } from '../../src/release/canary.js';
 import { paretoFront, pickParents } from '../../src/optimizer/pareto.js';
 import { promptVersions } from '../../src/release/lifecycle.js';
 import { loadCampaign } from '../../src/campaign/load.js';
-import { runCampaign } from '../../src/campaign/runner.js';
+import { runCampaign } from '../../src/optimizer/seed-campaign.js';
 import { ReplayModel, VirtualClock } from '../../src/models/replay.js';
 import { Rng } from '../../src/util/rng.js';
 import { SEED_CAMPAIGN, tmpDir } from '../support/paths.js';

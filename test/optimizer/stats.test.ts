@@ -3,7 +3,8 @@
  * non-inferiority bound, Wald's SPRT boundaries (α = β = 0.05 → ln 19) and pass^k.
  */
 import { describe, expect, it } from 'vitest';
-import { netNewFailures, nonInferiorityBound, passKCurve, signTestP, sprt } from '../../src/optimizer/stats.js';
+import { netNewFailures, nonInferiorityBound, passKCurve, signTestP } from '../../src/optimizer/stats.js';
+import { sprt } from '../../src/release/sprt.js';
 
 describe('exact one-sided sign test', () => {
   it('gives the exact tail probabilities', () => {

@@ -3,61 +3,18 @@
  * tasks and the policy of a tau2 domain folder, and the {@link Domain} built from them.
  */
 import path from 'node:path';
-import { CowDb } from '../../env/cow-db.js';
-import type { Domain, LoadedDomain } from '../../spec/domain.js';
-import type { BadInputError } from '../../spec/errors.js';
+import type { LoadedDomain } from '../../spec/domain.js';
 import { readTextFile } from '../../util/json-file.js';
-import { createCachedDbLoader, loadTau2Tasks, requireDataDir, validateAt } from '../common/tau2-folder.js';
-import { AirlineDbSchema, type AirlineDb } from './schema.js';
-import { airlineStateOps, type AirlineState } from './state.js';
-import { applyAirlineInitialState } from './initial-state.js';
-import type { AirlineTool } from './tools-common.js';
-import type { NextDayRule } from './tools-read.js';
-import { airlineTau2Tools } from './tools.js';
+import { loadTau2Tasks, requireDataDir } from '../common/tau2-folder.js';
+import type { AirlineState } from './state.js';
+import { createAirlineDomain, loadAirlineDb } from './domain.js';
 import { loadServicegymAirline } from './servicegym-dataset.js';
 import { AIRLINE_TAU2_NOW } from './tools-common.js';
 
 /** Reading a tau2 folder's files (shared with the other tau2 domains; see `../common/tau2-folder.ts`). */
 export { validateAt, loadTau2Tasks } from '../common/tau2-folder.js';
-
-/** Parses an already-read `db.json` value; throws {@link BadInputError} naming `file` and the path. */
-export function parseAirlineDb(value: unknown, file = 'db.json'): AirlineDb {
-  return validateAt(AirlineDbSchema, value, file);
-}
-
-/**
- * The validated DB of `file`, read and validated once per process (cached by real path, size
- * and modification time; only successful loads are cached). The returned object is shared:
- * never mutate it — episodes write through {@link CowDb} views.
- */
-export const loadAirlineDb: (file: string) => AirlineDb = createCachedDbLoader((value, file) => parseAirlineDb(value, file));
-
-/** What an airline domain is built from. */
-export interface AirlineDomainParts {
-  db: AirlineDb;
-  policy: string;
-  /** The tools to expose (default: tau2's 14); servicegym's dataset appends its own. */
-  tools?: AirlineTool[];
-  /** Creation time of new reservations for the default tools (default: tau2's fixed now). */
-  now?: string;
-  /** One-stop connection dating for the default tools (default: tau2's `2024-05-<day+1>`). */
-  nextDay?: NextDayRule;
-  description?: string;
-}
-
-/** The airline {@link Domain} over a loaded DB: each `initialState()` is a fresh view of it. */
-export function createAirlineDomain(parts: AirlineDomainParts): Domain<AirlineState> {
-  return {
-    name: 'airline',
-    description: parts.description ?? 'Airline reservations (tau2-bench airline semantics): flights, users, reservations.',
-    policy: parts.policy,
-    tools: parts.tools ?? airlineTau2Tools({ now: parts.now, nextDay: parts.nextDay }),
-    initialState: () => new CowDb(parts.db),
-    state: airlineStateOps,
-    outputStyle: { ensureAscii: true },
-    applyInitialState: applyAirlineInitialState,
-  };
-}
+/** The DB parser, the cached DB loader and the domain factory (`domain.ts`). */
+export { parseAirlineDb, loadAirlineDb, createAirlineDomain, type AirlineDomainParts } from './domain.js';
 
 /**
  * Loads the airline domain. With `dataDir` (tau2 mode): `db.json`, `tasks.json` and `policy.md`

@@ -11,7 +11,7 @@ import { readTextFile } from '../../util/json-file.js';
 import { loadBuiltinTasks } from '../common/builtin-dataset.js';
 import { generateAirlineDb, SERVICEGYM_AIRLINE_NOW } from './data/generate.js';
 import { seedFlights, seedReservations, seedUsers } from './data/seed-records.js';
-import { createAirlineDomain, parseAirlineDb } from './load.js';
+import { createAirlineDomain, parseAirlineDb } from './domain.js';
 import type { AirlineDb } from './schema.js';
 import type { AirlineState } from './state.js';
 import { addTravelInsurance, changeFlightsSplitPayment, getFlightStatusDetailed } from './servicegym-tools.js';

@@ -11,7 +11,7 @@ import { readTextFile } from '../../util/json-file.js';
 import { loadBuiltinTasks } from '../common/builtin-dataset.js';
 import { generateRetailDb, SERVICEGYM_RETAIL_NOW } from './data/generate.js';
 import { seedOrders, seedProducts, seedUsers } from './data/seed-records.js';
-import { createRetailDomain, parseRetailDb } from './load.js';
+import { createRetailDomain, parseRetailDb } from './domain.js';
 import type { RetailDb } from './schema.js';
 import type { RetailState } from './state.js';
 import { addPaymentMethod, cancelPendingOrderItem, exchangeAndReturnDeliveredOrderItems, returnDeliveredOrderItemsAnyMethod } from './servicegym-tools.js';

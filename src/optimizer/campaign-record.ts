@@ -3,11 +3,11 @@
  * (`seeds/000_30951e7824566f07.txt`), so a replayed or live record can be compared with it
  * field by field.
  */
-import type { CampaignOutcome } from './runner.js';
-import type { PromptEvaluation } from './evaluate.js';
+import type { CampaignOutcome } from './seed-campaign.js';
+import type { PromptEvaluation } from '../campaign/evaluate.js';
 import { codePoints } from '../util/template.js';
 import { isoSeconds, roundSeconds } from '../util/clock.js';
-import { DIMENSIONS } from '../optimizer/learning-signal.js';
+import { DIMENSIONS } from './learning-signal.js';
 
 function evaluationBlock(ev: PromptEvaluation) {
   return { label: ev.label, holdout: ev.holdout, boundary: ev.boundary, results: ev.episodes.map((e) => e.result) };

@@ -4,7 +4,7 @@
  */
 import type { RunStore } from '../store/store.js';
 import { sha256Hex } from '../util/canonical.js';
-import type { CampaignOutcome } from './runner.js';
+import type { CampaignOutcome } from './seed-campaign.js';
 
 /** Deterministic run id: the campaign name and a hash of the record (same replay, same id). */
 export function campaignRunId(outcome: CampaignOutcome, recordJson: string): string {

@@ -12,12 +12,12 @@ import { UsageTracker } from '../models/usage.js';
 import { sha256Hex } from '../util/canonical.js';
 import { isoSeconds, roundSeconds, type Clock } from '../util/clock.js';
 import { unifiedDiff } from '../util/unified-diff.js';
-import { evaluatePrompt, type PromptEvaluation } from './evaluate.js';
-import type { LoadedCampaign, PromptVariant } from './load.js';
-import { buildLearningSignal, type LearningSignal } from '../optimizer/learning-signal.js';
-import { applyEdits, type ApplyEditsResult } from '../optimizer/apply-edits.js';
-import { applyEditsTool, proposeEdits, type Proposal } from '../optimizer/coding-agent.js';
-import { seedGate, type SeedGateResult } from '../optimizer/seed-gate.js';
+import { evaluatePrompt, type PromptEvaluation } from '../campaign/evaluate.js';
+import type { LoadedCampaign, PromptVariant } from '../campaign/load.js';
+import { buildLearningSignal, type LearningSignal } from './learning-signal.js';
+import { applyEdits, type ApplyEditsResult } from './apply-edits.js';
+import { applyEditsTool, proposeEdits, type Proposal } from './coding-agent.js';
+import { seedGate, type SeedGateResult } from './seed-gate.js';
 
 export const CANDIDATE_FILE = 'system_prompt_working.txt';
 
