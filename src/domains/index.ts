@@ -10,6 +10,7 @@ import { BadInputError } from '../spec/errors.js';
 import { yunshuDomain } from './yunshu/index.js';
 import { airlinePackage } from './airline/index.js';
 import { retailPackage } from './retail/index.js';
+import { bankingPackage } from './banking/index.js';
 
 export const domains: Record<string, Domain<any>> = {
   yunshu: yunshuDomain,
@@ -18,6 +19,7 @@ export const domains: Record<string, Domain<any>> = {
 export const domainPackages: Record<string, DomainPackage> = {
   airline: airlinePackage,
   retail: retailPackage,
+  banking: bankingPackage,
 };
 
 /** The domain registered under `name`; throws {@link BadInputError} listing the known names. */

@@ -1,5 +1,5 @@
 /**
- * Runs seed tasks of one of servicegym's own datasets (airline, retail) with scripted agents and
+ * Runs seed tasks of one of servicegym's own datasets (airline, retail, banking, ...) with scripted agents and
  * a scripted customer through the machinery `servicegym validate` uses — `runTasks` with
  * `TASK_RUN_SETTINGS`, the dataset's "now" and an empty id seed, and `evaluateTask` given the
  * same env — and summarises each evaluation for assertions.
@@ -95,7 +95,7 @@ async function runSeedTasksOf(loaded: LoadedDomain<any>, env: { now: string; idS
 }
 
 /** The seed-task runner of one of servicegym's own datasets. */
-export function seedTaskRunner(domain: 'airline' | 'retail') {
+export function seedTaskRunner(domain: string) {
   /** servicegym's own dataset (no data folder, so nothing from `../shared`). */
   const loaded: LoadedDomain<any> = loadDomain(domain);
   if (!loaded.now) throw new Error(`the servicegym ${domain} dataset has no "now"`);
