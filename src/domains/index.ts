@@ -11,6 +11,7 @@ import { yunshuDomain } from './yunshu/index.js';
 import { airlinePackage } from './airline/index.js';
 import { retailPackage } from './retail/index.js';
 import { bankingPackage } from './banking/index.js';
+import { hotelPackage } from './hotel/index.js';
 
 export const domains: Record<string, Domain<any>> = {
   yunshu: yunshuDomain,
@@ -20,6 +21,7 @@ export const domainPackages: Record<string, DomainPackage> = {
   airline: airlinePackage,
   retail: retailPackage,
   banking: bankingPackage,
+  hotel: hotelPackage,
 };
 
 /** The domain registered under `name`; throws {@link BadInputError} listing the known names. */
