@@ -13,7 +13,8 @@
  */
 import type { ChatMessage, ModelRole, WireTool } from '../spec/messages.js';
 import type { Domain } from '../spec/domain.js';
-import type { ChatModel } from '../models/chat-model.js';
+import type { ChatModel, ModelCallResult } from '../models/chat-model.js';
+import { MalformedResponseError } from '../spec/errors.js';
 import { toWireTool } from '../env/wire-tools.js';
 import type { Agent, AgentTurn } from './agent.js';
 
@@ -79,14 +80,29 @@ export class LLMAgent implements Agent {
   /**
    * One model call on the trajectory so far. The assistant message is returned exactly as the
    * model sent it, provider extras (e.g. `reasoning_content`) included, so the next request
-   * carries it back unchanged. Throws the model's errors (ProviderError, ReplayMissError).
+   * carries it back unchanged. A malformed answer ({@link MalformedResponseError}) is retried
+   * once with the same request; a second one is thrown with both raw bodies (the episode loop
+   * counts it as the agent's failure). Throws the model's other errors (ProviderError, ReplayMissError).
    */
   async step(messages: readonly ChatMessage[]): Promise<AgentTurn> {
     const request: Record<string, unknown> = { messages: [...messages] };
     if (this.opts.tools.length) request.tools = this.opts.tools;
     if (this.opts.temperature !== undefined) request.temperature = this.opts.temperature;
     if (this.opts.seed !== undefined) request.seed = this.opts.seed;
-    const call = await this.opts.model.complete(request as never, this.opts.role ?? 'task_agent');
+    const role = this.opts.role ?? 'task_agent';
+    let call: ModelCallResult;
+    try {
+      call = await this.opts.model.complete(request as never, role);
+    } catch (e) {
+      if (!(e instanceof MalformedResponseError)) throw e;
+      // One retry of the same request; a second malformed answer is the agent's failure.
+      try {
+        call = await this.opts.model.complete(request as never, role);
+      } catch (e2) {
+        if (!(e2 instanceof MalformedResponseError)) throw e2;
+        throw new MalformedResponseError(`${e2.message} (also on the retry; first: ${e.message})`, [...e.raw, ...e2.raw]);
+      }
+    }
     return { message: call.response.choices[0].message, call };
   }
 }

@@ -9,7 +9,7 @@
  */
 import OpenAI from 'openai';
 import { ChatResponseSchema, type ModelRole } from '../spec/messages.js';
-import { ProviderError } from '../spec/errors.js';
+import { jsonPath, MalformedResponseError, ProviderError } from '../spec/errors.js';
 import type { ChatModel, ChatRequestInput, ModelCallResult } from './chat-model.js';
 import { withModel } from './chat-model.js';
 import type { LiveModelConfig } from './config.js';
@@ -53,6 +53,10 @@ export class OpenAICompatibleModel implements ChatModel {
     const elapsedSeconds = Math.round(performance.now() - started) / 1000;
     const parsed = ChatResponseSchema.safeParse(body);
     if (!parsed.success) {
+      if (hasChoicesArray(body)) {
+        const issue = parsed.error.issues[0];
+        throw new MalformedResponseError(`${role} call to ${this.endpoint} returned a malformed chat completion: ${issue?.message} at ${jsonPath(issue?.path ?? [])}`, [body]);
+      }
       throw new ProviderError(`${role} call to ${this.endpoint} returned a body that is not a chat completion: ${parsed.error.issues[0]?.message}`);
     }
     const response = body as typeof parsed.data;
@@ -62,6 +66,11 @@ export class OpenAICompatibleModel implements ChatModel {
       receipt: { kind: role, provider: this.provider, endpoint: this.endpoint, request, response, elapsed_seconds: elapsedSeconds },
     };
   }
+}
+
+/** A body with a `choices` array is the model's answer (however malformed); anything else is the provider's. */
+function hasChoicesArray(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && Array.isArray((body as { choices?: unknown }).choices);
 }
 
 /** `text` with every occurrence of `secret` (and of its last 8+ characters) replaced by `***`. */

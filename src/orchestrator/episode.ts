@@ -12,13 +12,14 @@
  * - `too_many_errors`: `maxErrors` tool errors (consecutive or total);
  * - `agent_error` / `user_error`: an exception from the agent / user (provider failure after
  *   retries, replay miss, bug), or a protocol violation: an empty message (blank text, no tool
- *   calls), or for the agent text plus tool calls when `mixedMessages: 'agent_error'`.
+ *   calls), or for the agent text plus tool calls when `mixedMessages: 'agent_error'`; or a
+ *   malformed model answer after the agent's retry (`failure.kind: 'malformed'`, the agent's failure).
  * A malformed tool call is not an agent error: the environment answers `Error: …` and the
  * episode goes on. The core reads no clock and draws no random numbers.
  */
 import type { ChatMessage } from '../spec/messages.js';
 import type { Receipt } from '../spec/receipt.js';
-import { ProviderError, ReplayMissError } from '../spec/errors.js';
+import { MalformedResponseError, ProviderError, ReplayMissError } from '../spec/errors.js';
 import type { Environment } from '../env/environment.js';
 import type { ModelCallResult } from '../models/chat-model.js';
 import { UsageTracker, type UsageByRole } from '../models/usage.js';
@@ -45,9 +46,26 @@ export interface EpisodeOptions extends EpisodeSettings {
 /** Why an episode ended in `agent_error` / `user_error`. */
 export interface EpisodeFailure {
   by: 'agent' | 'user';
-  /** `provider`: ProviderError or ReplayMissError; `protocol`: empty or mixed message; `internal`: any other exception. */
-  kind: 'provider' | 'protocol' | 'internal';
+  /**
+   * `provider`: ProviderError or ReplayMissError (transport, provider fault); `malformed`: the
+   * model answered with a malformed chat completion even on the retry (`raw` keeps the bodies);
+   * `protocol`: empty or mixed message; `internal`: any other exception.
+   */
+  kind: 'provider' | 'malformed' | 'protocol' | 'internal';
   message: string;
+  /** For `malformed`: every malformed response body received, as sent by the provider. */
+  raw?: unknown[];
+}
+
+/**
+ * Whether a failure is the infrastructure's (left out of scores, as tau2 drops such episodes)
+ * rather than the agent's: provider and internal faults are; a protocol violation is the agent's
+ * (or user's) own; malformed model output is the agent's failure, but the user simulator's
+ * malformed output is the harness's (issue 10).
+ */
+export function isInfrastructureFailure(f: EpisodeFailure): boolean {
+  if (f.kind === 'malformed') return f.by === 'user';
+  return f.kind === 'provider' || f.kind === 'internal';
 }
 
 /** A remark attached to the trajectory, e.g. the confirm-then-stop guard firing. */
@@ -80,6 +98,7 @@ export interface EpisodeResult<S = unknown> extends EpisodeTrace<S> {
 }
 
 function classify(by: 'agent' | 'user', e: unknown): EpisodeFailure {
+  if (e instanceof MalformedResponseError) return { by, kind: 'malformed', message: `${e.name}: ${e.message}`, raw: e.raw };
   const provider = e instanceof ProviderError || e instanceof ReplayMissError;
   const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
   return { by, kind: provider ? 'provider' : 'internal', message };

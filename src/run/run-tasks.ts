@@ -7,7 +7,8 @@
  *   count in the summary.
  * - Failures: an agent or user exception inside an episode (provider failure after retries,
  *   replay miss, bug) is recorded as an `agent_error` / `user_error` episode with `infraError`
- *   set, and the run goes on; an exception while setting an episode up (making the environment,
+ *   set, and the run goes on — except malformed agent output (after its retry), which is the
+ *   agent's failure: scored, reward 0 (see `isInfrastructureFailure`); an exception while setting an episode up (making the environment,
  *   agent or user) is recorded the same way (`agent_error`, empty trajectory); an evaluator
  *   exception is recorded as `evaluationError`. Only a failing `onEpisode` (e.g. the store)
  *   stops the run: no further episode starts, and `runTasks` rejects with that error once the
@@ -27,7 +28,7 @@ import type { TerminationReason } from '../evaluation/types.js';
 import { DEFAULT_REPLAY_ENV, taskInitialState, type ReplayEnvOptions } from '../evaluation/initial-state.js';
 import type { Agent } from '../agents/agent.js';
 import type { User } from '../users/user.js';
-import { runEpisode, type EpisodeResult } from '../orchestrator/episode.js';
+import { isInfrastructureFailure, runEpisode, type EpisodeResult } from '../orchestrator/episode.js';
 import type { EpisodeSettings } from '../orchestrator/settings.js';
 import { summarizeRun, type EpisodeOutcome, type RunSummary } from './summary.js';
 
@@ -186,7 +187,7 @@ export async function runTasks<E extends EvaluationLike, S = any>(opts: RunTasks
       episode = setupFailure<S>(`episode setup failed: ${errorText(e)}`);
     }
     const rec: EpisodeRecord<E, S> = { ...key, episode, evaluation: null };
-    if (episode.failure && episode.failure.kind !== 'protocol') rec.infraError = episode.failure.message;
+    if (episode.failure && isInfrastructureFailure(episode.failure)) rec.infraError = episode.failure.message;
     try {
       rec.evaluation = await opts.evaluate(task, episode);
     } catch (e) {

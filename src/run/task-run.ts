@@ -153,6 +153,7 @@ export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunR
             evaluation: rec.evaluation,
             evaluation_error: rec.evaluationError ?? null,
             infra_error: rec.infraError ?? null,
+            ...(rec.episode.failure ? { failure: rec.episode.failure } : {}),
             usage: rec.episode.usage,
           },
         },

@@ -30,6 +30,24 @@ export class ProviderError extends Error {
   }
 }
 
+/**
+ * The model answered, but its answer is not a well-formed chat completion: `choices` is empty, a
+ * message's `content` is not a string, a tool call has no `id`, `arguments` is not a JSON string…
+ * (the body has a `choices` array; a body without one is a provider fault, a plain
+ * {@link ProviderError}). A subclass of ProviderError so callers that only know provider faults
+ * still stop on it; the episode loop tells it apart: after the agent's one retry it is the agent's
+ * failure, not an infrastructure error (issue 10). `raw` keeps every malformed body received, in
+ * order, exactly as parsed from the wire.
+ */
+export class MalformedResponseError extends ProviderError {
+  readonly raw: unknown[];
+  constructor(message: string, raw: unknown[]) {
+    super(message);
+    this.name = 'MalformedResponseError';
+    this.raw = raw;
+  }
+}
+
 /** A request during replay has no recorded receipt; names the closest one and the first difference. */
 export class ReplayMissError extends Error {
   constructor(message: string) {
