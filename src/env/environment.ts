@@ -85,6 +85,8 @@ export class Environment<S = unknown> {
     } catch (e) {
       return finish(`Error: arguments for ${name} are not valid JSON: ${(e as Error).message}`, true);
     }
+    const misfit = tool.checkArguments?.(args);
+    if (misfit) return finish(`Error: ${misfit}`, true);
     const parsed = tool.parameters.safeParse(args);
     if (!parsed.success) {
       const issues = parsed.error.issues

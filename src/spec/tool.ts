@@ -31,6 +31,12 @@ export interface ToolDef<S = unknown, A = any> {
   requestor: ToolRequestor;
   /** Override the exported JSON Schema (when the wire schema must match a recorded one exactly). */
   jsonSchema?: Record<string, unknown>;
+  /**
+   * Checked before `parameters` on the parsed arguments: a message (without `Error: `) when the
+   * call does not fit the tool's signature, phrased as the surface's origin phrases it (tau2:
+   * Python's `TypeError` texts); null when it fits.
+   */
+  checkArguments?: (args: unknown) => string | null;
   invoke: (args: A, ctx: ToolContext<S>) => unknown;
 }
 

@@ -11,7 +11,7 @@ import { airlineStateOps, type AirlineState } from './state.js';
 import { applyAirlineInitialState } from './initial-state.js';
 import type { AirlineTool } from './tools-common.js';
 import type { NextDayRule } from './tools-read.js';
-import { airlineTau2Tools } from './tools.js';
+import { airlineTau2SurfaceTools, airlineTau2Tools } from './tools.js';
 
 /** Parses an already-read `db.json` value; throws {@link BadInputError} naming `file` and the path. */
 export function parseAirlineDb(value: unknown, file = 'db.json'): AirlineDb {
@@ -29,7 +29,7 @@ export const loadAirlineDb: (file: string) => AirlineDb = createCachedDbLoader((
 export interface AirlineDomainParts {
   db: AirlineDb;
   policy: string;
-  /** The tools to expose (default: tau2's 14); servicegym's dataset appends its own. */
+  /** The tools to expose (default: tau2's 14 on tau2's surface); servicegym's dataset gives its own. */
   tools?: AirlineTool[];
   /** Creation time of new reservations for the default tools (default: tau2's fixed now). */
   now?: string;
@@ -44,7 +44,7 @@ export function createAirlineDomain(parts: AirlineDomainParts): Domain<AirlineSt
     name: 'airline',
     description: parts.description ?? 'Airline reservations (tau2-bench airline semantics): flights, users, reservations.',
     policy: parts.policy,
-    tools: parts.tools ?? airlineTau2Tools({ now: parts.now, nextDay: parts.nextDay }),
+    tools: parts.tools ?? airlineTau2SurfaceTools(airlineTau2Tools({ now: parts.now, nextDay: parts.nextDay })),
     initialState: () => new CowDb(parts.db),
     state: airlineStateOps,
     outputStyle: { ensureAscii: true },

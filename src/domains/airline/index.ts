@@ -6,7 +6,7 @@ import type { DomainPackage } from '../../spec/domain.js';
 import { loadAirline } from './load.js';
 
 export { loadAirline, createAirlineDomain, loadAirlineDb, loadTau2Tasks, parseAirlineDb } from './load.js';
-export { airlineTau2Tools } from './tools.js';
+export { airlineTau2Tools, airlineTau2SurfaceTools, AIRLINE_TAU2_SURFACE } from './tools.js';
 export { airlineDbHash, airlineStateOps, type AirlineState } from './state.js';
 export { AIRLINE_TAU2_NOW } from './tools-common.js';
 export { applyAirlineInitialState } from './initial-state.js';

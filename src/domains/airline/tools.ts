@@ -5,7 +5,10 @@
  * `../common/generic-tools.ts`); servicegym's own dataset can append its
  * own tools to that list (see `load.ts`).
  */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { makeCalculateTool, makeTransferToHumanAgentsTool } from '../common/generic-tools.js';
+import { withTau2Surface, type Tau2SurfaceSpec } from '../common/tau2-surface.js';
 import type { AirlineState } from './state.js';
 import { getFlightStatus, getReservationDetails, getUserDetails, listAllAirports, makeSearchOnestopFlight, searchDirectFlight, type NextDayRule } from './tools-read.js';
 import {
@@ -49,4 +52,19 @@ export function airlineTau2Tools(opts: { now?: string; nextDay?: NextDayRule } =
     updateReservationFlights,
     updateReservationPassengers,
   ];
+}
+
+/**
+ * tau2's airline surface (`data/tau2-tools.json`, exported from tau2-bench a2c0247 under its MIT
+ * licence, see `data/tau2-tools.LICENSE.md`): names, descriptions and parameter schemas byte for
+ * byte as tau2 shows them, in tau2's order, and Python's argument errors (`AirlineTools.<tool>() …`).
+ */
+export const AIRLINE_TAU2_SURFACE: Tau2SurfaceSpec = {
+  file: path.join(path.dirname(fileURLToPath(import.meta.url)), 'data', 'tau2-tools.json'),
+  agentToolkit: 'AirlineTools',
+};
+
+/** {@link airlineTau2Tools} dressed in tau2's surface (what tau2 mode exposes): see {@link AIRLINE_TAU2_SURFACE}. */
+export function airlineTau2SurfaceTools(tools: AirlineTool[]): AirlineTool[] {
+  return withTau2Surface(tools, AIRLINE_TAU2_SURFACE);
 }

@@ -12,7 +12,7 @@ import { createCachedDbLoader, validateAt } from '../common/tau2-folder.js';
 import { RETAIL_RECORD_SCHEMAS, RetailDbSchema, type Product, type RetailDb } from './schema.js';
 import { retailStateOps, type RetailState } from './state.js';
 import type { RetailTool } from './tools-common.js';
-import { retailTau2Tools } from './tools.js';
+import { retailTau2SurfaceTools, retailTau2Tools } from './tools.js';
 
 /**
  * Parses an already-read retail `db.json` value; throws {@link BadInputError} naming `file` and
@@ -59,7 +59,7 @@ export function applyRetailInitialState(state: RetailState, data: Initialization
 export interface RetailDomainParts {
   db: RetailDb;
   policy: string;
-  /** The tools to expose (default: tau2's 16, {@link retailTau2Tools}); servicegym's dataset appends its own. */
+  /** The tools to expose (default: tau2's 16, {@link retailTau2Tools}, on tau2's surface); servicegym's dataset gives its own. */
   tools?: RetailTool[];
   description?: string;
 }
@@ -70,7 +70,7 @@ export function createRetailDomain(parts: RetailDomainParts): Domain<RetailState
     name: 'retail',
     description: parts.description ?? 'Online retail orders (tau2-bench retail semantics): products, users, orders.',
     policy: parts.policy,
-    tools: parts.tools ?? retailTau2Tools(),
+    tools: parts.tools ?? retailTau2SurfaceTools(retailTau2Tools()),
     initialState: () => new CowDb(parts.db),
     state: retailStateOps,
     outputStyle: { ensureAscii: true },

@@ -6,7 +6,7 @@ import type { DomainPackage } from '../../spec/domain.js';
 import { loadRetail } from './load.js';
 
 export { loadRetail, createRetailDomain, loadRetailDb, parseRetailDb, applyRetailInitialState, type RetailDomainParts } from './load.js';
-export { retailTau2Tools } from './tools.js';
+export { retailTau2Tools, retailTau2SurfaceTools, RETAIL_TAU2_SURFACE } from './tools.js';
 export { retailDbHash, retailStateOps, type RetailState } from './state.js';
 export type { RetailTool } from './tools-common.js';
 export type { RetailDb } from './schema.js';

@@ -4,7 +4,10 @@
  * {@link retailTau2Tools} builds the exact tau2 set; a dataset with its own tools (servicegym's)
  * appends them to that list and passes the result to `createRetailDomain({tools})`.
  */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { makeCalculateTool, makeTransferToHumanAgentsTool } from '../common/generic-tools.js';
+import { withTau2Surface, type Tau2SurfaceSpec } from '../common/tau2-surface.js';
 import type { RetailState } from './state.js';
 import type { RetailTool } from './tools-common.js';
 import { exchangeDeliveredOrderItems, modifyUserAddress, returnDeliveredOrderItems } from './tools-delivered.js';
@@ -39,4 +42,19 @@ export function retailTau2Tools(): RetailTool[] {
     returnDeliveredOrderItems,
     transferToHumanAgents,
   ];
+}
+
+/**
+ * tau2's retail surface (`data/tau2-tools.json`, exported from tau2-bench a2c0247 under its MIT
+ * licence, see `data/tau2-tools.LICENSE.md`): names, descriptions and parameter schemas byte for
+ * byte as tau2 shows them, in tau2's order, and Python's argument errors (`RetailTools.<tool>() …`).
+ */
+export const RETAIL_TAU2_SURFACE: Tau2SurfaceSpec = {
+  file: path.join(path.dirname(fileURLToPath(import.meta.url)), 'data', 'tau2-tools.json'),
+  agentToolkit: 'RetailTools',
+};
+
+/** {@link retailTau2Tools} dressed in tau2's surface (what tau2 mode exposes): see {@link RETAIL_TAU2_SURFACE}. */
+export function retailTau2SurfaceTools(tools: RetailTool[]): RetailTool[] {
+  return withTau2Surface(tools, RETAIL_TAU2_SURFACE);
 }
