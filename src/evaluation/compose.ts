@@ -19,6 +19,15 @@ import type { ReplayEnvOptions } from './initial-state.js';
 import { judgeNlAssertions, nlComponent, type NlVerdict } from './nl.js';
 import { indexToolCalls } from './trace-index.js';
 import type { CheckResult, EpisodeTrace, RubricResult, TaskEvaluation, TerminationReason } from './types.js';
+import { resolveStrict, strictBasis, transferClaimCheck, TRANSFER_CLAIM_FLAG, type StrictSetting } from './strict.js';
+import type { GoldAction } from '../spec/task.js';
+import type { GoldActionError } from './gold.js';
+
+/** Strict mode: the gold actions an agent must match — those that did not fail in the gold replay. */
+function requiredGoldActions(actions: readonly GoldAction[] | null | undefined, errors: readonly GoldActionError[]): GoldAction[] {
+  const failed = new Set(errors.map((e) => e.action_id));
+  return (actions ?? []).filter((a) => !failed.has(a.action_id));
+}
 
 /** Terminations that can earn reward (tau2: only the agent or the user ending the conversation). */
 export const EARNING_TERMINATIONS: readonly TerminationReason[] = ['agent_stop', 'user_stop'];
@@ -39,11 +48,19 @@ export interface EvaluateTaskOptions<S> {
    * (tau2's ALL_WITH_NL_ASSERTIONS). Default false: like tau2's ALL, they are then skipped.
    */
   judgeAllNl?: boolean;
+  /**
+   * Strict mode (`--strict`, see `strict.ts`): ACTION in every reward basis (gold actions that
+   * fail in the gold replay not required), and a transfer claimed without a transfer call flagged
+   * and scored 0. Default off: tau2's rewards.
+   */
+  strict?: StrictSetting;
 }
 
 /**
  * Evaluates one episode of `task`.
  *
+ * - strict (`opts.strict`): ACTION joins the basis, and a flagged episode (`flags`, e.g. a
+ *   transfer claimed without the call) scores reward 0; see `strict.ts`.
  * - reward (tau2 §1.4): termination not in {@link EARNING_TERMINATIONS} ⇒ 0; otherwise the product
  *   of the `reward_basis` components (DB, ENV_ASSERTION, COMMUNICATE, NL_ASSERTION, ACTION); if a
  *   basis component is not judged the reward is null — unless another basis component is 0, which
@@ -66,7 +83,9 @@ export async function evaluateTask<S>(opts: EvaluateTaskOptions<S>): Promise<Tas
   const domain = loaded.domain;
   const ops: StateOps<S> = domain.state ?? plainStateOps;
   const criteria = task.evaluation_criteria ?? null;
-  const basis: RewardBasis[] = criteria ? [...criteria.reward_basis] : [];
+  const strict = resolveStrict(opts.strict);
+  const declared: RewardBasis[] = criteria ? [...criteria.reward_basis] : [];
+  const basis: RewardBasis[] = strict ? strictBasis(declared) : declared;
   const premature = !EARNING_TERMINATIONS.includes(trace.termination);
   const calls = indexToolCalls(trace);
   const gold = replayGold(domain, task, opts.env);
@@ -90,7 +109,7 @@ export async function evaluateTask<S>(opts: EvaluateTaskOptions<S>): Promise<Tas
       tau2NlVerdicts,
       tau2Nl.length > 0 && !judgeTau2Nl ? `${tau2Nl.length} assertion(s) not sent to the judge: NL_ASSERTION is not in reward_basis` : undefined,
     ),
-    ACTION: actionComponent(criteria?.actions, calls),
+    ACTION: actionComponent(strict ? requiredGoldActions(criteria?.actions, gold.errors) : criteria?.actions, calls),
   };
 
   const ctx = { task, trace, calls, gold, initialState: gold.initialState, domain, ops };
@@ -104,9 +123,12 @@ export async function evaluateTask<S>(opts: EvaluateTaskOptions<S>): Promise<Tas
     checks: [...item.checks],
   }));
 
+  const strictChecks = strict ? [transferClaimCheck(trace.messages, calls, strict.transferTools)] : [];
+  const flags = strictChecks.some((c) => c.verdict === 'fail') ? [TRANSFER_CLAIM_FLAG] : [];
   const basisScores = basis.map((b) => components[b].score);
   let reward: number | null;
   if (premature) reward = 0;
+  else if (flags.length) reward = 0;
   else if (basisScores.includes(0)) reward = 0;
   else if (basisScores.includes(null)) reward = null;
   else reward = basisScores.reduce<number>((p, s) => p * (s as number), 1);
@@ -136,9 +158,10 @@ export async function evaluateTask<S>(opts: EvaluateTaskOptions<S>): Promise<Tas
     reward_basis: basis,
     partial,
     not_judged: !premature && scoring.some((c) => c.verdict === 'not_judged'),
-    checks: [...COMPONENTS.map((b) => components[b].check), ...sgChecks],
+    checks: [...COMPONENTS.map((b) => components[b].check), ...sgChecks, ...strictChecks],
     rubric,
     db_diff: components.DB.check.diff ?? [],
     receipts: judged.receipts,
+    ...(strict ? { strict: true, flags } : {}),
   };
 }

@@ -22,3 +22,15 @@ export { runCheck, checkFunctions, nlCheckResult, type CheckContext, type CheckO
 export { indexToolCalls, matchesCall, type LoggedCall } from './trace-index.js';
 export { isSuccess, binomial, taskPassHatK, passHatK, passHatKCurve, maxK, SUCCESS_TOLERANCE, type TrialRewards } from './pass-k.js';
 export type { ComponentResult } from './evidence.js';
+export {
+  resolveStrict,
+  strictBasis,
+  transferClaim,
+  transferClaimCheck,
+  partitionKnownBad,
+  TRANSFER_CLAIM_FLAG,
+  STRICT_TRANSFER_TOOLS,
+  type StrictOptions,
+  type StrictSetting,
+  type KnownBadTask,
+} from './strict.js';

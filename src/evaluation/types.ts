@@ -68,4 +68,8 @@ export interface TaskEvaluation {
   db_diff: FieldDiff[];
   /** Judge receipts made while evaluating. */
   receipts: Receipt[];
+  /** Set when evaluated in strict mode (`reward_basis` then includes ACTION). */
+  strict?: boolean;
+  /** Strict mode: what the episode was flagged for (e.g. `transfer_claimed_without_call`); empty when nothing. */
+  flags?: string[];
 }

@@ -47,6 +47,15 @@ export interface InitializationData {
 /** Which dataset a loaded domain came from. */
 export type DatasetMode = 'tau2' | 'servicegym';
 
+/**
+ * A task of a dataset whose gold contradicts its own user scenario or policy, so no agent can be
+ * scored fairly on it; strict runs exclude it and report it apart with `reason`.
+ */
+export interface KnownBadTask {
+  id: string;
+  reason: string;
+}
+
 /** A domain with its dataset: the environment definition, the policy text and the tasks. */
 export interface LoadedDomain<S = unknown> {
   domain: Domain<S>;
@@ -58,6 +67,8 @@ export interface LoadedDomain<S = unknown> {
   source: string;
   /** The dataset's fixed "now" (ISO-8601) given to environments and the gold replay. */
   now?: string;
+  /** Tasks of this dataset known to be unfair to score (see {@link KnownBadTask}); absent: none known. */
+  knownBadTasks?: KnownBadTask[];
 }
 
 /**

@@ -4,12 +4,17 @@
  */
 import path from 'node:path';
 import type { LoadedDomain } from '../../spec/domain.js';
+import { fileURLToPath } from 'node:url';
+import { loadKnownBadTasks } from '../common/known-bad.js';
 import { readTextFile } from '../../util/json-file.js';
 import { loadTau2Tasks, requireDataDir } from '../common/tau2-folder.js';
 import type { AirlineState } from './state.js';
 import { createAirlineDomain, loadAirlineDb } from './domain.js';
 import { loadServicegymAirline } from './servicegym-dataset.js';
 import { AIRLINE_TAU2_NOW } from './tools-common.js';
+
+/** servicegym's audit of tau2's tasks: known-bad ones with reasons (see `../common/known-bad.ts`). */
+export const TAU2_KNOWN_BAD_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'data', 'tau2-known-bad-tasks.json');
 
 /** Reading a tau2 folder's files (shared with the other tau2 domains; see `../common/tau2-folder.ts`). */
 export { validateAt, loadTau2Tasks } from '../common/tau2-folder.js';
@@ -28,6 +33,7 @@ export function loadAirline(opts: { dataDir?: string } = {}): LoadedDomain<Airli
   const db = loadAirlineDb(path.join(dir, 'db.json'));
   const tasks = loadTau2Tasks(path.join(dir, 'tasks.json'));
   const policy = readTextFile(path.join(dir, 'policy.md'));
+  const { knownBad } = loadKnownBadTasks(TAU2_KNOWN_BAD_FILE, tasks);
   return {
     domain: createAirlineDomain({ db, policy }),
     mode: 'tau2',
@@ -35,5 +41,6 @@ export function loadAirline(opts: { dataDir?: string } = {}): LoadedDomain<Airli
     tasks,
     source: dir,
     now: AIRLINE_TAU2_NOW,
+    knownBadTasks: knownBad,
   };
 }
