@@ -15,6 +15,7 @@ import { registerOptimize } from './optimize.js';
 import { registerPrompts } from './prompts.js';
 import { registerCanary } from './canary.js';
 import { registerView } from './view.js';
+import { registerLint } from './lint.js';
 
 /** Runs the CLI on `argv` (as process.argv) and returns the exit code; never calls process.exit. */
 export async function main(argv: string[]): Promise<number> {
@@ -32,6 +33,7 @@ export async function main(argv: string[]): Promise<number> {
   registerValidate(program, setExit);
   registerRun(program, setExit);
   registerConformance(program, setExit);
+  registerLint(program, setExit);
   registerOptimize(program, setExit);
   registerCanary(program, setExit);
   registerPrompts(program, setExit);

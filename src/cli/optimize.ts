@@ -42,6 +42,7 @@ export function registerOptimize(program: Command, setExit: (code: number) => vo
     .option('--provider <label>', 'provider label for receipts')
     .option('--timeout <seconds>', 'per-attempt timeout in seconds')
     .option('--max-retries <n>', 'retries on 429/5xx/timeouts')
+    .option('--strict', "task suites: strict evaluation of every rollout (ACTION in every reward basis, real transfer calls); the dataset's known-bad tasks are left out")
     .option('--json', 'print the run record as JSON instead of the report')
     .option('-q, --quiet', 'no progress on stderr')
     .action(async (file: string, flags) => {
@@ -49,7 +50,9 @@ export function registerOptimize(program: Command, setExit: (code: number) => vo
       if (flags.resume && flags.fresh) throw new BadInputError('--resume and --fresh exclude each other');
       const loaded = loadOptimizeConfig(file);
       const cfg = loaded.config;
-      const { suite, domain } = buildSuite(loaded);
+      const { suite, domain } = buildSuite(loaded, { strict: flags.strict === true });
+      if (flags.strict && loaded.config.suite.kind !== 'tasks') throw new BadInputError('--strict applies to task suites (suite.kind "tasks"); a campaign is scored by its judge', { file: loaded.file, path: '$.suite.kind' });
+      for (const k of (suite as { excluded?: { id: string; reason: string }[] }).excluded ?? []) log(`excluded (known bad): task ${k.id}: ${k.reason}`);
       if (flags.dryRun) {
         const splits = splitRoles(suite.cases, { seed: cfg.seed, feedback: cfg.roles.feedback, sealed: cfg.roles.sealed, assign: cfg.roles.assign });
         process.stdout.write(JSON.stringify({ suite: suite.id, cases: suite.cases.length, splits, preflight: preflightEstimate(cfg, splits) }, null, 2) + '\n');

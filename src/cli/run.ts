@@ -16,7 +16,7 @@ import type { TaskEvaluation } from '../evaluation/types.js';
 import { isSuccess } from '../evaluation/pass-k.js';
 import { loadDomain } from '../domains/index.js';
 import { DEFAULT_STORE_PATH, RunStore } from '../store/store.js';
-import { runDomainTasks, selectTasks } from '../run/task-run.js';
+import { excludedLines, runDomainTasks, selectTasks, strictTaskSelection } from '../run/task-run.js';
 import { mergeReportRows, reportRowOf, reportRowOfStored, type EpisodeReportRow } from '../run/report-rows.js';
 import { parsePersonas, PERSONAS } from '../users/personas.js';
 import { resolveLiveModelConfig } from '../models/config.js';
@@ -60,6 +60,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
     .option('--timeout <seconds>', 'per-attempt timeout in seconds')
     .option('--max-retries <n>', 'retries on 429/5xx/timeouts')
     .option('--temperature <t>', 'sampling temperature of agent and user', '0')
+    .option('--strict', "strict evaluation: ACTION in every reward basis, a transfer must be a real call; the dataset's known-bad tasks are left out and listed")
     .option('--resume <run-id>', 'continue this run: finished episodes are not run again')
     .option('--json', 'print the episodes and summary as JSON')
     .option('--db <path>', 'run store (SQLite)', DEFAULT_STORE_PATH)
@@ -67,7 +68,8 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
     .action(async (flags) => {
       const log = progressLogger(flags.quiet);
       const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir });
-      const tasks = selectTasks(loaded, flags.tasks?.split(',').map((s: string) => s.trim()).filter(Boolean));
+      const strict = flags.strict === true;
+      const { tasks, excluded } = strictTaskSelection(loaded, selectTasks(loaded, flags.tasks?.split(',').map((s: string) => s.trim()).filter(Boolean)), strict);
       const trials = Number(flags.trials);
       const temperature = Number(flags.temperature);
       if (!(Number.isFinite(temperature) && temperature >= 0 && temperature <= 2)) throw new BadInputError(`--temperature must be a number from 0 to 2, got '${flags.temperature}'`);
@@ -92,7 +94,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
             throw new BadInputError(`run '${runId}' was not started by 'servicegym run' (${stored.kind === 'run' ? 'it is a validate run' : `it is a ${stored.kind} run`}); only such runs can be resumed`, { file: flags.db });
           }
           const was = (stored.summary ?? {}) as Record<string, unknown>;
-          const now: Record<string, unknown> = { domain: flags.domain, agent_model: agentModel.model, user_model: userModel.model, judge_model: judge?.model ?? null, trials, data: loaded.source, mode: loaded.mode, temperature, task_ids: tasks.map((t) => t.id).join(',') };
+          const now: Record<string, unknown> = { domain: flags.domain, agent_model: agentModel.model, user_model: userModel.model, judge_model: judge?.model ?? null, trials, data: loaded.source, mode: loaded.mode, temperature, task_ids: tasks.map((t) => t.id).join(','), strict };
           const differs = Object.keys(now).filter((k) => k in was && JSON.stringify(was[k]) !== JSON.stringify(now[k]) && !(k === 'domain' && stored.domain === now.domain));
           if (stored.domain !== flags.domain) differs.unshift('domain');
           if (differs.length) {
@@ -111,22 +113,22 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
           }
           log(`resuming ${runId}: ${finished.length} finished episodes kept`);
         }
-        const meta = { agent_model: agentModel.model, user_model: userModel.model, judge_model: judge?.model ?? null, provider: agentModel.provider, tasks: tasks.length, task_ids: tasks.map((t) => t.id).join(','), trials, temperature, personas: personas ?? null, data: loaded.source, mode: loaded.mode };
+        const meta = { agent_model: agentModel.model, user_model: userModel.model, judge_model: judge?.model ?? null, provider: agentModel.provider, tasks: tasks.length, task_ids: tasks.map((t) => t.id).join(','), trials, temperature, personas: personas ?? null, data: loaded.source, mode: loaded.mode, strict, excluded_known_bad: excluded.map((k) => k.id) };
         log(`run ${runId} (resume a killed run with --resume ${runId})`);
         store.saveRun({ id: runId, kind: 'run', name: `run ${flags.domain}`, domain: flags.domain, created_at: createdAt, summary: meta, record: null });
         const bar = flags.quiet ? undefined : new cliProgress.SingleBar({ format: 'servicegym: {bar} {value}/{total} episodes | {task}', stream: process.stderr, noTTYOutput: true, notTTYSchedule: 5000 }, cliProgress.Presets.shades_classic);
         bar?.start(tasks.length * trials * (personas?.length ?? 1) - finished.length, 0, { task: '' });
         const res = await runDomainTasks({
           loaded, tasks, trials, concurrency: Number(flags.concurrency), mode: 'llm', agentModel, userModel, judge,
-          temperature, store, runId, finished, personas,
+          temperature, store, runId, finished, personas, strict,
           onProgress: (done, _total, rec) => bar?.update(done, { task: `${rec.taskId}#${rec.trial}${rec.persona ? ` (${rec.persona})` : ''} ${rec.episode.termination}` }),
         });
         bar?.stop();
         store.saveRun({ id: runId, kind: 'run', name: `run ${flags.domain}`, domain: flags.domain, created_at: createdAt, summary: { ...meta, ...res.summary, tasks: tasks.length, usage: res.usage }, record: null });
         // Every episode of the run, the kept ones of a resumed run included.
         const rows = mergeReportRows(tasks.map((t) => t.id), kept, res.records.map(reportRowOf));
-        if (flags.json) process.stdout.write(JSON.stringify({ run_id: runId, summary: res.summary, usage: res.usage, episodes: rows.map((r) => ({ task_id: r.taskId, trial: r.trial, ...(personas ? { persona: r.persona } : {}), termination: r.termination, evaluation: r.evaluation, infra_error: r.infraError ?? null, ...(flags.resume ? { kept: !!r.kept } : {}) })) }, null, 2) + '\n');
-        else process.stdout.write(`run ${runId}\n\n${episodeTable(rows)}\n\n${personas ? `${personaTable(rows, personas)}\n\n` : ''}${summaryText(res.summary)}\n`);
+        if (flags.json) process.stdout.write(JSON.stringify({ run_id: runId, strict, summary: res.summary, usage: res.usage, excluded_known_bad: excluded, episodes: rows.map((r) => ({ task_id: r.taskId, trial: r.trial, ...(personas ? { persona: r.persona } : {}), termination: r.termination, evaluation: r.evaluation, infra_error: r.infraError ?? null, ...(flags.resume ? { kept: !!r.kept } : {}) })) }, null, 2) + '\n');
+        else process.stdout.write(`run ${runId}${strict ? ' (strict)' : ''}\n\n${episodeTable(rows)}\n\n${personas ? `${personaTable(rows, personas)}\n\n` : ''}${excludedLines(excluded)}${summaryText(res.summary)}\n`);
         setExit(res.summary.infraErrors > 0 ? 1 : 0);
       } finally {
         store.close();

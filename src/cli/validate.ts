@@ -6,6 +6,9 @@
  * perfect or not judged with every other component scoring 1 (`validate-verdict.ts`); the last
  * line says how many were not judged.
  *
+ * Before the summary it prints the dataset's lint report (`src/evaluation/lint.ts`). `--strict`
+ * evaluates strictly and leaves the dataset's known-bad tasks out, listing them with reasons.
+ *
  * `--personas impatient,vague,…`: every task runs once per persona with the scripted persona
  * customer (`src/users/personas.ts`) in place of the plain confirming one; every episode must
  * still score reward 1 and partial 100%.
@@ -13,7 +16,8 @@
 import type { Command } from 'commander';
 import { loadDomain } from '../domains/index.js';
 import { RunStore, DEFAULT_STORE_PATH } from '../store/store.js';
-import { runDomainTasks, selectTasks } from '../run/task-run.js';
+import { excludedLines, runDomainTasks, selectTasks, strictTaskSelection } from '../run/task-run.js';
+import { formatLintReport, lintDataset } from '../evaluation/lint.js';
 import { parsePersonas, PERSONAS } from '../users/personas.js';
 import { personaTable } from './run.js';
 import { classifyValidateEpisode, notJudgedClause } from './validate-verdict.js';
@@ -34,6 +38,7 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
     .option('--tasks <ids>', 'comma-separated task ids (default: all)')
     .option('--personas <ids>', `run every task once per scripted persona, e.g. impatient,vague,contradictory,off-policy (known: ${Object.keys(PERSONAS).join(', ')})`)
     .option('--judge-model <name>', 'judge NL assertions with this model (live; needs SERVICEGYM_API_KEY)')
+    .option('--strict', "strict evaluation: ACTION in every reward basis, a transfer must be a real call; the dataset's known-bad tasks are left out and listed")
     .option('-j, --concurrency <n>', 'episodes at once', '8')
     .option('--json', 'print the results as JSON')
     .option('--db <path>', 'run store (SQLite)', DEFAULT_STORE_PATH)
@@ -42,28 +47,31 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
     .action(async (flags) => {
       const log = progressLogger(flags.quiet);
       const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir });
-      const tasks = selectTasks(loaded, flags.tasks?.split(',').map((s: string) => s.trim()).filter(Boolean));
+      const strict = flags.strict === true;
+      const { tasks, excluded } = strictTaskSelection(loaded, selectTasks(loaded, flags.tasks?.split(',').map((s: string) => s.trim()).filter(Boolean)), strict);
+      const lint = lintDataset(loaded, { tasks });
       const personas = flags.personas !== undefined ? parsePersonas(flags.personas) : undefined;
       const judge = flags.judgeModel ? new OpenAICompatibleModel(resolveLiveModelConfig({ model: flags.judgeModel })) : undefined;
-      const runId = `validate-${flags.domain}-${loaded.mode}-${sha256Hex(tasks.map((t) => t.id).join(',') + (personas ? `|${personas.join(',')}` : '')).slice(0, 8)}`;
+      const runId = `validate-${flags.domain}-${loaded.mode}-${sha256Hex(tasks.map((t) => t.id).join(',') + (personas ? `|${personas.join(',')}` : '') + (strict ? '|strict' : '')).slice(0, 8)}`;
       const store = flags.store !== false ? RunStore.open(flags.db) : undefined;
       try {
         log(`validating ${tasks.length} ${flags.domain} tasks (${loaded.mode} dataset, ${loaded.source})`);
         store?.saveRun({ id: runId, kind: 'run', name: `validate ${flags.domain}`, domain: flags.domain, created_at: new Date().toISOString(), summary: { mode: 'oracle', tasks: tasks.length, personas: personas ?? null }, record: null });
         const started = performance.now();
-        const res = await runDomainTasks({ loaded, tasks, trials: 1, concurrency: Number(flags.concurrency), mode: 'oracle', judge, store, runId, personas });
+        const res = await runDomainTasks({ loaded, tasks, trials: 1, concurrency: Number(flags.concurrency), mode: 'oracle', judge, store, runId, personas, strict });
         const seconds = (performance.now() - started) / 1000;
         const perfect = res.records.filter((r) => r.evaluation && r.evaluation.reward === 1 && r.evaluation.partial === 1);
         const notJudged = res.records.filter((r) => r.evaluation?.not_judged);
         const taskById = new Map(tasks.map((t) => [t.id, t]));
         const pending = res.records.filter((r) => classifyValidateEpisode(r.evaluation, taskById.get(r.taskId)) === 'not_judged');
-        store?.saveRun({ id: runId, kind: 'run', name: `validate ${flags.domain}`, domain: flags.domain, created_at: new Date().toISOString(), summary: { mode: 'oracle', agent_model: 'oracle', user_model: 'scripted', trials: 1, personas: personas ?? null, ...res.summary, tasks: tasks.length }, record: null });
+        store?.saveRun({ id: runId, kind: 'run', name: `validate ${flags.domain}`, domain: flags.domain, created_at: new Date().toISOString(), summary: { mode: 'oracle', agent_model: 'oracle', user_model: 'scripted', trials: 1, personas: personas ?? null, strict, excluded_known_bad: excluded.map((k) => k.id), ...res.summary, tasks: tasks.length }, record: null });
         if (flags.json) {
-          process.stdout.write(JSON.stringify({ run_id: runId, summary: res.summary, tasks: res.records.map((r) => ({ task_id: r.taskId, ...(personas ? { persona: r.persona } : {}), reward: r.evaluation?.reward ?? null, partial: r.evaluation?.partial ?? null, not_judged: r.evaluation?.not_judged ?? null, failing: r.evaluation?.checks.filter((c) => c.verdict !== 'pass').map((c) => ({ id: c.id, verdict: c.verdict, evidence: c.evidence })) ?? [] })) }, null, 2) + '\n');
+          process.stdout.write(JSON.stringify({ run_id: runId, strict, summary: res.summary, excluded_known_bad: excluded, lint: lint.findings, tasks: res.records.map((r) => ({ task_id: r.taskId, ...(personas ? { persona: r.persona } : {}), reward: r.evaluation?.reward ?? null, partial: r.evaluation?.partial ?? null, not_judged: r.evaluation?.not_judged ?? null, failing: r.evaluation?.checks.filter((c) => c.verdict !== 'pass').map((c) => ({ id: c.id, verdict: c.verdict, evidence: c.evidence })) ?? [] })) }, null, 2) + '\n');
         } else {
           const bad = res.records.filter((r) => !perfect.includes(r) && !pending.includes(r));
           if (bad.length) process.stdout.write(episodeTable(bad.map(reportRowOf)) + '\n\n');
           if (personas) process.stdout.write(personaTable(res.records.map(reportRowOf), personas) + '\n\n');
+          process.stdout.write(formatLintReport(lint) + '\n\n' + excludedLines(excluded));
           process.stdout.write(summaryText(res.summary) + '\n');
           if (notJudged.length) process.stdout.write(`NL not judged (no --judge-model): ${notJudged.map((r) => r.taskId).join(', ')}\n`);
           if (personas) process.stdout.write(`validate: ${perfect.length}/${res.records.length} episodes (${tasks.length} task${tasks.length === 1 ? "" : "s"} × ${personas.length} persona${personas.length === 1 ? "" : "s"}) score reward 1 and partial 100%${notJudgedClause(pending.length)} (${(res.records.length / seconds).toFixed(1)} episodes/s)\n`);

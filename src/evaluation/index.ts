@@ -34,3 +34,4 @@ export {
   type StrictSetting,
   type KnownBadTask,
 } from './strict.js';
+export { lintDataset, formatLintReport, type LintFinding, type LintReport } from './lint.js';

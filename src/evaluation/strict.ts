@@ -98,10 +98,10 @@ export function transferClaimCheck(messages: readonly ChatMessage[], calls: read
 
 /**
  * Splits `tasks` into those to score and the known-bad ones (with their reasons, in task order).
- * Ids in `knownBad` that are not among `tasks` are ignored.
+ * Ids in `knownBad` that are not among `tasks`, and stale entries, are ignored.
  */
 export function partitionKnownBad(tasks: readonly Task[], knownBad: readonly KnownBadTask[] | undefined): { kept: Task[]; excluded: (KnownBadTask & { task: Task })[] } {
-  const reasons = new Map((knownBad ?? []).map((k) => [k.id, k]));
+  const reasons = new Map((knownBad ?? []).filter((k) => !k.stale).map((k) => [k.id, k]));
   const kept: Task[] = [];
   const excluded: (KnownBadTask & { task: Task })[] = [];
   for (const t of tasks) {

@@ -18,9 +18,12 @@ import type { OptimizeModels } from './run.js';
 import type { Suite } from './suite.js';
 import { TaskSuite, variantPersonas } from './task-suite.js';
 
-/** Builds the suite a config names; throws BadInputError for unknown task ids or missing files. */
-export function buildSuite(loaded: LoadedOptimizeConfig): { suite: Suite; domain: string | null } {
-  const built = buildSuiteOnly(loaded);
+/**
+ * Builds the suite a config names; throws BadInputError for unknown task ids or missing files.
+ * `strict` (task suites only; `optimize --strict`): strict evaluation, known-bad tasks left out.
+ */
+export function buildSuite(loaded: LoadedOptimizeConfig, opts: { strict?: boolean } = {}): { suite: Suite; domain: string | null } {
+  const built = buildSuiteOnly(loaded, opts.strict === true);
   const ids = new Set(built.suite.cases.map((c) => c.id));
   for (const id of Object.keys(loaded.config.roles.assign ?? {})) {
     if (!ids.has(id)) throw new BadInputError(`unknown case '${id}' (the suite has ${[...ids].slice(0, 10).join(', ')}${ids.size > 10 ? ', …' : ''})`, { file: loaded.file, path: `$.roles.assign[${JSON.stringify(id)}]` });
@@ -28,7 +31,7 @@ export function buildSuite(loaded: LoadedOptimizeConfig): { suite: Suite; domain
   return built;
 }
 
-function buildSuiteOnly(loaded: LoadedOptimizeConfig): { suite: Suite; domain: string | null } {
+function buildSuiteOnly(loaded: LoadedOptimizeConfig, strict: boolean): { suite: Suite; domain: string | null } {
   const s = loaded.config.suite;
   if (s.kind === 'campaign') {
     const dir = resolveConfigPath(loaded, s.dir);
@@ -49,7 +52,7 @@ function buildSuiteOnly(loaded: LoadedOptimizeConfig): { suite: Suite; domain: s
     if (e instanceof BadInputError) throw new BadInputError(e.message, { file: loaded.file, path: '$.suite.variants' });
     throw e;
   }
-  return { suite: new TaskSuite(data, { tasks: s.tasks, boundary: s.boundary, prompt, variants }), domain: s.domain };
+  return { suite: new TaskSuite(data, { tasks: s.tasks, boundary: s.boundary, prompt, variants, strict }), domain: s.domain };
 }
 
 /** Live models for every role; roles sharing a model name and endpoint share one client. */

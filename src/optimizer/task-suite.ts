@@ -28,6 +28,7 @@ import { LLMAgent, agentSystemPrompt, agentWireTools } from '../agents/llm-agent
 import { LLMUserSimulator } from '../users/llm-user.js';
 import { runEpisode, type EpisodeResult } from '../orchestrator/episode.js';
 import { evaluateTask } from '../evaluation/compose.js';
+import type { KnownBadTask } from '../evaluation/strict.js';
 import { taskInitialState } from '../evaluation/initial-state.js';
 import { isSuccess } from '../evaluation/pass-k.js';
 import type { CheckResult, TaskEvaluation } from '../evaluation/types.js';
@@ -73,6 +74,11 @@ export interface TaskSuiteOptions {
    * task's variants over the roles (see `splitRoles`).
    */
   variants?: string[];
+  /**
+   * Strict evaluation of every rollout (`optimize --strict`, see `src/evaluation/strict.ts`); the
+   * dataset's known-bad tasks are left out of the suite (`excluded`).
+   */
+  strict?: boolean;
 }
 
 /**
@@ -96,7 +102,10 @@ export const variantCaseId = (taskId: string, variant: string): string => `${tas
 /** Domain tasks as a suite; see the module doc. */
 export class TaskSuite implements Suite {
   readonly id: string;
-  readonly harnessVersion = TASK_HARNESS_VERSION;
+  readonly harnessVersion: string;
+  /** Known-bad tasks left out by `strict`, with their reasons. */
+  readonly excluded: KnownBadTask[];
+  private readonly strict: boolean;
   readonly cases: SuiteCase[];
   readonly stablePrompt: string;
   readonly stableSource: string;
@@ -108,7 +117,12 @@ export class TaskSuite implements Suite {
   /** Throws Error for unknown task ids (the config loader reports them as bad input first). */
   constructor(private readonly loaded: LoadedDomain<any>, opts: TaskSuiteOptions = {}) {
     const all = new Map(loaded.tasks.map((t) => [t.id, t]));
-    const ids = opts.tasks ?? loaded.tasks.map((t) => t.id);
+    this.strict = opts.strict === true;
+    this.harnessVersion = this.strict ? `${TASK_HARNESS_VERSION}+strict` : TASK_HARNESS_VERSION;
+    const bad = new Map(this.strict ? (loaded.knownBadTasks ?? []).filter((k) => !k.stale).map((k) => [k.id, k]) : []);
+    const requested = opts.tasks ?? loaded.tasks.map((t) => t.id);
+    this.excluded = requested.flatMap((id) => (bad.has(id) ? [bad.get(id)!] : []));
+    const ids = requested.filter((id) => !bad.has(id));
     for (const id of [...ids, ...(opts.boundary ?? [])]) if (!all.has(id)) throw new Error(`task suite: unknown task ${id}`);
     const boundary = opts.boundary ? new Set(opts.boundary) : null;
     const variants = opts.variants?.length ? variantPersonas(opts.variants) : [];
@@ -150,7 +164,7 @@ export class TaskSuite implements Suite {
     if (ep.failure?.kind === 'provider') return invalidRollout(req, ep.failure.message, usage);
     let evaluation: TaskEvaluation;
     try {
-      evaluation = await evaluateTask({ loaded: this.loaded, task, trace: ep, judge: models.judge, env: this.env });
+      evaluation = await evaluateTask({ loaded: this.loaded, task, trace: ep, judge: models.judge, env: this.env, strict: this.strict });
     } catch (e) {
       if (e instanceof ProviderError || e instanceof ReplayMissError) return invalidRollout(req, `judge: ${e.name}: ${e.message}`, usage);
       throw e;

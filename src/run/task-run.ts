@@ -22,6 +22,7 @@ import { ScriptedUser } from '../users/scripted-user.js';
 import { LLMUserSimulator } from '../users/llm-user.js';
 import { parsePersonas, personaModifiers, scriptedPersonaUser, SEED_PERSONAS } from '../users/personas.js';
 import { EARNING_TERMINATIONS, evaluateTask } from '../evaluation/compose.js';
+import { partitionKnownBad, type KnownBadTask } from '../evaluation/strict.js';
 import type { TaskEvaluation } from '../evaluation/types.js';
 import { passHatKCurve } from '../evaluation/pass-k.js';
 import type { EpisodeSettings } from '../orchestrator/settings.js';
@@ -46,6 +47,21 @@ export function selectTasks(loaded: LoadedDomain<any>, ids?: string[]): Task[] {
   const unknown = ids.filter((id) => !byId.has(id));
   if (unknown.length) throw new BadInputError(`unknown task id(s): ${unknown.join(', ')} (the dataset has ${loaded.tasks.length} tasks: ${loaded.tasks.slice(0, 12).map((t) => t.id).join(', ')}${loaded.tasks.length > 12 ? ', …' : ''})`);
   return ids.map((id) => byId.get(id)!);
+}
+
+/**
+ * The tasks a run scores: all of `tasks`, or with `strict` those not on the dataset's known-bad
+ * list (`loaded.knownBadTasks`); `excluded` lists the others with their reasons, for the report.
+ */
+export function strictTaskSelection(loaded: LoadedDomain<any>, tasks: Task[], strict: boolean): { tasks: Task[]; excluded: KnownBadTask[] } {
+  if (!strict) return { tasks, excluded: [] };
+  const { kept, excluded } = partitionKnownBad(tasks, loaded.knownBadTasks);
+  return { tasks: kept, excluded: excluded.map(({ id, reason }) => ({ id, reason })) };
+}
+
+/** Report lines for tasks a strict run left out: `excluded (known bad): <id>: <reason>`. */
+export function excludedLines(excluded: readonly KnownBadTask[]): string {
+  return excluded.map((k) => `excluded (known bad): task ${k.id}: ${k.reason}\n`).join('');
 }
 
 /** The persona trial `trial` plays when each task runs once per persona per repetition: `personas[trial % P]`. */
@@ -84,6 +100,8 @@ export interface DomainRunOptions {
   finished?: FinishedEpisode[];
   onProgress?: (done: number, total: number, record: DomainEpisodeRecord) => void;
   settings?: EpisodeSettings;
+  /** Strict evaluation (`--strict`; see `src/evaluation/strict.ts`). Known-bad tasks are the caller's to drop ({@link strictTaskSelection}). */
+  strict?: boolean;
 }
 
 /** What {@link runDomainTasks} resolves to. */
@@ -127,7 +145,7 @@ export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunR
     usage,
     finished: opts.finished,
     episode: { ...TASK_RUN_SETTINGS, ...opts.settings },
-    evaluate: (task, episode) => evaluateTask({ loaded, task, trace: episode, judge: opts.judge, env }),
+    evaluate: (task, episode) => evaluateTask({ loaded, task, trace: episode, judge: opts.judge, env, strict: opts.strict }),
     onReceipt: (r) => {
       opts.store?.appendReceipts([{ run_id: opts.runId, seq: receiptSeq++, kind: r.kind, provider: r.provider, endpoint: r.endpoint, request: r.request, response: r.response, elapsed_seconds: r.elapsed_seconds }]);
     },

@@ -54,6 +54,11 @@ export type DatasetMode = 'tau2' | 'servicegym';
 export interface KnownBadTask {
   id: string;
   reason: string;
+  /**
+   * Set when the entry no longer applies: the dataset has no such task (`missing`) or its task
+   * differs from the audited one (`changed`, e.g. fixed upstream). Stale entries exclude nothing.
+   */
+  stale?: 'missing' | 'changed';
 }
 
 /** A domain with its dataset: the environment definition, the policy text and the tasks. */

@@ -97,6 +97,19 @@ describe.skipIf(!HAS_SHARED)('strict mode on tau2 tasks', () => {
   });
 });
 
+describe.skipIf(!HAS_SHARED)('optimize --strict task suites', () => {
+  it('leave known-bad tasks out and key the rollout cache on strictness', async () => {
+    const { TaskSuite } = await import('../../src/optimizer/task-suite.js');
+    const loaded = loadDomain('retail', { dataDir: path.join(TAU2, 'retail') });
+    const plain = new TaskSuite(loaded, { tasks: ['10', '50'] });
+    const strict = new TaskSuite(loaded, { tasks: ['10', '50'], strict: true });
+    expect(plain.cases.map((c) => c.id)).toEqual(['10', '50']);
+    expect(strict.cases.map((c) => c.id)).toEqual(['50']);
+    expect(strict.excluded.map((k) => k.id)).toEqual(['10']);
+    expect(strict.harnessVersion).not.toBe(plain.harnessVersion);
+  });
+});
+
 describe('transfer claims', () => {
   const claims = [
     "I'm transferring you to a human agent now.",

@@ -30,8 +30,8 @@ export interface StaleKnownBad {
 }
 
 /**
- * Reads `file` and returns the entries that apply to `tasks` (same id and fingerprint), plus the
- * stale ones. Throws BadInputError naming the file and JSON path for a malformed file.
+ * Reads `file` and returns its entries for `tasks`, those whose task is missing or differs from
+ * the audited one marked `stale` (they exclude nothing), and the stale ones apart. Throws BadInputError naming the file and JSON path for a malformed file.
  */
 export function loadKnownBadTasks(file: string, tasks: readonly Task[]): { knownBad: KnownBadTask[]; stale: StaleKnownBad[] } {
   let value: unknown;
@@ -46,9 +46,9 @@ export function loadKnownBadTasks(file: string, tasks: readonly Task[]): { known
   const stale: StaleKnownBad[] = [];
   for (const e of parsed.tasks) {
     const t = byId.get(e.id);
-    if (!t) stale.push({ id: e.id, problem: 'missing' });
-    else if (taskFingerprint(t) !== e.task_sha256) stale.push({ id: e.id, problem: 'changed' });
-    else knownBad.push({ id: e.id, reason: e.reason });
+    const problem = !t ? 'missing' : taskFingerprint(t) !== e.task_sha256 ? 'changed' : null;
+    if (problem) stale.push({ id: e.id, problem });
+    knownBad.push({ id: e.id, reason: e.reason, ...(problem ? { stale: problem } : {}) });
   }
   return { knownBad, stale };
 }

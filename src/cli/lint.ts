@@ -1,0 +1,29 @@
+/**
+ * `servicegym lint [--domain retail] [--data-dir DIR] [--json] [-v]`: the dataset's data lints
+ * (`src/evaluation/lint.ts`) — reward-basis groups, NL assertions, `communicate_info` or gold
+ * actions the reward no longer counts, transfers it does not check, gold actions failing in the
+ * gold replay, known-bad tasks with reasons. Exit 0 (a lint describes the data; it is no failure).
+ */
+import type { Command } from 'commander';
+import { loadDomain } from '../domains/index.js';
+import { formatLintReport, lintDataset } from '../evaluation/lint.js';
+import { selectTasks } from '../run/task-run.js';
+
+/** Registers `servicegym lint`. */
+export function registerLint(program: Command, setExit: (code: number) => void): void {
+  program
+    .command('lint')
+    .description("report facts about a dataset's tasks that change what its rewards mean (uncounted criteria, unchecked transfers, known-bad tasks)")
+    .option('--domain <name>', 'domain', 'airline')
+    .option('--data-dir <dir>', "a tau2-bench domain folder; default: servicegym's own dataset")
+    .option('--tasks <ids>', 'comma-separated task ids (default: all)')
+    .option('-v, --verbose', 'print every per-task detail')
+    .option('--json', 'print the report as JSON')
+    .action((flags) => {
+      const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir });
+      const tasks = selectTasks(loaded, flags.tasks?.split(',').map((s: string) => s.trim()).filter(Boolean));
+      const report = lintDataset(loaded, { tasks });
+      process.stdout.write(flags.json ? JSON.stringify(report, null, 2) + '\n' : formatLintReport(report, flags.verbose === true) + '\n');
+      setExit(0);
+    });
+}
