@@ -12,6 +12,7 @@ import { airlinePackage } from './airline/index.js';
 import { retailPackage } from './retail/index.js';
 import { bankingPackage } from './banking/index.js';
 import { hotelPackage } from './hotel/index.js';
+import { insurancePackage } from './insurance/index.js';
 
 export const domains: Record<string, Domain<any>> = {
   yunshu: yunshuDomain,
@@ -22,6 +23,7 @@ export const domainPackages: Record<string, DomainPackage> = {
   retail: retailPackage,
   banking: bankingPackage,
   hotel: hotelPackage,
+  insurance: insurancePackage,
 };
 
 /** The domain registered under `name`; throws {@link BadInputError} listing the known names. */
