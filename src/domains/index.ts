@@ -13,6 +13,7 @@ import { retailPackage } from './retail/index.js';
 import { bankingPackage } from './banking/index.js';
 import { hotelPackage } from './hotel/index.js';
 import { insurancePackage } from './insurance/index.js';
+import { utilityPackage } from './utility/index.js';
 
 export const domains: Record<string, Domain<any>> = {
   yunshu: yunshuDomain,
@@ -24,6 +25,7 @@ export const domainPackages: Record<string, DomainPackage> = {
   banking: bankingPackage,
   hotel: hotelPackage,
   insurance: insurancePackage,
+  utility: utilityPackage,
 };
 
 /** The domain registered under `name`; throws {@link BadInputError} listing the known names. */
