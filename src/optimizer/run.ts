@@ -14,279 +14,141 @@
  * deterministic given the config, the seed and the model answers, and every rollout and proposal
  * is journalled, so a killed run resumes from `events.jsonl` without repeating finished work.
  */
-import type { ChatModel } from '../models/chat-model.js';
-import type { Clock } from '../util/clock.js';
-import { sha256Hex } from '../util/canonical.js';
-import { Rng } from '../util/rng.js';
-import { BadInputError } from '../spec/errors.js';
-import { gateParams, proposerTemperature, type OptimizeConfig } from './config.js';
-import { BudgetMeter, preflightEstimate, type Preflight } from './budget.js';
-import type { Journal } from './journal.js';
-import { paretoFront, pickParents, type PoolEntry } from './pareto.js';
-import { propose, type ProposedCandidate } from './propose.js';
-import type { LedgerEntry, RejectedIntent } from './proposer.js';
-import { RolloutBook } from './rollout-book.js';
-import { buildSignal } from './signal.js';
-import { derivedSeed, splitRoles, type Splits } from './splits.js';
-import { confirm, gate, screen, specsFor, type StageContext } from './stages.js';
-import { ablate, ablationCost, type AblationReport } from './ablation.js';
-import type { Suite, SuiteModels } from './suite.js';
-import { runCanary, type CanaryOutcome } from './canary-run.js';
-import { Decider, type CandidateDecision } from './decide.js';
-import { findEscalations, type Escalation } from './escalation.js';
-import type { ReleaseRecord } from '../release/record.js';
-import type { ReleaseEntry } from '../release/lifecycle.js';
+import { paretoFront, pickParents } from './pareto.js';
+import type { ProposedCandidate } from './propose.js';
+import { specsFor } from './stages.js';
+import { runCanary } from './canary-run.js';
+import { findEscalations } from './escalation.js';
+import { halt, openRun, poolEntries, type OptimizeOptions, type OptimizeResult, type RunDecision, type RunState } from './run-state.js';
+import { statisticalProtocol } from './statistical-protocol.js';
 
-/** The models of a run. `user` is needed by task suites; `judge` defaults to the agent. */
-export interface OptimizeModels {
-  agent: ChatModel;
-  user?: ChatModel;
-  judge?: ChatModel;
-  proposer: ChatModel;
-}
-
-/** Inputs of {@link runOptimization}. */
-export interface OptimizeOptions {
-  config: OptimizeConfig;
-  /** Journal identity ({@link runIdentity}). */
-  identity: string;
-  suite: Suite;
-  models: OptimizeModels;
-  journal: Journal;
-  /** Cross-run rollout cache. */
-  cache?: Journal;
-  /** Stamps `decided_at` in the release list (never inside hashed records). */
-  clock: Clock;
-  /** Folder for prompt versions and release records; null writes nothing but the journal. */
-  outDir: string | null;
-  onProgress?: (line: string) => void;
-}
-
-/** Overall outcome of a run. */
-export type RunDecision = 'release_to_canary' | 'reject' | 'insufficient_evidence';
-
-export interface OptimizeResult {
-  decision: RunDecision;
-  stopReason: string;
-  /** True when the budget stopped the run. */
-  budgetStopped: boolean;
-  preflight: Preflight;
-  splits: Splits;
-  stable: { sha256: string; text: string };
-  candidates: CandidateDecision[];
-  releases: ReleaseRecord[];
-  entries: ReleaseEntry[];
-  canary: CanaryOutcome | null;
-  budget: BudgetMeter;
-  /** Every rollout the run used, by prompt (for the store). */
-  book: RolloutBook;
-  /** Episodes actually run by this process (not from journal or cache). */
-  freshRollouts: number;
-  /** Proposer calls made by this process. */
-  freshProposals: number;
-  pins: Record<string, string | null>;
-  /** Feedback cases not prompt-fixable after `search.escalate_after` attempts (advice only; never changes the decision). */
-  escalations: Escalation[];
-}
-
-/** Frozen splits: from the journal when resuming (after checking the identity), else new ones. */
-function frozenSplits(o: OptimizeOptions): Splits {
-  const start = o.journal.get('run');
-  if (start?.type === 'run') {
-    if (start.identity !== o.identity) throw new BadInputError(`the journal was written by a different config (identity ${start.identity.slice(0, 12)}, this config ${o.identity.slice(0, 12)}); use --fresh`, { file: o.journal.file ?? undefined });
-    return start.splits as Splits;
-  }
-  const splits = splitRoles(o.suite.cases, { seed: o.config.seed, feedback: o.config.roles.feedback, sealed: o.config.roles.sealed, assign: o.config.roles.assign });
-  o.journal.append({ type: 'run', key: 'run', identity: o.identity, seed: o.config.seed, splits });
-  return splits;
-}
+export type { OptimizeModels, OptimizeOptions, OptimizeResult, RunDecision, SearchProtocol } from './run-state.js';
 
 /** Runs the optimiser; see the module doc. Only bugs and kills throw (provider faults are data). */
 export async function runOptimization(o: OptimizeOptions): Promise<OptimizeResult> {
-  const cfg = o.config;
-  const log = o.onProgress ?? (() => {});
-  const splits = frozenSplits(o);
-  const preflight = preflightEstimate(cfg, splits);
-  log(`split: feedback ${splits.feedback.length}, gate ${splits.gate.length}, sealed ${splits.sealed.length} cases`);
-  log(`pre-flight: ${preflight.fixed_rollouts} stable rollouts + up to ${preflight.per_proposal_rollouts} per gated proposal; ${preflight.gated_proposals_fit} gated proposal(s) fit; the minimality pass up to ${preflight.ablation_rollouts} more when it fits`);
-  if (preflight.warning) log(`warning: ${preflight.warning}`);
-
-  const models: SuiteModels = { agent: o.models.agent, user: o.models.user, judge: o.models.judge ?? o.models.agent, temperature: cfg.models.agent.temperature ?? 0 };
-  const pins = { agent: o.models.agent.model, user: o.models.user?.model ?? null, judge: (o.models.judge ?? o.models.agent).model, proposer: o.models.proposer.model };
-  const budget = new BudgetMeter(cfg.budget);
-  const book = new RolloutBook({ suite: o.suite, models, pins, runSeed: cfg.seed, journal: o.journal, cache: o.cache, budget, concurrency: cfg.concurrency });
-  const stable = { text: o.suite.stablePrompt, sha256: sha256Hex(o.suite.stablePrompt) };
-  const groups = new Map(o.suite.cases.map((c) => [c.id, c.group]));
-  for (const group of ['boundary', 'holdout'] as const) {
-    if (!splits.gate.some((id) => groups.get(id) === group)) {
-      log(`warning: no ${group} case in the gate split: ${group === 'holdout' ? 'the gate cannot check for regressions (for a task suite, list the boundary tasks in suite.boundary; the others become holdout)' : 'the gate cannot see an improvement'}`);
-    }
+  const run = openRun(o, statisticalProtocol);
+  for (let round = 1; round <= run.cfg.search.rounds && !run.stop && !run.released; round++) {
+    // Candidates already proposed are judged even when the budget stopped the proposals.
+    await judgeCandidates(run, await proposeRound(run, round));
   }
-  const bases = new Map(o.suite.cases.flatMap((c) => (c.base !== undefined ? [[c.id, c.base] as const] : [])));
-  const ctx: StageContext = { config: cfg, splits, book, stableText: stable.text, params: gateParams(cfg.gate), groupOf: (id) => groups.get(id)!, ...(bases.size ? { baseOf: (id: string) => bases.get(id) } : {}) };
-  const decider = new Decider({ config: cfg, identity: o.identity, suite: o.suite, splits, stable, pins, book, journal: o.journal, clock: o.clock, outDir: o.outDir, log });
+  if (!run.stop && !run.released) run.stop = `no candidate released after ${run.cfg.search.rounds} round(s)`;
+  return finishRun(run);
+}
 
-  const texts = new Map([[stable.sha256, stable.text]]);
-  const pool: string[] = [stable.sha256];
-  const seen = new Set<string>([stable.sha256]);
-  const ledger: LedgerEntry[] = [];
-  const rejected: RejectedIntent[] = [];
-  const rng = new Rng(derivedSeed(`${cfg.seed}\u0000parents`));
-  const feedbackCases = o.suite.cases.filter((c) => splits.feedback.includes(c.id));
-  let stop: string | null = null;
-  let budgetStopped = false;
-  /** Set when provider failures starved a parent's feedback rollouts. */
-  let starved: string | null = null;
-  let released: CandidateDecision | null = null;
-  let proposals = 0;
-  let freshProposals = 0;
-  /** Records the first budget stop; true when `msg` says the next step does not fit. */
-  const halt = (msg: string | null) => {
-    if (msg && !stop) {
-      stop = msg;
-      budgetStopped = true;
-      o.journal.append({ type: 'stop', key: `stop:${msg}`, reason: msg });
-      log(msg);
+/**
+ * A round's proposals: parents from the Pareto front of the pool, each parent's feedback rollouts
+ * and learning signal, then `proposals_per_parent` proposals per learnable parent. Returns the
+ * new candidates that passed the static checks; sets `run.stop` when the budget or a lack of
+ * anything to learn ends the run.
+ */
+async function proposeRound(run: RunState, round: number): Promise<ProposedCandidate[]> {
+  const parents = pickParents(paretoFront(poolEntries(run)), run.cfg.search.parents_per_round, run.rng);
+  const fresh: ProposedCandidate[] = [];
+  let learnable = 0;
+  for (const parent of parents) {
+    const parentText = run.texts.get(parent)!;
+    const fbSpecs = specsFor(run.splits.feedback, run.cfg.trials.feedback, 'trial');
+    if (halt(run, run.budget.check({ rollouts: run.book.unpaid(parentText, fbSpecs), proposerCalls: 0 }))) break;
+    const trajectories = await run.book.get(parentText, fbSpecs);
+    noteStarvation(run, parent, trajectories);
+    const signal = run.protocol.source.signal(run, parentText, trajectories);
+    if (!signal) {
+      run.log(`round ${round}: parent ${parent.slice(0, 12)} passes every feedback rollout; nothing to learn from it`);
+      continue;
     }
-    return msg !== null;
-  };
-  const poolEntries = (): PoolEntry[] =>
-    pool.map((sha) => {
-      const rs = [...(book.byPrompt.get(sha)?.values() ?? [])].filter((r) => r.valid && splits.gate.includes(r.case_id));
-      const rates = new Map<string, number>();
-      for (const id of splits.gate) {
-        const xs = rs.filter((r) => r.case_id === id);
-        if (xs.length) rates.set(id, xs.filter((r) => r.success).length / xs.length);
-      }
-      return { sha256: sha, rates };
-    });
+    learnable++;
+    for (let i = 0; i < run.cfg.search.proposals_per_parent; i++) {
+      if (halt(run, run.budget.check({ rollouts: 0, proposerCalls: 1 }))) break;
+      const p = await run.protocol.source.propose(run, { round, ofParent: i, index: run.proposals, parent, parentText, signal, trajectories });
+      run.proposals++;
+      const c = admit(run, round, p);
+      if (c) fresh.push(c);
+    }
+    if (run.stop) break;
+  }
+  if (!run.stop && learnable === 0) run.stop = run.starved ?? 'nothing to learn: every parent passes every feedback rollout';
+  return fresh;
+}
 
-  for (let round = 1; round <= cfg.search.rounds && !stop && !released; round++) {
-    const parents = pickParents(paretoFront(poolEntries()), cfg.search.parents_per_round, rng);
-    const fresh: ProposedCandidate[] = [];
-    let learnable = 0;
-    for (const parent of parents) {
-      const parentText = texts.get(parent)!;
-      const fbSpecs = specsFor(splits.feedback, cfg.trials.feedback, 'trial');
-      if (halt(budget.check({ rollouts: book.unpaid(parentText, fbSpecs), proposerCalls: 0 }))) break;
-      const trajectories = await book.get(parentText, fbSpecs);
-      const signal = buildSignal(o.suite, trajectories);
-      const invalid = trajectories.filter((r) => !r.valid);
-      if (invalid.length > (1 - cfg.gate.min_coverage) * trajectories.length) {
-        starved = `insufficient evidence: ${invalid.length} of ${trajectories.length} feedback rollouts of ${parent.slice(0, 12)} failed for infrastructure reasons (first: ${invalid[0].infra_error})`;
-        log(starved);
-      }
-      if (!signal) {
-        log(`round ${round}: parent ${parent.slice(0, 12)} passes every feedback rollout; nothing to learn from it`);
-        continue;
-      }
-      learnable++;
-      for (let i = 0; i < cfg.search.proposals_per_parent; i++) {
-        if (halt(budget.check({ rollouts: 0, proposerCalls: 1 }))) break;
-        const input = {
-          system: o.suite.proposerSystem, prompt: parentText, signal, failures: trajectories.filter((r) => r.valid && !r.success),
-          ledger, rejected, round, index: i, of: cfg.search.proposals_per_parent, maxEdits: cfg.search.max_edits,
-          maxAddedChars: cfg.search.max_added_chars, temperature: proposerTemperature(cfg),
-        };
-        const p = await propose({ model: o.models.proposer, journal: o.journal, input, parentSha: parent, stableText: stable.text, index: proposals, feedbackCases, trajectories });
-        proposals++;
-        if ('error' in p) {
-          freshProposals++;
-          budget.addProposer({});
-          const text = `round ${round}: proposer call ${p.index} failed (${p.error}); no candidate, not a rejection`;
-          o.journal.append({ type: 'note', key: `proposer-fault:${round}:${p.index}`, text });
-          log(text);
-          continue;
-        }
-        if (p.fresh) freshProposals++;
-        budget.addProposer(p.usage);
-        if (!p.check.ok) {
-          decider.decide(p, { decision: 'reject', stage: 'static', reasons: [p.check.reason ?? 'static checks failed'] }, rejected, ledger);
-          continue;
-        }
-        if (seen.has(p.sha256)) {
-          log(`round ${round}: proposal ${p.index} repeats candidate ${p.sha256.slice(0, 12)}; skipped`);
-          continue;
-        }
-        seen.add(p.sha256);
-        texts.set(p.sha256, p.text);
-        fresh.push(p);
-      }
-      if (stop) break;
-    }
-    // Candidates already proposed are still evaluated when the proposer cap stopped the proposals.
-    if (!stop && learnable === 0) {
-      stop = starved ?? 'nothing to learn: every parent passes every feedback rollout';
+/** Notes (and logs) when provider failures starved a parent's feedback rollouts below `gate.min_coverage`. */
+function noteStarvation(run: RunState, parent: string, trajectories: readonly { valid: boolean; infra_error?: string }[]): void {
+  const invalid = trajectories.filter((r) => !r.valid);
+  if (invalid.length > (1 - run.cfg.gate.min_coverage) * trajectories.length) {
+    run.starved = `insufficient evidence: ${invalid.length} of ${trajectories.length} feedback rollouts of ${parent.slice(0, 12)} failed for infrastructure reasons (first: ${invalid[0].infra_error})`;
+    run.log(run.starved);
+  }
+}
+
+/**
+ * One proposal's fate before judging: a proposer fault is journalled (no candidate, not a
+ * rejection); a patch failing the static checks is decided as a static reject; a repeat of an
+ * earlier candidate is skipped. Returns the candidate to judge, or null.
+ */
+function admit(run: RunState, round: number, p: ProposedCandidate | { error: string; index: number }): ProposedCandidate | null {
+  if ('error' in p) {
+    run.freshProposals++;
+    run.budget.addProposer({});
+    const text = `round ${round}: proposer call ${p.index} failed (${p.error}); no candidate, not a rejection`;
+    run.o.journal.append({ type: 'note', key: `proposer-fault:${round}:${p.index}`, text });
+    run.log(text);
+    return null;
+  }
+  if (p.fresh) run.freshProposals++;
+  run.budget.addProposer(p.usage);
+  if (!p.check.ok) {
+    run.decider.decide(p, { decision: 'reject', stage: 'static', reasons: [p.check.reason ?? 'static checks failed'] }, run.rejected, run.ledger);
+    return null;
+  }
+  if (run.seen.has(p.sha256)) {
+    run.log(`round ${round}: proposal ${p.index} repeats candidate ${p.sha256.slice(0, 12)}; skipped`);
+    return null;
+  }
+  run.seen.add(p.sha256);
+  run.texts.set(p.sha256, p.text);
+  return p;
+}
+
+/** Judges a round's candidates, fewest added tokens first, until one is released or the budget stops the run. */
+async function judgeCandidates(run: RunState, fresh: ProposedCandidate[]): Promise<void> {
+  fresh.sort((a, b) => a.addedTokens - b.addedTokens || a.index - b.index);
+  for (const c of fresh) {
+    if (halt(run, run.budget.check({ rollouts: run.protocol.judge.cost(run, c), proposerCalls: 0 }))) break;
+    const verdict = await run.protocol.judge.judge(run, c);
+    const d = run.decider.decide(c, verdict.input, run.rejected, run.ledger);
+    if (verdict.keepAsParent) run.pool.push(c.sha256);
+    if (d.decision === 'release_to_canary') {
+      run.released = d;
       break;
     }
-    fresh.sort((a, b) => a.addedTokens - b.addedTokens || a.index - b.index);
-    for (const c of fresh) {
-      const all = [
-        ...specsFor(splits.feedback, cfg.trials.screen, 'trial'),
-        ...specsFor(splits.gate, cfg.trials.look2, 'trial'),
-        ...specsFor(splits.sealed, cfg.trials.sealed, 'sealed'),
-      ];
-      if (halt(budget.check({ rollouts: book.unpaid(stable.text, all) + book.unpaid(c.text, all), proposerCalls: 0 }))) break;
-      const s = await screen(ctx, c.text);
-      if (s.verdict !== 'pass') {
-        decider.decide(c, { decision: s.verdict, stage: 'screen', reasons: s.reasons, screen: s }, rejected, ledger);
-        continue;
-      }
-      const g = await gate(ctx, c.text);
-      if (g.final.verdict !== 'pass') {
-        decider.decide(c, { decision: g.final.verdict === 'continue' ? 'insufficient_evidence' : g.final.verdict, stage: 'gate', reasons: g.final.reasons, screen: s, gate: g }, rejected, ledger);
-        const safe = g.final.checks.every((k) => k.name === 'boundary_improved' || k.passed !== false);
-        if (g.final.verdict === 'reject' && safe) pool.push(c.sha256);
-        continue;
-      }
-      const cf = await confirm(ctx, c.text, g.final);
-      const verdict = cf.result?.verdict ?? 'pass';
-      const reasons = cf.result ? [...g.final.reasons, ...cf.result.reasons] : [...g.final.reasons, 'no sealed case in the split: confirmation skipped'];
-      // The minimality pass: what each edit of a releasable candidate contributes (advice only).
-      let ablation: AblationReport | null = null;
-      if (verdict === 'pass' && cfg.trials.ablation > 0) {
-        const parentText = texts.get(c.lineageParent)!;
-        const over = budget.check({ rollouts: ablationCost(ctx, c.text, parentText, c.edits, cfg.trials.ablation), proposerCalls: 0 });
-        if (over) reasons.push(`ablation skipped: ${over.replace(/; stopped at a candidate boundary$/, '')}`);
-        else {
-          ablation = await ablate(ctx, c.text, parentText, c.edits, cfg.trials.ablation);
-          for (const i of ablation?.no_measured_contribution ?? []) reasons.push(`ablation: edit ${i + 1} (${c.edits[i].clause}) showed no measured contribution on the gate cases; review it before promotion`);
-        }
-      }
-      const d = decider.decide(c, { decision: verdict === 'pass' ? 'release_to_canary' : verdict === 'continue' ? 'insufficient_evidence' : verdict, stage: 'confirm', reasons, screen: s, gate: g, confirm: cf, ablation }, rejected, ledger);
-      if (d.decision === 'release_to_canary') {
-        released = d;
-        break;
-      }
-    }
-    if (stop) break;
   }
-  if (!stop && !released) stop = `no candidate released after ${cfg.search.rounds} round(s)`;
-  const canary = released && cfg.canary.simulate ? await runCanary({ config: cfg, suite: o.suite, book, stable, candidate: released, decider, log }) : null;
+}
 
+/** The optional simulated canary, the overall decision and the result. */
+async function finishRun(run: RunState): Promise<OptimizeResult> {
+  const { cfg, book, stable, decider, released } = run;
+  const canary = released && cfg.canary.simulate ? await runCanary({ config: cfg, suite: run.o.suite, book, stable, candidate: released, decider, log: run.log }) : null;
   const decisions = decider.candidates;
   const decision: RunDecision = released
     ? 'release_to_canary'
-    : decisions.some((d) => d.decision === 'insufficient_evidence') || ((budgetStopped || starved !== null) && decisions.every((d) => d.stage === 'static'))
+    : decisions.some((d) => d.decision === 'insufficient_evidence') || ((run.budgetStopped || run.starved !== null) && decisions.every((d) => d.stage === 'static'))
       ? 'insufficient_evidence'
       : 'reject';
   return {
     decision,
-    stopReason: released ? `released ${released.sha256.slice(0, 12)} to canary` : stop!,
-    budgetStopped,
-    preflight,
-    splits,
+    stopReason: released ? `released ${released.sha256.slice(0, 12)} to canary` : run.stop!,
+    budgetStopped: run.budgetStopped,
+    preflight: run.preflight,
+    splits: run.splits,
     stable,
     candidates: decisions,
     releases: decider.records,
     entries: decider.entries,
     canary,
-    budget,
+    budget: run.budget,
     book,
     freshRollouts: book.fresh,
-    freshProposals,
-    pins,
-    escalations: findEscalations({ candidates: decisions, byPrompt: book.byPrompt, stableSha: stable.sha256, feedbackCases: splits.feedback, threshold: cfg.search.escalate_after }),
+    freshProposals: run.freshProposals,
+    pins: run.pins,
+    escalations: findEscalations({ candidates: decisions, byPrompt: book.byPrompt, stableSha: stable.sha256, feedbackCases: run.splits.feedback, threshold: cfg.search.escalate_after }),
   };
 }
-
