@@ -1,6 +1,6 @@
 /**
- * Evaluating one prompt on every campaign case: the task agent's episode, the judge (only when
- * the agent did not transfer), and the seed's verdict rule:
+ * Evaluating one campaign case with one prompt (a rollout of the optimiser's campaign suite): the
+ * task agent's episode, the judge (only when the agent did not transfer), and the seed's verdict rule:
  * should transfer ⇒ correct iff transferred; otherwise correct iff not transferred and judged handled.
  */
 import type { CampaignCase } from '../spec/campaign.js';
@@ -164,11 +164,8 @@ export async function evaluateCase(opts: EvaluateCaseOptions): Promise<CaseEpiso
   };
 }
 
-/** Runs every case in order (sequentially, so receipts keep the recorded order). */
-export async function evaluatePrompt(opts: EvaluateOptions): Promise<PromptEvaluation> {
-  const { campaign, prompt } = opts;
-  const episodes: CaseEpisode[] = [];
-  for (const kase of campaign.cases) episodes.push(await evaluateCase({ ...opts, kase }));
+/** A prompt's evaluation from its case episodes (in case order): the holdout and boundary tallies. */
+export function promptEvaluation(prompt: Pick<PromptVariant, 'key' | 'label' | 'row_label'>, episodes: CaseEpisode[]): PromptEvaluation {
   const count = (g: 'holdout' | 'boundary'): [number, number] => {
     const rs = episodes.map((e) => e.result).filter((r) => r.group === g);
     return [rs.filter((r) => r.correct).length, rs.length];

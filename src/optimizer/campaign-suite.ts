@@ -10,6 +10,8 @@
  */
 import type { CampaignCase } from '../spec/campaign.js';
 import { ProviderError, ReplayMissError } from '../spec/errors.js';
+import type { Receipt } from '../spec/receipt.js';
+import type { ModelRole, Usage } from '../spec/messages.js';
 import type { ToolLogEntry } from '../env/environment.js';
 import { UsageTracker } from '../models/usage.js';
 import { evaluateCase, type CaseEpisode } from '../campaign/evaluate.js';
@@ -33,7 +35,44 @@ export function criticalWrites(kase: Pick<CampaignCase, 'group' | 'should_transf
   return kase.group === 'boundary' || kase.should_transfer ? toolLog.filter((t) => t.mutating) : [];
 }
 
-/** Campaign cases as a suite; `now` fixes the environment's clock (default the campaign's created_at). */
+/** How a {@link CampaignSuite} runs its rollouts; every field is optional. */
+export interface CampaignSuiteOptions {
+  /** The environment's clock (ISO-8601); default the campaign's created_at. */
+  now?: string;
+  /**
+   * `seeded` (default): each trial's seed is sent with every task-agent request; `unseeded`: no
+   * seed is sent (the seed campaign sent none, so its receipts replay only without one).
+   */
+  sampling?: 'seeded' | 'unseeded';
+  /**
+   * `invalid` (default): a provider failure or replay miss makes the rollout invalid (never
+   * scored); `throw`: it propagates (the seed campaign aborts and resumes from its receipt journal).
+   */
+  modelErrors?: 'invalid' | 'throw';
+  /** Also receives every call's usage, latency included, in call order (the seed report's usage table). */
+  usage?: UsageTracker;
+  /** Every receipt, in call order. */
+  onReceipt?: (r: Receipt) => void;
+  /** Keep each rollout's case episode ({@link CampaignSuite.episodeOf}): the seed record and the store read its verdict fields and tool log. */
+  keepEpisodes?: boolean;
+}
+
+/** A usage tracker that also adds every call to a second one. */
+class TeeUsage extends UsageTracker {
+  constructor(private readonly also: UsageTracker) {
+    super();
+  }
+
+  override add(role: ModelRole, usage: Usage | undefined, elapsedSeconds: number): void {
+    super.add(role, usage, elapsedSeconds);
+    this.also.add(role, usage, elapsedSeconds);
+  }
+}
+
+/** The key of a rollout's kept episode. */
+const episodeKey = (promptSha: string, caseId: string, trial: number, seed: number) => `${promptSha}#${caseId}#${trial}#${seed}`;
+
+/** Campaign cases as a suite; see {@link CampaignSuiteOptions}. */
 export class CampaignSuite implements Suite {
   readonly id: string;
   readonly harnessVersion = CAMPAIGN_HARNESS_VERSION;
@@ -43,8 +82,9 @@ export class CampaignSuite implements Suite {
   readonly proposerSystem: string;
   private readonly byId: Map<string, CampaignCase>;
   private readonly now: string;
+  private readonly episodes = new Map<string, CaseEpisode>();
 
-  constructor(private readonly campaign: LoadedCampaign, opts: { now?: string } = {}) {
+  constructor(private readonly campaign: LoadedCampaign, private readonly opts: CampaignSuiteOptions = {}) {
     this.id = `campaign:${campaign.spec.name}`;
     this.cases = campaign.cases.map((c) => ({ id: c.id, group: c.group, inputs: [c.user] }));
     this.byId = new Map(campaign.cases.map((c) => [c.id, c]));
@@ -57,20 +97,29 @@ export class CampaignSuite implements Suite {
   async runRollout(req: RolloutRequest, models: SuiteModels): Promise<Rollout> {
     const kase = this.byId.get(req.caseId);
     if (!kase) throw new Error(`campaign suite: unknown case ${req.caseId}`);
-    const usage = new UsageTracker();
+    const usage = this.opts.usage ? new TeeUsage(this.opts.usage) : new UsageTracker();
     // The config's temperature replaces the campaign's recorded one.
     const campaign = { ...this.campaign, spec: { ...this.campaign.spec, model: { ...this.campaign.spec.model, temperature: models.temperature } } };
     let ep: CaseEpisode;
     try {
       ep = await evaluateCase({
-        campaign, kase, usage, now: this.now, seed: req.seed, model: models.agent, judge: models.judge,
-        prompt: { key: 'optimizer', label: 'optimizer', row_label: 'optimizer', text: req.prompt },
+        campaign, kase, usage, now: this.now, seed: this.opts.sampling === 'unseeded' ? undefined : req.seed, model: models.agent, judge: models.judge,
+        prompt: { key: 'optimizer', label: 'optimizer', row_label: 'optimizer', text: req.prompt }, onReceipt: this.opts.onReceipt,
       });
     } catch (e) {
-      if (e instanceof ProviderError || e instanceof ReplayMissError) return invalidRollout(req, `${e.name}: ${e.message}`, usage);
+      if (this.opts.modelErrors !== 'throw' && (e instanceof ProviderError || e instanceof ReplayMissError)) return invalidRollout(req, `${e.name}: ${e.message}`, usage);
       throw e;
     }
-    return this.score(req, kase, ep, usage);
+    const rollout = this.score(req, kase, ep, usage);
+    if (this.opts.keepEpisodes) this.episodes.set(episodeKey(rollout.prompt_sha256, rollout.case_id, rollout.trial, rollout.seed), ep);
+    return rollout;
+  }
+
+  /** The case episode behind a rollout of this suite (kept with `keepEpisodes`); throws when it was not kept. */
+  episodeOf(r: Pick<Rollout, 'prompt_sha256' | 'case_id' | 'trial' | 'seed'>): CaseEpisode {
+    const ep = this.episodes.get(episodeKey(r.prompt_sha256, r.case_id, r.trial, r.seed));
+    if (!ep) throw new Error(`campaign suite: no episode kept for ${r.case_id}#${r.trial} of prompt ${r.prompt_sha256.slice(0, 12)} (keepEpisodes is off or the rollout came from a journal)`);
+    return ep;
   }
 
   private score(req: RolloutRequest, kase: CampaignCase, ep: CaseEpisode, usage: UsageTracker): Rollout {

@@ -33,6 +33,10 @@ export interface DecisionInput {
   confirm?: { result: GateResult | null; rows: PairRow[] };
   /** Leave-one-edit-out ablation of a releasable candidate. */
   ablation?: AblationReport | null;
+  /** Paired outcomes on the gate cases from a protocol's own gate (when no statistical gate ran). */
+  gateRows?: PairRow[];
+  /** That gate's checks and metrics, recorded under `statistics` (e.g. `seed_gate`). */
+  statistics?: Record<string, unknown>;
 }
 
 /** A decided candidate (the run's summary row). */
@@ -146,7 +150,7 @@ export class Decider {
 
   /** Records a candidate's decision; updates the ledger and the rejected-intent journal. */
   decide(c: ProposedCandidate, d: DecisionInput, rejected: RejectedIntent[], ledger: LedgerEntry[]): CandidateDecision {
-    const gateRows = d.gate?.rows ?? [];
+    const gateRows = d.gate?.rows ?? d.gateRows ?? [];
     // Sorted, so float cost sums do not depend on the order rollouts finished in.
     const rollouts = [...(this.o.book.byPrompt.get(c.sha256) ?? [])].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
     const costs = mergeUsage([c.usage, ...rollouts.map((r) => r.usage)]);
@@ -158,6 +162,7 @@ export class Decider {
       pass_k: d.gate ? { parent: passKCurve(successes(gateRows, 'parent')), candidate: passKCurve(successes(gateRows, 'candidate')) } : null,
       aa_noise_floor: d.gate ? aaFloor(gateRows) : null,
       ...(d.ablation ? { ablation: d.ablation } : {}),
+      ...d.statistics,
     };
     const record = this.seal(
       this.body({ sha256: c.sha256, text: c.text, lineageParent: c.lineageParent, round: c.round, index: c.index }, d, {

@@ -3,7 +3,9 @@
  * episode — in that order. Rollouts are keyed by (suite, harness version, prompt hash, case,
  * trial, trial seed, model pins, temperature), so a parent's rollouts are reused by every child
  * and pass^k never collapses trials into one cached answer. Fresh rollouts run concurrently
- * (at most `concurrency` at once) and are journalled as each finishes.
+ * (at most `concurrency` at once) and are journalled as each finishes. A rollout that throws
+ * ends the run: rollouts still queued are not started (a killed or failed run resumes from its
+ * journal).
  */
 import pLimit from 'p-limit';
 import { canonicalHash, sha256Hex } from '../util/canonical.js';
@@ -44,6 +46,8 @@ export class RolloutBook {
   readonly byPrompt = new Map<string, Map<string, Rollout>>();
   /** Fresh episodes run by this process (not served from journal or cache). */
   fresh = 0;
+  /** The first error a rollout threw (a bug, a kill, or a model error the suite propagates): no queued rollout starts after it. */
+  private failure: unknown = null;
 
   constructor(private readonly o: RolloutBookOptions) {
     this.limit = pLimit(o.concurrency);
@@ -99,7 +103,15 @@ export class RolloutBook {
     let r = fromJournal ?? fromCache;
     if (!r) {
       const seed = trialSeed(this.o.runSeed, spec.stream, spec.caseId, spec.trial);
-      r = await this.limit(() => this.o.suite.runRollout({ prompt, caseId: spec.caseId, trial: spec.trial, seed }, this.o.models));
+      r = await this.limit(async () => {
+        if (this.failure !== null) throw this.failure;
+        try {
+          return await this.o.suite.runRollout({ prompt, caseId: spec.caseId, trial: spec.trial, seed }, this.o.models);
+        } catch (e) {
+          this.failure ??= e;
+          throw e;
+        }
+      });
       this.fresh++;
       // Infrastructure faults are not cached across runs: a later run may try again.
       if (r.valid) this.o.cache?.append({ type: 'rollout', key, rollout: r });

@@ -13,6 +13,11 @@
  * the budget would be exceeded by the next candidate (never half way through one). The loop is
  * deterministic given the config, the seed and the model answers, and every rollout and proposal
  * is journalled, so a killed run resumes from `events.jsonl` without repeating finished work.
+ *
+ * That is the default, statistical search protocol (`statistical-protocol.ts`). The seed campaign
+ * runs through the same loop with its own protocol (`seed-protocol.ts`): one parent, one proposal
+ * from the seed's coding agent, the seed gate on every case. The loop's stages: open the run
+ * (`run-state.ts`), propose a round, admit each proposal, judge the candidates, finish.
  */
 import { paretoFront, pickParents } from './pareto.js';
 import type { ProposedCandidate } from './propose.js';

@@ -1,25 +1,33 @@
 /**
- * Running a campaign end to end, in the seed experiment's order: evaluate the stable prompt,
+ * Running a campaign end to end through the general optimiser: the campaign's cases as a suite
+ * ({@link CampaignSuite}, no sampling seed sent, model errors propagate) and the seed
+ * experiment's protocol ({@link SeedProtocol}), in the seed's order: evaluate the stable prompt,
  * build the learning signal from its failures, ask the coding agent for edits, apply them to a
  * working copy (the stable prompt file is never written; its hash is checked before and after),
- * evaluate the candidate and the control prompts on the same cases, and decide with the gate.
+ * evaluate the candidate, decide with the seed gate; then evaluate the control prompts on the
+ * same cases for the report.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import type { Receipt } from '../spec/receipt.js';
 import type { ChatModel } from '../models/chat-model.js';
 import { UsageTracker } from '../models/usage.js';
 import { sha256Hex } from '../util/canonical.js';
 import { isoSeconds, roundSeconds, type Clock } from '../util/clock.js';
 import { unifiedDiff } from '../util/unified-diff.js';
-import { evaluatePrompt, type PromptEvaluation } from '../campaign/evaluate.js';
+import { promptEvaluation, type PromptEvaluation } from '../campaign/evaluate.js';
 import type { LoadedCampaign, PromptVariant } from '../campaign/load.js';
-import { buildLearningSignal, type LearningSignal } from './learning-signal.js';
-import { applyEdits, type ApplyEditsResult } from './apply-edits.js';
-import { applyEditsTool, proposeEdits, type Proposal } from './coding-agent.js';
-import { seedGate, type SeedGateResult } from './seed-gate.js';
+import type { LearningSignal } from './learning-signal.js';
+import type { ApplyEditsResult } from './apply-edits.js';
+import type { Proposal } from './coding-agent.js';
+import type { SeedGateResult } from './seed-gate.js';
+import { CampaignSuite } from './campaign-suite.js';
+import { runIdentity, type OptimizeConfig } from './config.js';
+import { Journal } from './journal.js';
+import { runOptimization } from './run.js';
+import type { OptimizeResult } from './run-state.js';
+import { CANDIDATE_FILE, SeedProtocol, tallyLine } from './seed-protocol.js';
 
-export const CANDIDATE_FILE = 'system_prompt_working.txt';
+export { CANDIDATE_FILE };
 
 export interface CampaignRunOptions {
   campaign: LoadedCampaign;
@@ -51,6 +59,40 @@ export interface CampaignOutcome {
   candidateFile: string | null;
   receipts: Receipt[];
   usage: UsageTracker;
+  /** The general optimiser's result behind this outcome (its release record carries the seed gate). */
+  optimization: OptimizeResult;
+}
+
+/**
+ * The optimiser config of the seed protocol: one round, one parent, one proposal, one trial per
+ * case, sequential rollouts (receipts keep the recorded order), the campaign's model and
+ * temperature, and budget caps that fit exactly the stable, candidate and control evaluations.
+ * The gate, role and canary fields are the config defaults; the seed protocol reads none of them
+ * but `gate.min_coverage`. Spelled out rather than parsed: a first zod parse of the config schema
+ * costs more than the whole seed replay.
+ */
+export function seedConfig(c: LoadedCampaign): OptimizeConfig {
+  const rollouts = c.cases.length * (2 + c.controls.length);
+  return {
+    name: c.spec.name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^[^A-Za-z0-9]/, 'c'),
+    seed: 0,
+    suite: { kind: 'campaign', dir: c.dir },
+    roles: { feedback: 0.4, sealed: 0.2 },
+    trials: { feedback: 1, screen: 1, look1: 1, look2: 1, sealed: 1, ablation: 0 },
+    gate: { alpha: 0.05, alpha_look1: 0.01, holdout_margin: 0.05, min_cases_improved: 2, min_trials_per_case: 4, min_coverage: 0.9, confirm_fraction: 0.5, screen_min_net: 1 },
+    search: { rounds: 1, parents_per_round: 1, proposals_per_parent: 1, max_edits: 3, max_added_chars: 600, escalate_after: 3 },
+    budget: { max_rollouts: rollouts, max_judge_calls: rollouts, max_proposer_calls: 1, max_tokens: null, max_cost_usd: null },
+    models: { agent: { model: c.spec.model.model, temperature: c.spec.model.temperature } },
+    canary: { simulate: false, min_episodes: 200, max_episodes: 400, resolution_drop: 0.1, alpha: 0.05, beta: 0.05 },
+    concurrency: 1,
+  };
+}
+
+/** One prompt's evaluation on every case, from the run's rollouts (run now when not yet run). */
+async function evaluation(result: OptimizeResult, suite: CampaignSuite, prompt: Pick<PromptVariant, 'key' | 'label' | 'row_label' | 'text'>): Promise<PromptEvaluation> {
+  const specs = result.splits.gate.map((caseId) => ({ caseId, trial: 0, stream: 'trial' as const }));
+  const rollouts = await result.book.get(prompt.text, specs);
+  return promptEvaluation(prompt, rollouts.map((r) => suite.episodeOf(r)));
 }
 
 /** Runs the campaign. Model errors (ProviderError, ReplayMissError) propagate. */
@@ -66,59 +108,27 @@ export async function runCampaign(opts: CampaignRunOptions): Promise<CampaignOut
   const startedAt = clock.nowSeconds();
   const stableFile = campaign.stable.file!;
   const hashBefore = sha256Hex(fs.readFileSync(stableFile, 'utf8'));
-  const now = isoSeconds(startedAt);
-  const evaluate = async (prompt: PromptVariant) => {
-    progress(`evaluating ${prompt.key} on ${campaign.cases.length} cases`);
-    const ev = await evaluatePrompt({ campaign, prompt, model, usage, now, onReceipt });
-    progress(`${prompt.key}: holdout ${ev.holdout[0]}/${ev.holdout[1]}, boundary ${ev.boundary[0]}/${ev.boundary[1]}`);
-    return ev;
-  };
-
-  const initial = await evaluate(campaign.stable);
-  const failedAt = clock.nowSeconds();
-  const signal = buildLearningSignal(initial.episodes.map((e) => e.result), campaign.spec);
-  let proposal: Proposal | null = null;
-  let patch: ApplyEditsResult | null = null;
-  let candidate: PromptVariant | null = null;
-  let candidateFile: string | null = null;
-  if (signal) {
-    progress(`learning signal: ${signal.source_case_ids.length} source cases; asking the coding agent`);
-    const ca = campaign.spec.coding_agent;
-    proposal = await proposeEdits({
-      model,
-      system: campaign.codingSystem,
-      userTemplate: campaign.codingUserTemplate,
-      signal,
-      prompt: campaign.stable.text,
-      tool: applyEditsTool(ca.tool_description, ca.rationale_description),
-      temperature: campaign.spec.model.temperature,
-    });
-    usage.add('coding_agent', proposal.call.response.usage, proposal.call.elapsedSeconds);
-    onReceipt(proposal.call.receipt);
-    patch = proposal.error ? { ok: false, text: campaign.stable.text, edits: [], reason: proposal.error } : applyEdits(campaign.stable.text, proposal.edits);
-    if (patch.ok) {
-      fs.mkdirSync(opts.workDir, { recursive: true });
-      candidateFile = path.join(opts.workDir, CANDIDATE_FILE);
-      fs.writeFileSync(candidateFile, patch.text);
-      candidate = { key: 'automatic_candidate', ...campaign.spec.prompts.candidate, text: patch.text, file: candidateFile };
-    } else {
-      progress(`patch rejected: ${patch.reason}`);
-    }
-  } else {
-    progress('no failures: nothing to learn from, no candidate');
-  }
-  const candidateAt = clock.nowSeconds();
-  const candidateEval = candidate ? await evaluate(candidate) : null;
-  const controls: PromptEvaluation[] = [];
-  for (const c of campaign.controls) controls.push(await evaluate(c));
-  const hashAfter = sha256Hex(fs.readFileSync(stableFile, 'utf8'));
-  const gate = seedGate({
-    proposedEdits: (proposal?.edits ?? []).filter((e) => e.old_str !== e.new_str).length,
-    patch,
-    sourceCaseIds: signal?.source_case_ids ?? [],
-    before: initial.episodes.map((e) => e.result),
-    after: candidateEval ? candidateEval.episodes.map((e) => e.result) : null,
+  const suite = new CampaignSuite(campaign, { now: isoSeconds(startedAt), sampling: 'unseeded', modelErrors: 'throw', usage, onReceipt, keepEpisodes: true });
+  const protocol = new SeedProtocol({ campaign, suite, model, clock, workDir: opts.workDir, usage, onReceipt, progress });
+  const config = seedConfig(campaign);
+  progress(`evaluating ${campaign.stable.key} on ${campaign.cases.length} cases`);
+  const result = await runOptimization({
+    config, identity: runIdentity(config), suite, models: { agent: model, proposer: model },
+    journal: Journal.open(null, { resume: false }), clock, outDir: null, protocol,
   });
+  const failedAt = protocol.failedAt ?? clock.nowSeconds();
+  const candidateAt = protocol.candidateAt ?? clock.nowSeconds();
+  const initial = await evaluation(result, suite, campaign.stable);
+  const { candidate } = protocol;
+  const candidateEval = candidate ? await evaluation(result, suite, candidate) : null;
+  const controls: PromptEvaluation[] = [];
+  for (const c of campaign.controls) {
+    progress(`evaluating ${c.key} on ${campaign.cases.length} cases`);
+    controls.push(await evaluation(result, suite, c));
+    progress(`${c.key}: ${tallyLine(controls[controls.length - 1].episodes.map((e) => e.result))}`);
+  }
+  const hashAfter = sha256Hex(fs.readFileSync(stableFile, 'utf8'));
+  const gate = protocol.gate ?? protocol.verdict(initial.episodes.map((e) => e.result), candidateEval ? candidateEval.episodes.map((e) => e.result) : null);
   progress(`gate: ${gate.decision}`);
   return {
     campaign,
@@ -126,17 +136,18 @@ export async function runCampaign(opts: CampaignRunOptions): Promise<CampaignOut
     finishedAt: clock.nowSeconds(),
     failureToCandidateSeconds: roundSeconds(candidateAt - failedAt),
     initial,
-    signal,
-    proposal,
-    patch,
+    signal: protocol.signal,
+    proposal: protocol.proposal,
+    patch: protocol.patch,
     candidate,
     candidateEval,
     controls,
     gate,
     diff: candidate ? unifiedDiff(campaign.stable.text, candidate.text, 'system_prompt.txt (before)', 'system_prompt.txt (after)') : '',
     stableHash: { before: hashBefore, after: hashAfter },
-    candidateFile,
+    candidateFile: protocol.candidateFile,
     receipts,
     usage,
+    optimization: result,
   };
 }

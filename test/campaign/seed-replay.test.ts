@@ -12,6 +12,7 @@ import { ReplayModel, VirtualClock } from '../../src/models/replay.js';
 import { ReplayMissError } from '../../src/spec/errors.js';
 import { importRecord } from '../../src/campaign/import-record.js';
 import { HAS_SHARED, SEED_CAMPAIGN, SEED_RECORD, tmpDir } from '../support/paths.js';
+import { verifyRecord } from '../../src/release/record.js';
 
 async function replay(campaign: LoadedCampaign) {
   const clock = new VirtualClock(campaign.spec.experiment?.created_at);
@@ -68,6 +69,25 @@ describe('seed campaign replay', () => {
     expect(outcome.stableHash.before).toBe(outcome.stableHash.after);
     expect(fs.readFileSync(outcome.candidateFile!, 'utf8')).toBe(outcome.candidate!.text);
     expect(outcome.candidateFile).not.toBe(outcome.campaign.stable.file);
+  });
+
+  it('runs through the general optimiser: the seed protocol on the campaign suite, one hashed release record carrying the seed gate', () => {
+    const run = outcome.optimization;
+    expect(run.decision).toBe('release_to_canary');
+    expect(run.splits).toEqual({ feedback: outcome.campaign.cases.map((c) => c.id), gate: outcome.campaign.cases.map((c) => c.id), sealed: [] });
+    // Stable and candidate on every case in the search, then the control on every case for the report.
+    expect(run.freshRollouts).toBe(20);
+    expect(run.book.fresh).toBe(30);
+    expect(run.freshProposals).toBe(1);
+    expect(run.candidates).toHaveLength(1);
+    expect(run.candidates[0]).toMatchObject({ decision: 'release_to_canary', stage: 'gate', text: outcome.candidate!.text });
+    expect(run.releases).toHaveLength(1);
+    const rel = run.releases[0];
+    expect(verifyRecord(rel)).toBe(true);
+    expect(rel.run.suite).toBe('campaign:record-9-3');
+    expect(rel.statistics.seed_gate).toEqual({ checks: outcome.gate.checks, metrics: outcome.gate.metrics });
+    expect(rel.outcomes.gate.filter((r) => !r.parent.success && r.candidate.success).map((r) => r.case_id)).toEqual(['B1-不可退票要退款', 'B5-超额免费行李']);
+    expect(rel.edits).toHaveLength(outcome.proposal!.edits.length);
   });
 
   it('is deterministic: a second replay gives a byte-identical record', async () => {
