@@ -30,13 +30,16 @@ export function episodeTable(records: readonly EpisodeReportRow[]): string {
   return table(rows);
 }
 
-/** The run summary: counts, means, pass^k, terminations. */
+/** The run summary: counts, means, pass^k with its bootstrap interval over tasks, terminations. */
 export function summaryText(s: RunSummary): string {
   const lines = [
     `episodes: ${s.episodes} (${s.scored} scored, ${s.infraErrors} infrastructure errors, ${s.evaluationErrors} evaluation errors, ${s.unjudged} not judged)`,
     `reward mean: ${num(s.rewardMean)}   partial mean: ${pct(s.partialMean)}`,
     `pass^k: ${s.passHatK.map((p) => `pass^${p.k} ${p.value.toFixed(3)}`).join('  ') || 'n/a'}` +
       (s.unjudged > 0 ? `  (lower bounds: ${s.unjudged} not-judged episode(s) count as failures)` : ''),
+    ...(s.passHatKInterval?.length
+      ? [`pass^k 95% CI (bootstrap over tasks): ${s.passHatKInterval.map((p) => `pass^${p.k} [${p.low.toFixed(3)}, ${p.high.toFixed(3)}]`).join('  ')}`]
+      : []),
     `terminations: ${Object.entries(s.terminations).map(([k, v]) => `${k} ${v}`).join(', ')}`,
   ];
   return lines.join('\n');

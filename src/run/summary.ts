@@ -11,6 +11,7 @@
  */
 import type { TerminationReason } from '../evaluation/types.js';
 import { passHatKCurve } from '../evaluation/pass-k.js';
+import { passHatKIntervals, type PassHatKInterval } from '../evaluation/pass-k-ci.js';
 
 /** One episode's outcome as the summary needs it. */
 export interface EpisodeOutcome {
@@ -45,6 +46,11 @@ export interface RunSummary {
   partialMean: number | null;
   /** pass^k for k = 1..(fewest scored trials of a task). */
   passHatK: { k: number; value: number }[];
+  /**
+   * pass^k with its 95% percentile-bootstrap interval over tasks (seed 0, 2000 resamples; see
+   * `evaluation/pass-k-ci.ts`): how far run-to-run noise alone could move it.
+   */
+  passHatKInterval: PassHatKInterval[];
   terminations: Partial<Record<TerminationReason, number>>;
 }
 
@@ -75,6 +81,7 @@ export function summarizeRun(outcomes: readonly EpisodeOutcome[]): RunSummary {
     rewardMean: scored ? rewardSum / scored : null,
     partialMean: partialN ? partialSum / partialN : null,
     passHatK: perTask.size ? passHatKCurve(perTask) : [],
+    passHatKInterval: perTask.size ? passHatKIntervals(perTask) : [],
     terminations,
   };
 }

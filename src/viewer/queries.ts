@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { EpisodeOutline, RunRow, RunStore } from '../store/store.js';
-import { passHatKCurve } from '../evaluation/pass-k.js';
+import { passHatKIntervals } from '../evaluation/pass-k-ci.js';
 import { compareRuns } from './compare.js';
 import { episodeDetail, extractOutline, OUTLINE_PATHS, outlineView } from './episode-view.js';
 import { isPass, matrixOrder } from './matrix.js';
@@ -68,7 +68,7 @@ function listItem(run: Omit<RunRow, 'record'>, outlines: EpisodeOutline[], promp
     episodes: outlines.length,
     reward_mean: mean(scored.map((o) => o.reward ?? 0)),
     partial_mean: mean(scored.flatMap((o) => (o.partial === null ? [] : [o.partial]))),
-    pass_hat_k: perTask.size ? passHatKCurve(perTask) : [],
+    pass_hat_k: perTask.size ? passHatKIntervals(perTask) : [],
     failed: scored.filter((o) => !isPass(o.reward)).length,
     errors: outlines.length - scored.length,
     cost_usd: cost,

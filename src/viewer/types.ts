@@ -8,6 +8,9 @@
 export interface PassPoint {
   k: number;
   value: number;
+  /** 95% bootstrap interval over tasks (seeded; `evaluation/pass-k-ci.ts`), when computed. */
+  low?: number;
+  high?: number;
 }
 
 /** One run (campaign, task run or optimisation) as the runs list shows it. */
@@ -167,6 +170,26 @@ export interface CompareRow {
   change: Change;
   /** B's partial mean minus A's; null when either is unknown. */
   partial_delta: number | null;
+  /**
+   * Two-sided Fisher exact p-value of A's vs B's successes on this task and whether it is below
+   * 0.05 (the change exceeds run-to-run noise); null when the task is not in both runs.
+   */
+  noise: { p: number; beyond_noise: boolean } | null;
+}
+
+/** Run B against run A on their common tasks: pass^1 difference with a paired bootstrap interval. */
+export interface CompareNoise {
+  tasks: number;
+  a: number;
+  b: number;
+  delta: number;
+  low: number;
+  high: number;
+  level: number;
+  /** The interval excludes 0. */
+  beyond_noise: boolean;
+  /** Tasks whose own change exceeds noise. */
+  tasks_beyond_noise: string[];
 }
 
 /** `GET /api/compare?a=&b=`. */
@@ -177,6 +200,8 @@ export interface CompareView {
   counts: Record<Change, number>;
   /** Unified diff of A's system prompt to B's; empty when equal or unknown. */
   prompt_diff: string;
+  /** Which differences exceed run-to-run noise; null when the runs share no scored task. */
+  noise: CompareNoise | null;
 }
 
 /** One gate check of a release. */

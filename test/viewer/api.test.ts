@@ -85,6 +85,12 @@ describe('GET /api/runs/:id', () => {
     ]);
     expect(body.prompt).toBe('Scripted agent for T01.');
     expect(body.optimizer).toBeNull();
+    // pass^k with its bootstrap interval over the five tasks.
+    for (const p of body.run.pass_hat_k) {
+      expect(p.low).toBeLessThanOrEqual(p.value);
+      expect(p.high).toBeGreaterThanOrEqual(p.value);
+    }
+    expect(body.run.pass_hat_k[0].high! - body.run.pass_hat_k[0].low!).toBeGreaterThan(0);
   });
 
   it("gives the campaign's optimiser view: the table, the gate, the edits citing episodes, the patch", async () => {
@@ -172,6 +178,22 @@ describe('GET /api/compare', () => {
     expect(body.prompt_diff).toContain('-Scripted agent for T01.\n+Oracle agent: performs the gold actions of task T01.\n');
     const back = await get<CompareView>(`/api/compare?a=${s.validateId}&b=${s.faultyId}`);
     expect(back.body.counts).toEqual({ fixed: 0, broken: 3, unchanged: 2, added: 0, removed: 0 });
+  });
+
+  it('says which differences exceed run-to-run noise', async () => {
+    const { body } = await get<CompareView>(`/api/compare?a=${s.faultyId}&b=${s.validateId}`);
+    // T15: 0 of 2 trials vs 1 of 1, Fisher p = 1/3; T01: 1 of 2 vs 1 of 1, p = 1; both within noise.
+    const row = (k: string) => body.rows.find((r) => r.key === k)!;
+    expect(row('T15').noise).toEqual({ p: 0.333333333333, beyond_noise: false });
+    expect(row('T01').noise).toEqual({ p: 1, beyond_noise: false });
+    expect(body.noise).toMatchObject({ tasks: 5, level: 0.95, tasks_beyond_noise: [] });
+    const n = body.noise!;
+    expect(n.delta).toBeCloseTo(n.b - n.a, 10);
+    expect(n.low).toBeLessThanOrEqual(n.delta);
+    expect(n.high).toBeGreaterThanOrEqual(n.delta);
+    expect(n.beyond_noise).toBe(n.low > 0 || n.high < 0);
+    const again = await get<CompareView>(`/api/compare?a=${s.faultyId}&b=${s.validateId}`);
+    expect(again.body.noise).toEqual(body.noise);
   });
 
   it('asks for both ids, and names an unknown one', async () => {

@@ -1,5 +1,5 @@
-/** Compare two runs: per-task changes (fixed, broken, unchanged, added, removed) and the prompt diff. */
-import type { CompareRow, CompareView, RunListItem, TaskOutcome } from '../../../src/viewer/types.js';
+/** Compare two runs: per-task changes (fixed, broken, unchanged, added, removed), which exceed run-to-run noise, and the prompt diff. */
+import type { CompareNoise, CompareRow, CompareView, RunListItem, TaskOutcome } from '../../../src/viewer/types.js';
 import { loadCompare, loadRuns, useLoad } from '../data.js';
 import { Show } from '../components/problem.js';
 import { Badge } from '../components/badge.js';
@@ -54,6 +54,23 @@ function Delta({ d }: { d: number | null }) {
   return <span className={v > 0 ? 'up' : v < 0 ? 'down' : ''}>{v > 0 ? `+${v}` : v} pts</span>;
 }
 
+/** The pass^1 difference with its interval, and whether it (or any task) exceeds run-to-run noise. */
+function NoiseLine({ noise }: { noise: CompareNoise | null }) {
+  if (!noise) return <p className="hint">No task was scored in both runs, so nothing can be compared against noise.</p>;
+  const f = (x: number) => x.toFixed(3);
+  const sign = (x: number) => (x > 0 ? `+${f(x)}` : f(x));
+  return (
+    <p className="meta" data-testid="compare-noise" data-beyond-noise={noise.beyond_noise ? 'yes' : 'no'}>
+      pass^1 over {noise.tasks} common task{noise.tasks === 1 ? '' : 's'}: A {f(noise.a)} → B {f(noise.b)}, Δ {sign(noise.delta)} ({Math.round(noise.level * 100)}% CI [{sign(noise.low)}, {sign(noise.high)}], bootstrap over tasks):{' '}
+      <b>{noise.beyond_noise ? 'beyond run-to-run noise' : 'within run-to-run noise'}</b>
+      {'. '}
+      {noise.tasks_beyond_noise.length
+        ? `Tasks whose change exceeds noise (Fisher exact p < 0.05): ${noise.tasks_beyond_noise.join(', ')}.`
+        : 'No single task changed beyond noise (Fisher exact p < 0.05).'}
+    </p>
+  );
+}
+
 function Comparison({ view }: { view: CompareView }) {
   const rows = [...view.rows].sort((x, y) => ORDER.indexOf(x.change) - ORDER.indexOf(y.change));
   return (
@@ -69,6 +86,7 @@ function Comparison({ view }: { view: CompareView }) {
           </span>
         ))}
       </p>
+      <NoiseLine noise={view.noise} />
       <div className="table-scroll">
         <table className="compare cards" data-testid="compare">
           <thead>
@@ -78,6 +96,7 @@ function Comparison({ view }: { view: CompareView }) {
               <th>A</th>
               <th>B</th>
               <th>Δ partial</th>
+              <th>noise</th>
             </tr>
           </thead>
           <tbody>
@@ -95,6 +114,9 @@ function Comparison({ view }: { view: CompareView }) {
                 </td>
                 <td data-label="Δ partial">
                   <Delta d={r.partial_delta} />
+                </td>
+                <td data-label="noise" data-beyond-noise={r.noise?.beyond_noise ? 'yes' : 'no'}>
+                  {r.noise ? `${r.noise.beyond_noise ? 'beyond' : 'within'} (p ${r.noise.p.toFixed(3)})` : DASH}
                 </td>
               </tr>
             ))}

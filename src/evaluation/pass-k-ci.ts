@@ -1,0 +1,168 @@
+/**
+ * Noise-aware pass^k (issue 10, item 8). tau2's maintainers measured 10–55% of tasks flipping
+ * verdict between identical runs, so a pass^k or a run-to-run difference means little without
+ * its spread.
+ *
+ * - {@link passHatKIntervals}: pass^k with a percentile bootstrap interval over tasks (tasks are
+ *   resampled with replacement, each keeping its own trials), seeded and deterministic: the same
+ *   rewards and seed give the same interval on every machine (tasks are ordered by id first).
+ * - {@link compareTrialSets}: run B against run A on their common tasks — a paired bootstrap
+ *   interval of the pass^1 difference (significant when it excludes 0) and, per task, a two-sided
+ *   Fisher exact test of A's successes against B's (beyond noise when p < α). With one trial per
+ *   task no single task can differ beyond noise; that is the honest answer.
+ *
+ * Pure: no clock, no I/O, no Node APIs (the viewer runs it in the browser too).
+ */
+import { Rng } from '../util/rng.js';
+import { isSuccess, passHatK, taskPassHatK, type TrialRewards } from './pass-k.js';
+
+/** Bootstrap settings: `seed` (default 0), `resamples` (default 2000), `level` (default 0.95). */
+export interface BootstrapOptions {
+  seed?: number;
+  resamples?: number;
+  level?: number;
+}
+
+/** pass^k with its bootstrap interval; `low`/`high` equal `value` when there is one task. */
+export interface PassHatKInterval {
+  k: number;
+  value: number;
+  low: number;
+  high: number;
+}
+
+const DEFAULTS = { seed: 0, resamples: 2000, level: 0.95 };
+
+function settings(o: BootstrapOptions = {}): Required<BootstrapOptions> {
+  const s = { ...DEFAULTS, ...o };
+  if (!(Number.isInteger(s.resamples) && s.resamples >= 1)) throw new RangeError(`bootstrap: resamples must be a whole number >= 1, got ${s.resamples}`);
+  if (!(s.level > 0 && s.level < 1)) throw new RangeError(`bootstrap: level must be in (0, 1), got ${s.level}`);
+  return s;
+}
+
+function sortedEntries(trials: TrialRewards): [string, readonly (number | null)[]][] {
+  const list = trials instanceof Map ? [...trials.entries()] : Object.entries(trials as Record<string, readonly (number | null)[]>);
+  return list.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
+
+/** The `q`-quantile of sorted `xs` (linear interpolation between order statistics). */
+function quantile(xs: readonly number[], q: number): number {
+  const h = (xs.length - 1) * q;
+  const lo = Math.floor(h);
+  return xs[lo] + (h - lo) * ((xs[Math.min(lo + 1, xs.length - 1)] ?? xs[lo]) - xs[lo]);
+}
+
+/** Percentile interval of `stat` over `resamples` bootstrap draws of `n` indices. */
+function bootstrap(n: number, stat: (idx: number[]) => number, o: Required<BootstrapOptions>): { low: number; high: number } {
+  const rng = new Rng(o.seed);
+  const draws: number[] = [];
+  const idx = new Array<number>(n);
+  for (let b = 0; b < o.resamples; b++) {
+    for (let i = 0; i < n; i++) idx[i] = Math.floor(rng.next() * n);
+    draws.push(stat(idx));
+  }
+  draws.sort((a, b) => a - b);
+  const tail = (1 - o.level) / 2;
+  return { low: quantile(draws, tail), high: quantile(draws, 1 - tail) };
+}
+
+const clean = (x: number) => Math.round(x * 1e12) / 1e12;
+
+/**
+ * pass^k for k = 1..(smallest trial count) with a bootstrap interval over tasks. `value` is the
+ * exact pass^k (as {@link passHatK}); the interval resamples tasks. Throws RangeError when there
+ * are no tasks, a task has no trials, or the options are out of range.
+ */
+export function passHatKIntervals(trials: TrialRewards, opts?: BootstrapOptions): PassHatKInterval[] {
+  const o = settings(opts);
+  const list = sortedEntries(trials);
+  if (list.length === 0) throw new RangeError('pass^k: no tasks');
+  const cap = Math.min(...list.map(([, r]) => r.length));
+  if (cap < 1) throw new RangeError('pass^k: a task has no trials');
+  const out: PassHatKInterval[] = [];
+  for (let k = 1; k <= cap; k++) {
+    const perTask = list.map(([, r]) => taskPassHatK(r.length, r.filter(isSuccess).length, k));
+    const value = passHatK(new Map(list), k);
+    const { low, high } = bootstrap(perTask.length, (idx) => idx.reduce((s, i) => s + perTask[i], 0) / idx.length, o);
+    out.push({ k, value, low: clean(Math.min(low, value)), high: clean(Math.max(high, value)) });
+  }
+  return out;
+}
+
+/** Two-sided Fisher exact test p-value for successes `a` of `n` against `b` of `m`. */
+export function fisherExact(a: number, n: number, b: number, m: number): number {
+  const logFact = (x: number) => {
+    let s = 0;
+    for (let i = 2; i <= x; i++) s += Math.log(i);
+    return s;
+  };
+  const total = a + b;
+  const lf = (x: number) => logFact(x);
+  const prob = (x: number) => Math.exp(lf(n) + lf(m) + lf(total) + lf(n + m - total) - lf(x) - lf(n - x) - lf(total - x) - lf(m - total + x) - lf(n + m));
+  const observed = prob(a);
+  let p = 0;
+  for (let x = Math.max(0, total - m); x <= Math.min(n, total); x++) {
+    const q = prob(x);
+    if (q <= observed * (1 + 1e-7)) p += q;
+  }
+  return Math.min(1, p);
+}
+
+/** One task's verdict change between two runs. */
+export interface TaskDifference {
+  task: string;
+  /** Successes and trials in A and in B. */
+  a: { passed: number; trials: number };
+  b: { passed: number; trials: number };
+  /** B's success rate minus A's. */
+  delta: number;
+  /** Two-sided Fisher exact p-value. */
+  p: number;
+  /** p < α: the difference exceeds run-to-run noise. */
+  beyond_noise: boolean;
+}
+
+/** Run B against run A (see the module doc). */
+export interface TrialSetComparison {
+  /** Tasks present in both runs (the others are not compared). */
+  tasks: number;
+  /** pass^1 of A and of B over the common tasks, and B − A with its paired bootstrap interval. */
+  a: number;
+  b: number;
+  delta: number;
+  low: number;
+  high: number;
+  level: number;
+  /** The interval excludes 0: the runs differ beyond run-to-run noise. */
+  beyond_noise: boolean;
+  per_task: TaskDifference[];
+}
+
+/**
+ * Compares run B with run A on their common tasks (see the module doc). `alpha` (default 0.05)
+ * is the per-task Fisher test's level. Throws RangeError when they share no task.
+ */
+export function compareTrialSets(a: TrialRewards, b: TrialRewards, opts: BootstrapOptions & { alpha?: number } = {}): TrialSetComparison {
+  const o = settings(opts);
+  const alpha = opts.alpha ?? 0.05;
+  const mb = new Map(sortedEntries(b));
+  const common = sortedEntries(a).filter(([id, r]) => mb.has(id) && r.length > 0 && mb.get(id)!.length > 0);
+  if (common.length === 0) throw new RangeError('compare: the runs share no task with trials');
+  const rate = (r: readonly (number | null)[]) => r.filter(isSuccess).length / r.length;
+  const per_task: TaskDifference[] = common.map(([task, ra]) => {
+    const rb = mb.get(task)!;
+    const pa = ra.filter(isSuccess).length;
+    const pb = rb.filter(isSuccess).length;
+    const p = fisherExact(pa, ra.length, pb, rb.length);
+    return { task, a: { passed: pa, trials: ra.length }, b: { passed: pb, trials: rb.length }, delta: clean(pb / rb.length - pa / ra.length), p: clean(p), beyond_noise: p < alpha };
+  });
+  const da = common.map(([, r]) => rate(r));
+  const db = common.map(([id]) => rate(mb.get(id)!));
+  const meanOf = (xs: number[], idx?: number[]) => (idx ? idx.reduce((s, i) => s + xs[i], 0) / idx.length : xs.reduce((s, x) => s + x, 0) / xs.length);
+  const diffs = db.map((x, i) => x - da[i]);
+  const delta = meanOf(diffs);
+  const { low, high } = bootstrap(diffs.length, (idx) => meanOf(diffs, idx), o);
+  const lo = clean(Math.min(low, delta));
+  const hi = clean(Math.max(high, delta));
+  return { tasks: common.length, a: clean(meanOf(da)), b: clean(meanOf(db)), delta: clean(delta), low: lo, high: hi, level: o.level, beyond_noise: lo > 0 || hi < 0, per_task };
+}
