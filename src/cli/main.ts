@@ -16,6 +16,7 @@ import { registerPrompts } from './prompts.js';
 import { registerCanary } from './canary.js';
 import { registerView } from './view.js';
 import { registerLint } from './lint.js';
+import { registerCompare } from './compare.js';
 
 /** Runs the CLI on `argv` (as process.argv) and returns the exit code; never calls process.exit. */
 export async function main(argv: string[]): Promise<number> {
@@ -38,6 +39,7 @@ export async function main(argv: string[]): Promise<number> {
   registerCanary(program, setExit);
   registerPrompts(program, setExit);
   registerView(program, setExit);
+  registerCompare(program, setExit);
   try {
     await program.parseAsync(argv);
     return code;
