@@ -40,13 +40,13 @@ export function registerConformance(program: Command, setExit: (code: number) =>
     .requiredOption('--data-dir <dir>', 'tau2 domain folder (db.json, tasks.json, policy.md)')
     .requiredOption('--reference <file>', 'reference JSON Lines (e.g. airline.train.jsonl)')
     .option('--json', 'print the report as JSON')
-    .action((flags: { domain: string; dataDir: string; reference: string; json?: boolean }) => {
+    .action(async (flags: { domain: string; dataDir: string; reference: string; json?: boolean }) => {
       const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir });
       const reference = readReference(flags.reference);
       if (reference.length === 0) throw new BadInputError('the reference file has no lines; expected one JSON object per task', { file: flags.reference });
       const other = reference.findIndex((l) => (l as { domain?: string }).domain !== undefined && (l as { domain?: string }).domain !== flags.domain);
       if (other >= 0) throw new BadInputError(`line ${other + 1} is a ${(reference[other] as { domain?: string }).domain} reference, not ${flags.domain}`, { file: flags.reference });
-      const report = runConformance({ loaded, reference });
+      const report = await runConformance({ loaded, reference });
       process.stdout.write(flags.json ? JSON.stringify(reportJson(report), null, 2) + '\n' : conformanceText(report));
       setExit(report.identical === report.total ? 0 : 1);
     });

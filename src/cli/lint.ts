@@ -19,10 +19,10 @@ export function registerLint(program: Command, setExit: (code: number) => void):
     .option('--tasks <ids>', 'comma-separated task ids (default: all)')
     .option('-v, --verbose', 'print every per-task detail')
     .option('--json', 'print the report as JSON')
-    .action((flags) => {
+    .action(async (flags) => {
       const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir });
       const tasks = selectTasks(loaded, flags.tasks?.split(',').map((s: string) => s.trim()).filter(Boolean));
-      const report = lintDataset(loaded, { tasks });
+      const report = await lintDataset(loaded, { tasks });
       process.stdout.write(flags.json ? JSON.stringify(report, null, 2) + '\n' : formatLintReport(report, flags.verbose === true) + '\n');
       setExit(0);
     });

@@ -24,7 +24,7 @@ export function episodeTable(records: readonly EpisodeReportRow[]): string {
       r.termination,
       ev ? (ev.reward === null ? 'not judged' : num(ev.reward)) : 'error',
       ev ? pct(ev.partial) : 'error',
-      r.infraError ? `infrastructure: ${r.infraError.slice(0, 80)}` : r.evaluationError ? `evaluation: ${r.evaluationError.slice(0, 80)}` : failing.join(', ') || '-',
+      r.harnessError ? `harness error: ${r.harnessError.slice(0, 80)}` : r.infraError ? `infrastructure: ${r.infraError.slice(0, 80)}` : r.evaluationError ? `evaluation: ${r.evaluationError.slice(0, 80)}` : failing.join(', ') || '-',
     ]);
   }
   return table(rows);
@@ -33,7 +33,7 @@ export function episodeTable(records: readonly EpisodeReportRow[]): string {
 /** The run summary: counts, means, pass^k with its bootstrap interval over tasks, terminations. */
 export function summaryText(s: RunSummary): string {
   const lines = [
-    `episodes: ${s.episodes} (${s.scored} scored, ${s.infraErrors} infrastructure errors, ${s.evaluationErrors} evaluation errors, ${s.unjudged} not judged)`,
+    `episodes: ${s.episodes} (${s.scored} scored, ${s.infraErrors} infrastructure errors, ${s.harnessErrors ? `${s.harnessErrors} harness errors, ` : ''}${s.evaluationErrors} evaluation errors, ${s.unjudged} not judged)`,
     `reward mean: ${num(s.rewardMean)}   partial mean: ${pct(s.partialMean)}`,
     `pass^k: ${s.passHatK.map((p) => `pass^${p.k} ${p.value.toFixed(3)}`).join('  ') || 'n/a'}` +
       (s.unjudged > 0 ? `  (lower bounds: ${s.unjudged} not-judged episode(s) count as failures)` : ''),

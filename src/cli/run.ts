@@ -32,7 +32,7 @@ export function personaTable(records: readonly EpisodeReportRow[], personas: rea
   const rows: string[][] = [['persona', 'episodes', 'reward 1', 'reward mean', 'partial mean']];
   for (const p of personas) {
     const mine = records.filter((r) => r.persona === p);
-    const scored = mine.filter((r) => !r.infraError && r.evaluation) as (EpisodeReportRow & { evaluation: TaskEvaluation })[];
+    const scored = mine.filter((r) => !r.infraError && !r.harnessError && r.evaluation) as (EpisodeReportRow & { evaluation: TaskEvaluation })[];
     const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
     const reward = mean(scored.map((r) => r.evaluation.reward ?? 0));
     const partial = mean(scored.map((r) => r.evaluation.partial));

@@ -49,7 +49,7 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
       const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir });
       const strict = flags.strict === true;
       const { tasks, excluded } = strictTaskSelection(loaded, selectTasks(loaded, flags.tasks?.split(',').map((s: string) => s.trim()).filter(Boolean)), strict);
-      const lint = lintDataset(loaded, { tasks });
+      const lint = await lintDataset(loaded, { tasks });
       const personas = flags.personas !== undefined ? parsePersonas(flags.personas) : undefined;
       const judge = flags.judgeModel ? new OpenAICompatibleModel(resolveLiveModelConfig({ model: flags.judgeModel })) : undefined;
       const runId = `validate-${flags.domain}-${loaded.mode}-${sha256Hex(tasks.map((t) => t.id).join(',') + (personas ? `|${personas.join(',')}` : '') + (strict ? '|strict' : '')).slice(0, 8)}`;

@@ -20,7 +20,7 @@ const DEFAULT_NOW = '1970-01-01T00:00:00';
  * Builds a task's initial state from the domain's pristine state (tau2's `initial_state`:
  * initialization data and actions). Throw to report the task as not reproducible.
  */
-export type InitialStateHook<S> = (task: Task, pristine: S, loaded: LoadedDomain<S>) => S;
+export type InitialStateHook<S> = (task: Task, pristine: S, loaded: LoadedDomain<S>) => S | Promise<S>;
 
 /**
  * The default start state, tau2's `set_state` without a trajectory: the task's
@@ -29,7 +29,7 @@ export type InitialStateHook<S> = (task: Task, pristine: S, loaded: LoadedDomain
  * Throws when the domain has no hook for the data, an action fails, or the task carries a
  * message history (not supported).
  */
-export const tau2InitialState: InitialStateHook<unknown> = (task, pristine, loaded) => {
+export const tau2InitialState: InitialStateHook<unknown> = async (task, pristine, loaded) => {
   const init = task.initial_state;
   if (!init) return pristine;
   const { domain } = loaded;
@@ -41,11 +41,11 @@ export const tau2InitialState: InitialStateHook<unknown> = (task, pristine, load
   const actions = init.initialization_actions ?? [];
   if (actions.length > 0) {
     const env = new Environment(domain, { now: DEFAULT_NOW, state });
-    actions.forEach((a, i) => {
+    for (const [i, a] of actions.entries()) {
       const requestor = a.env_type === 'user' ? 'user' : 'assistant';
-      const r = env.execute({ id: `init_${i}`, type: 'function', function: { name: String(a.func_name), arguments: JSON.stringify(a.arguments ?? {}) } }, requestor);
-      if (r.error) throw new Error(`task ${task.id}: initialization action ${i} (${String(a.func_name)}) failed: ${r.output}`);
-    });
+      const r = await env.execute({ id: `init_${i}`, type: 'function', function: { name: String(a.func_name), arguments: JSON.stringify(a.arguments ?? {}) } }, requestor);
+      if (r.error) throw new Error(`task ${task.id}: initialization action ${i} (${String(a.func_name)}) failed: ${r.harnessError ?? r.output}`);
+    }
     state = env.state;
   }
   if ((init.message_history?.length ?? 0) > 0) throw new Error(`task ${task.id} has an initial message_history, which conformance does not replay`);
@@ -108,7 +108,7 @@ function compareAction(index: number, a: ReferenceAction, got: { output: string;
 }
 
 /** Replays one reference task. */
-export function checkTask<S>(opts: ConformanceOptions<S>, line: ReferenceLine, tasks: Map<string, Task>): TaskConformance {
+export async function checkTask<S>(opts: ConformanceOptions<S>, line: ReferenceLine, tasks: Map<string, Task>): Promise<TaskConformance> {
   const { loaded } = opts;
   const result: TaskConformance = { task_id: line.task_id, ok: false, actions: [] };
   const task = tasks.get(line.task_id);
@@ -118,7 +118,7 @@ export function checkTask<S>(opts: ConformanceOptions<S>, line: ReferenceLine, t
   }
   let start: S;
   try {
-    start = (opts.initialState ?? (tau2InitialState as InitialStateHook<S>))(task, loaded.domain.initialState(), loaded);
+    start = await (opts.initialState ?? (tau2InitialState as InitialStateHook<S>))(task, loaded.domain.initialState(), loaded);
   } catch (e) {
     result.setupError = (e as Error).message;
     return result;
@@ -128,10 +128,10 @@ export function checkTask<S>(opts: ConformanceOptions<S>, line: ReferenceLine, t
     const got = env.stateHash();
     result.initialHash = { expected: line.initial_db_hash, got, ok: got === line.initial_db_hash };
   }
-  line.actions.forEach((a, i) => {
-    const entry = env.execute({ id: `conformance_${i}`, type: 'function', function: { name: a.name, arguments: JSON.stringify(a.arguments) } }, a.requestor);
-    result.actions.push(compareAction(i, a, { output: entry.output, error: entry.error }));
-  });
+  for (const [i, a] of line.actions.entries()) {
+    const entry = await env.execute({ id: `conformance_${i}`, type: 'function', function: { name: a.name, arguments: JSON.stringify(a.arguments) } }, a.requestor);
+    result.actions.push(compareAction(i, a, { output: entry.harnessError ? `${entry.output} (${entry.harnessError})` : entry.output, error: entry.error }));
+  }
   result.diff = compareDiffs(line.diff as FieldDiff[], env.diff());
   if (line.final_db_hash) {
     const got = env.stateHash();
@@ -142,8 +142,9 @@ export function checkTask<S>(opts: ConformanceOptions<S>, line: ReferenceLine, t
 }
 
 /** Replays every reference task on a fresh environment and compares it with the reference. */
-export function runConformance<S>(opts: ConformanceOptions<S>): ConformanceReport {
+export async function runConformance<S>(opts: ConformanceOptions<S>): Promise<ConformanceReport> {
   const tasks = new Map(opts.loaded.tasks.map((t) => [t.id, t]));
-  const results = opts.reference.map((line) => checkTask(opts, line, tasks));
+  const results: TaskConformance[] = [];
+  for (const line of opts.reference) results.push(await checkTask(opts, line, tasks));
   return { domain: opts.loaded.domain.name, identical: results.filter((r) => r.ok).length, total: results.length, tasks: results };
 }

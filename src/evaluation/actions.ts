@@ -3,7 +3,7 @@
  * user's, any position, extra calls ignored).
  */
 import type { GoldAction } from '../spec/task.js';
-import type { ToolLogEntry } from '../env/environment.js';
+import type { ActionLogEntry } from '../spec/action-log.js';
 import { json, type ComponentResult } from './evidence.js';
 import { isRecord, jsonEqual, type LoggedCall } from './trace-index.js';
 
@@ -14,7 +14,7 @@ import { isRecord, jsonEqual, type LoggedCall } from './trace-index.js';
  * so a gold argument the call omits is not compared, while an extra call argument fails);
  * `[]` compares the name only. A call whose arguments are not a JSON object matches only `[]`.
  */
-export function goldActionMatches(action: GoldAction, entry: ToolLogEntry): boolean {
+export function goldActionMatches(action: GoldAction, entry: Pick<ActionLogEntry, 'name' | 'arguments'>): boolean {
   if (action.name !== entry.name) return false;
   if (action.compare_args && action.compare_args.length === 0) return true;
   if (!isRecord(entry.arguments)) return false;
@@ -25,7 +25,7 @@ export function goldActionMatches(action: GoldAction, entry: ToolLogEntry): bool
 }
 
 /**
- * tau2 ACTION component over the tool log: 1 iff every gold action has a matching call; no gold
+ * tau2 ACTION component over the action log: 1 iff every gold action has a matching call; no gold
  * actions ⇒ 1. Evidence: each action's first matching call (`a1 → #0`) or the unmatched ones.
  */
 export function actionComponent(actions: readonly GoldAction[] | null | undefined, calls: readonly LoggedCall[]): ComponentResult {

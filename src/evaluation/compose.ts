@@ -17,7 +17,7 @@ import { combineVerdicts, type ComponentResult } from './evidence.js';
 import { replayGold } from './gold.js';
 import type { ReplayEnvOptions } from './initial-state.js';
 import { judgeNlAssertions, nlComponent, type NlVerdict } from './nl.js';
-import { indexToolCalls } from './trace-index.js';
+import { indexActions } from './trace-index.js';
 import type { CheckResult, EpisodeTrace, RubricResult, TaskEvaluation, TerminationReason } from './types.js';
 import { resolveStrict, strictBasis, transferClaimCheck, TRANSFER_CLAIM_FLAG, type StrictSetting } from './strict.js';
 import type { GoldAction } from '../spec/task.js';
@@ -75,7 +75,7 @@ export interface EvaluateTaskOptions<S> {
  * - db_diff: gold replay final state → episode final state.
  * - receipts: the judge call, if one was made (tau2 NL assertions and `nl` checks share one call).
  *
- * Throws BadInputError for an inconsistent trace (tool log vs messages), a malformed initial
+ * Throws BadInputError for an inconsistent trace (action causes vs messages), a malformed initial
  * state or an invalid regex in a check; judge failures (ProviderError, ReplayMissError) propagate.
  */
 export async function evaluateTask<S>(opts: EvaluateTaskOptions<S>): Promise<TaskEvaluation> {
@@ -87,8 +87,8 @@ export async function evaluateTask<S>(opts: EvaluateTaskOptions<S>): Promise<Tas
   const declared: RewardBasis[] = criteria ? [...criteria.reward_basis] : [];
   const basis: RewardBasis[] = strict ? strictBasis(declared) : declared;
   const premature = !EARNING_TERMINATIONS.includes(trace.termination);
-  const calls = indexToolCalls(trace);
-  const gold = replayGold(domain, task, opts.env);
+  const calls = indexActions(trace);
+  const gold = await replayGold(domain, task, opts.env);
 
   // One judge call for the tau2 NL assertions (when they count) and the servicegym `nl` checks.
   const tau2Nl = criteria?.nl_assertions ?? [];

@@ -7,6 +7,7 @@
 import type { Domain } from '../spec/domain.js';
 import type { Task } from '../spec/task.js';
 import type { ToolRequestor } from '../spec/tool.js';
+import { HarnessError } from '../spec/errors.js';
 import { Environment, type ToolLogEntry } from '../env/environment.js';
 import { canonicalJson } from '../util/canonical.js';
 import { DEFAULT_REPLAY_ENV, taskInitialState, type ReplayEnvOptions } from './initial-state.js';
@@ -32,34 +33,41 @@ export interface GoldReplay<S> {
   errors: GoldActionError[];
 }
 
-let cache = new WeakMap<Domain<any>, Map<string, GoldReplay<any>>>();
+let cache = new WeakMap<Domain<any>, Map<string, Promise<GoldReplay<any>>>>();
 
 /**
  * Replays `task`'s gold actions (`evaluation_criteria.actions`, each run with its `requestor`'s
  * tool set; arguments serialised as JSON) on a fresh environment for `domain` started at
  * {@link taskInitialState}. No actions ⇒ the final state equals the initial one.
  * Cached per (domain instance, task id, replay options, gold-relevant task content).
- * Throws only what {@link taskInitialState} throws (a malformed initial state).
+ * Rejects with what {@link taskInitialState} throws (a malformed initial state), or HarnessError
+ * when a tool's code throws.
  */
-export function replayGold<S>(domain: Domain<S>, task: Task, env: ReplayEnvOptions = DEFAULT_REPLAY_ENV): GoldReplay<S> {
+export function replayGold<S>(domain: Domain<S>, task: Task, env: ReplayEnvOptions = DEFAULT_REPLAY_ENV): Promise<GoldReplay<S>> {
   const actions = task.evaluation_criteria?.actions ?? [];
   const key = canonicalJson([task.id, env.now, env.idSeed ?? '', task.initial_state ?? null, actions]);
   let perDomain = cache.get(domain);
   if (!perDomain) cache.set(domain, (perDomain = new Map()));
   const hit = perDomain.get(key);
-  if (hit) return hit as GoldReplay<S>;
+  if (hit) return hit as Promise<GoldReplay<S>>;
+  const result = replay(domain, task, env);
+  perDomain.set(key, result);
+  // A failed replay (bad initial state, harness error) is not cached: the next call reports it again.
+  result.catch(() => perDomain.delete(key));
+  return result;
+}
 
-  const initialState = taskInitialState(domain, task, env);
+async function replay<S>(domain: Domain<S>, task: Task, env: ReplayEnvOptions): Promise<GoldReplay<S>> {
+  const initialState = await taskInitialState(domain, task, env);
   const e = new Environment<S>(domain, { now: env.now, idSeed: env.idSeed, state: initialState });
   const errors: GoldActionError[] = [];
-  for (const a of actions) {
+  for (const a of task.evaluation_criteria?.actions ?? []) {
     const call = { id: `gold_${a.action_id}`, type: 'function' as const, function: { name: a.name, arguments: JSON.stringify(a.arguments) } };
-    const entry = e.execute(call, a.requestor);
+    const entry = await e.execute(call, a.requestor);
+    if (entry.harnessError !== undefined) throw new HarnessError(`gold action ${a.action_id} (${a.name}) of task ${task.id}: ${entry.harnessError}`, { tool: a.name });
     if (entry.error) errors.push({ action_id: a.action_id, name: a.name, requestor: a.requestor, output: entry.output });
   }
-  const result: GoldReplay<S> = { task_id: task.id, initialState, finalState: e.state, log: e.log, errors };
-  perDomain.set(key, result);
-  return result;
+  return { task_id: task.id, initialState, finalState: e.state, log: e.log, errors };
 }
 
 /** Forgets cached gold replays: of one domain instance, or of all. */

@@ -19,7 +19,7 @@ export {
   type NlJudgement,
 } from './nl.js';
 export { runCheck, checkFunctions, nlCheckResult, type CheckContext, type CheckOf } from './checks/index.js';
-export { indexToolCalls, matchesCall, type LoggedCall } from './trace-index.js';
+export { indexActions, indexToolCalls, matchesCall, type LoggedCall } from './trace-index.js';
 export { isSuccess, binomial, taskPassHatK, passHatK, passHatKCurve, maxK, SUCCESS_TOLERANCE, type TrialRewards } from './pass-k.js';
 export type { ComponentResult } from './evidence.js';
 export {

@@ -6,7 +6,7 @@
 import type { Domain, InitializationData } from '../spec/domain.js';
 import type { Task } from '../spec/task.js';
 import type { ToolRequestor } from '../spec/tool.js';
-import { BadInputError } from '../spec/errors.js';
+import { BadInputError, HarnessError } from '../spec/errors.js';
 import { Environment } from '../env/environment.js';
 import { plainStateOps } from '../env/plain-state.js';
 import { isRecord } from './trace-index.js';
@@ -71,9 +71,9 @@ export function applyInitializationData<S>(domain: Domain<S>, taskId: string, st
  * assistant or user tool set). Returns a state private to the caller.
  * Throws {@link BadInputError} naming the task and the action when an entry is malformed or its
  * call fails (unknown tool, invalid arguments, tool error): a wrong start state would make every
- * score meaningless. Non-tool helper functions (tau2 telecom) are not supported.
+ * score meaningless; HarnessError when a tool's code throws. Non-tool helper functions (tau2 telecom) are not supported.
  */
-export function taskInitialState<S>(domain: Domain<S>, task: Task, env: ReplayEnvOptions = DEFAULT_REPLAY_ENV): S {
+export async function taskInitialState<S>(domain: Domain<S>, task: Task, env: ReplayEnvOptions = DEFAULT_REPLAY_ENV): Promise<S> {
   const ops = domain.state ?? (plainStateOps as NonNullable<Domain<S>['state']>);
   let state = ops.fork(domain.initialState());
   const init = task.initial_state;
@@ -81,15 +81,16 @@ export function taskInitialState<S>(domain: Domain<S>, task: Task, env: ReplayEn
   const actions = init?.initialization_actions ?? [];
   if (actions.length === 0) return state;
   const e = new Environment<S>(domain, { now: env.now, idSeed: env.idSeed, state });
-  actions.forEach((a, i) => {
+  for (const [i, a] of actions.entries()) {
     const path = `tasks[id=${task.id}].initial_state.initialization_actions[${i}]`;
     const envType = a.env_type ?? 'assistant';
     if (typeof a.func_name !== 'string' || (envType !== 'assistant' && envType !== 'user') || (a.arguments !== undefined && !isRecord(a.arguments))) {
       throw new BadInputError('expected {env_type: "assistant"|"user", func_name: string, arguments: object}', { path });
     }
     const call = { id: `init_${i}`, type: 'function' as const, function: { name: a.func_name, arguments: JSON.stringify(a.arguments ?? {}) } };
-    const entry = e.execute(call, envType as ToolRequestor);
+    const entry = await e.execute(call, envType as ToolRequestor);
+    if (entry.harnessError !== undefined) throw new HarnessError(`initialization action ${a.func_name} of task ${task.id}: ${entry.harnessError}`, { tool: a.func_name });
     if (entry.error) throw new BadInputError(`initialization action ${a.func_name} failed: ${entry.output}`, { path });
-  });
+  }
   return e.state;
 }

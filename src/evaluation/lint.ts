@@ -63,13 +63,13 @@ function criteriaFindings(tasks: readonly Task[], transferTools: readonly string
   return out;
 }
 
-function goldErrorFinding(loaded: LoadedDomain<any>, tasks: readonly Task[]): LintFinding | null {
+async function goldErrorFinding(loaded: LoadedDomain<any>, tasks: readonly Task[]): Promise<LintFinding | null> {
   const env = { now: loaded.now ?? '1970-01-01T00:00:00Z', idSeed: '' };
   const writes = new Set(loaded.domain.tools.filter((t) => t.kind === 'write').map((t) => t.name));
   const details: Record<string, string> = {};
   let writesFailing = 0;
   for (const t of tasks) {
-    const errors = replayGold(loaded.domain, t, env).errors;
+    const errors = (await replayGold(loaded.domain, t, env)).errors;
     if (!errors.length) continue;
     if (errors.some((e) => writes.has(e.name))) writesFailing++;
     details[t.id] = errors.map((e) => `${e.action_id} ${e.name}: ${e.output}`).join('; ');
@@ -97,10 +97,10 @@ function knownBadFindings(loaded: LoadedDomain<any>): LintFinding[] {
  * uncounted `communicate_info` / NL assertions / gold actions, unchecked transfers, failing gold
  * actions, known-bad tasks. `transferTools` names the transfer tools (default tau2's).
  */
-export function lintDataset(loaded: LoadedDomain<any>, opts: { tasks?: readonly Task[]; transferTools?: readonly string[] } = {}): LintReport {
+export async function lintDataset(loaded: LoadedDomain<any>, opts: { tasks?: readonly Task[]; transferTools?: readonly string[] } = {}): Promise<LintReport> {
   const tasks = opts.tasks ?? loaded.tasks;
   const findings = [...basisFindings(tasks), ...criteriaFindings(tasks, opts.transferTools ?? STRICT_TRANSFER_TOOLS)];
-  const gold = goldErrorFinding(loaded, tasks);
+  const gold = await goldErrorFinding(loaded, tasks);
   if (gold) findings.push(gold);
   findings.push(...knownBadFindings(loaded));
   return { domain: loaded.domain.name, mode: loaded.mode, source: loaded.source, tasks: tasks.length, findings };

@@ -1,59 +1,51 @@
 /**
- * Where each tool call of an episode sits. The tool log holds every executed call (agent's and
- * user's) in order; the agent's calls also appear, in the same order, as `tool_calls` of
- * assistant messages. Aligning the two gives each logged call its message position, which the
- * ordering and confirmation checks need.
+ * Where each back-end action of an episode sits. The action log holds every back-end operation
+ * (agent's and user's) in order, each with its cause: the index of the message whose tool call
+ * caused it and that call's id. The ordering and confirmation checks need the message positions.
  */
+import type { ActionLogEntry } from '../spec/action-log.js';
+import { contentText } from '../spec/content.js';
 import type { ChatMessage } from '../spec/messages.js';
 import type { CallMatch } from '../spec/task.js';
-import type { ToolLogEntry } from '../env/environment.js';
 import { BadInputError } from '../spec/errors.js';
 import { canonicalJson } from '../util/canonical.js';
 import { json } from './evidence.js';
 import type { EpisodeTrace } from './types.js';
 
-/** One executed call with its position in the tool log and in the message list. */
+/** One back-end action with its position in the action log and in the message list. */
 export interface LoggedCall {
-  /** 0-based index in the tool log; evidence names calls as `#step`. */
+  /** The action's `seq` (0-based index in the action log); evidence names actions as `#step`. */
   step: number;
-  entry: ToolLogEntry;
-  /** Index of the assistant message carrying the call; null for user-side calls. */
+  entry: ActionLogEntry;
+  /** Index of the message whose tool call caused the action; null when it has no cause (harness actions). */
   message: number | null;
-  /** The call's id in that message; null for user-side calls. */
+  /** The causing tool call's id; null when none is recorded. */
   toolCallId: string | null;
 }
 
 /**
- * Aligns the tool log with the assistant messages' tool calls: the k-th assistant-requested log
- * entry is the k-th tool call in message order. Trailing calls of the messages without a log
- * entry (never executed because the episode ended) are ignored.
- * Throws {@link BadInputError} when a name differs at some position, or when the log holds more
- * assistant calls than the messages do (the trace is inconsistent).
+ * The action log with message positions, from each action's `cause`. Throws
+ * {@link BadInputError} when a cause names a message the trajectory does not have, or a tool call
+ * id that message does not carry (the trace is inconsistent).
  */
-export function indexToolCalls(trace: Pick<EpisodeTrace, 'messages' | 'toolLog'>): LoggedCall[] {
-  const calls: LoggedCall[] = trace.toolLog.map((entry, step) => ({ step, entry, message: null, toolCallId: null }));
-  const agentCalls = calls.filter((c) => c.entry.requestor === 'assistant');
-  let k = 0;
-  trace.messages.forEach((m, i) => {
-    if (m.role !== 'assistant') return;
-    for (const tc of m.tool_calls ?? []) {
-      const c = agentCalls[k++];
-      if (!c) return;
-      if (c.entry.name !== tc.function.name) {
-        throw new BadInputError(
-          `trace: tool call ${tc.id} (${tc.function.name}) in message ${i} does not match tool log entry #${c.step} (${c.entry.name})`,
-        );
-      }
-      c.message = i;
-      c.toolCallId = tc.id;
+export function indexActions(trace: Pick<EpisodeTrace, 'messages' | 'actionLog'>): LoggedCall[] {
+  return trace.actionLog.map((entry, step) => {
+    const cause = entry.cause;
+    if (!cause) return { step, entry, message: null, toolCallId: null };
+    const m = trace.messages[cause.message_index];
+    if (!m) {
+      throw new BadInputError(`trace: action #${step} (${entry.name}) names message ${cause.message_index}, but the trajectory has ${trace.messages.length} messages`);
     }
+    const id = cause.tool_call_id;
+    if (id !== undefined && !(m.role === 'assistant' && (m.tool_calls ?? []).some((tc) => tc.id === id))) {
+      throw new BadInputError(`trace: action #${step} (${entry.name}) names tool call ${id}, which message ${cause.message_index} does not carry`);
+    }
+    return { step, entry, message: cause.message_index, toolCallId: id ?? null };
   });
-  if (k < agentCalls.length) {
-    const c = agentCalls[k];
-    throw new BadInputError(`trace: tool log entry #${c.step} (${c.entry.name}) has no tool call in the messages`);
-  }
-  return calls;
 }
+
+/** The former name of {@link indexActions}. */
+export const indexToolCalls = indexActions;
 
 /** True for a plain JSON object (not an array, not null). */
 export function isRecord(v: unknown): v is Record<string, unknown> {
@@ -71,7 +63,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
  * argument present in the call and JSON-equal to it (other arguments ignored). A call whose
  * arguments were not a JSON object matches only a name-only pattern.
  */
-export function matchesCall(entry: ToolLogEntry, match: CallMatch): boolean {
+export function matchesCall(entry: Pick<ActionLogEntry, 'name' | 'arguments'>, match: CallMatch): boolean {
   if (entry.name !== match.name) return false;
   const want = Object.entries(match.arguments ?? {});
   if (want.length === 0) return true;
@@ -90,7 +82,7 @@ export function describeMatch(m: CallMatch): string {
   return m.arguments && Object.keys(m.arguments).length > 0 ? `${m.name} ${json(m.arguments)}` : m.name;
 }
 
-/** The text of a message (`''` when it has none, e.g. an assistant message with only tool calls). */
+/** The text of a message (`''` when it has none, e.g. an assistant message with only tool calls; text parts joined). */
 export function textOf(m: ChatMessage): string {
-  return typeof m.content === 'string' ? m.content : '';
+  return contentText(m.content);
 }

@@ -6,9 +6,13 @@ import type { ChatMessage } from '../spec/messages.js';
 import type { RewardBasis } from '../spec/task.js';
 import type { FieldDiff } from '../spec/state.js';
 import type { Receipt } from '../spec/receipt.js';
-import type { ToolLogEntry } from '../env/environment.js';
+import type { ActionLogEntry } from '../spec/action-log.js';
 
-/** How an episode ended (tau2's termination reasons). Only `agent_stop` and `user_stop` can earn reward. */
+/**
+ * How an episode ended (tau2's termination reasons, plus `harness_error`: a tool's code threw or a
+ * surface failed — a bug in the harness, so the episode is invalid and left out of scores, like
+ * an infrastructure fault). Only `agent_stop` and `user_stop` can earn reward.
+ */
 export type TerminationReason =
   | 'user_stop'
   | 'agent_stop'
@@ -16,14 +20,19 @@ export type TerminationReason =
   | 'max_steps'
   | 'too_many_errors'
   | 'agent_error'
-  | 'user_error';
+  | 'user_error'
+  | 'harness_error';
 
 /** Everything the evaluator needs from an episode. */
 export interface EpisodeTrace<S = unknown> {
   /** The whole trajectory in OpenAI chat format (system message first). */
   messages: ChatMessage[];
-  /** Every executed tool call, agent's and user's, in order. */
-  toolLog: ToolLogEntry[];
+  /**
+   * The back-end action log: every operation the back-end performed, in order, each with the
+   * message and tool call that caused it. Ordering, confirmation and forbidden-write checks and
+   * the tau2 ACTION component read this, never the agent's tool calls.
+   */
+  actionLog: ActionLogEntry[];
   termination: TerminationReason;
   /** The environment state at the end of the episode. */
   finalState: S;

@@ -157,11 +157,11 @@ export class TaskSuite implements Suite {
       ...EPISODE_SETTINGS,
       agent: new LLMAgent({ model: models.agent, systemPrompt: req.prompt, tools: agentWireTools(domain), temperature: models.temperature, seed: req.seed }),
       user: new LLMUserSimulator({ model: models.user, scenario: task.user_scenario, modifiers: variant ? personaModifiers(variant, task) : undefined, temperature: models.temperature, seed: req.seed }),
-      env: new Environment(domain, { ...this.env, state: taskInitialState(domain, task, this.env) }),
+      env: new Environment(domain, { ...this.env, state: await taskInitialState(domain, task, this.env) }),
       modelErrors: 'end',
       usage,
     });
-    if (ep.failure?.kind === 'provider') return invalidRollout(req, ep.failure.message, usage);
+    if (ep.failure && ['provider', 'harness', 'deadline'].includes(ep.failure.kind)) return invalidRollout(req, ep.failure.message, usage);
     let evaluation: TaskEvaluation;
     try {
       evaluation = await evaluateTask({ loaded: this.loaded, task, trace: ep, judge: models.judge, env: this.env, strict: this.strict });
@@ -178,7 +178,7 @@ export class TaskSuite implements Suite {
     const zero = new Set(task.servicegym?.zero_if_failed ?? []);
     const failing = ev.checks.filter((c) => c.verdict === 'fail');
     const goldWrites = (task.evaluation_criteria?.actions ?? []).filter((a) => this.writeTools.has(a.name));
-    const writes = ep.toolLog.filter((t) => t.mutating && t.requestor === 'assistant');
+    const writes = ep.actionLog.filter((a) => a.mutating && a.requestor === 'assistant');
     const critical = [
       ...failing.filter((c) => c.kind === 'unchanged' || zero.has(c.id)).map((c) => `${c.id} (${c.kind}) failed: ${c.evidence}`),
       ...(goldWrites.length === 0 ? writes.map((w) => `write where the task's gold makes none: ${w.name}(${JSON.stringify(w.arguments)})`) : []),

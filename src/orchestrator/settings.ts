@@ -63,12 +63,19 @@ export interface EpisodeSettings {
    * resumes from its journal).
    */
   modelErrors?: 'end' | 'throw';
+  /**
+   * Wall-clock limit of the episode in seconds (null: none, the default). When it passes, the
+   * running step is abandoned, the episode ends as `agent_error` / `user_error` with
+   * `failure.kind: 'deadline'` (an infrastructure fault, left out of scores), and the environment
+   * is closed.
+   */
+  deadlineSeconds?: number | null;
 }
 
 /** Settings with every default filled in. */
 export type ResolvedEpisodeSettings = Required<EpisodeSettings>;
 
-/** Fills in the defaults; throws RangeError for a non-positive `maxSteps` or `maxErrors`. */
+/** Fills in the defaults; throws RangeError for a non-positive `maxSteps`, `maxErrors` or `deadlineSeconds`. */
 export function resolveEpisodeSettings(s: EpisodeSettings): ResolvedEpisodeSettings {
   const out: ResolvedEpisodeSettings = {
     greeting: s.greeting === undefined ? DEFAULT_GREETING : s.greeting,
@@ -80,8 +87,10 @@ export function resolveEpisodeSettings(s: EpisodeSettings): ResolvedEpisodeSetti
     transferEnds: s.transferEnds ?? 'after_reply',
     mixedMessages: s.mixedMessages ?? 'allow',
     modelErrors: s.modelErrors ?? 'end',
+    deadlineSeconds: s.deadlineSeconds ?? null,
   };
   if (!(Number.isInteger(out.maxSteps) && out.maxSteps > 0)) throw new RangeError(`maxSteps must be a positive integer, got ${out.maxSteps}`);
   if (!(Number.isInteger(out.maxErrors) && out.maxErrors > 0)) throw new RangeError(`maxErrors must be a positive integer, got ${out.maxErrors}`);
+  if (out.deadlineSeconds !== null && !(out.deadlineSeconds > 0)) throw new RangeError(`deadlineSeconds must be positive, got ${out.deadlineSeconds}`);
   return out;
 }

@@ -17,6 +17,8 @@ export interface EpisodeReportRow {
   evaluation: TaskEvaluation | null;
   evaluationError?: string;
   infraError?: string;
+  /** The episode ended as `harness_error` (a tool's code threw): not scored, never the agent's failure. */
+  harnessError?: string;
   kept?: boolean;
 }
 
@@ -30,6 +32,7 @@ export function reportRowOf(rec: DomainEpisodeRecord): EpisodeReportRow {
     evaluation: rec.evaluation,
     ...(rec.evaluationError ? { evaluationError: rec.evaluationError } : {}),
     ...(rec.infraError ? { infraError: rec.infraError } : {}),
+    ...(rec.harnessError ? { harnessError: rec.harnessError } : {}),
   };
 }
 
@@ -38,6 +41,7 @@ interface StoredResult {
   evaluation?: TaskEvaluation | null;
   evaluation_error?: string | null;
   infra_error?: string | null;
+  harness_error?: string | null;
 }
 
 /** The report row of an episode stored by `runDomainTasks` (its `result` JSON), marked `kept`. */
@@ -51,6 +55,7 @@ export function reportRowOfStored(row: EpisodeRow): EpisodeReportRow {
     evaluation: r.evaluation ?? null,
     ...(r.evaluation_error ? { evaluationError: r.evaluation_error } : {}),
     ...(r.infra_error ? { infraError: r.infra_error } : {}),
+    ...(r.harness_error ? { harnessError: r.harness_error } : {}),
     kept: true,
   };
 }

@@ -9,8 +9,9 @@
  *   replay miss, bug) is recorded as an `agent_error` / `user_error` episode with `infraError`
  *   set, and the run goes on — except malformed agent output (after its retry), which is the
  *   agent's failure: scored, reward 0 (see `isInfrastructureFailure`); an exception while setting an episode up (making the environment,
- *   agent or user) is recorded the same way (`agent_error`, empty trajectory); an evaluator
- *   exception is recorded as `evaluationError`. Only a failing `onEpisode` (e.g. the store)
+ *   agent or user) is recorded the same way (`agent_error`, empty trajectory); a `harness_error`
+ *   episode (a tool's code threw) gets `harnessError` and is left out of scores the same way; an
+ *   evaluator exception is recorded as `evaluationError`. Only a failing `onEpisode` (e.g. the store)
  *   stops the run: no further episode starts, and `runTasks` rejects with that error once the
  *   running ones have finished.
  * - Determinism: scheduling is trial-major (every task's trial 0, then trial 1, …); `records`
@@ -21,7 +22,7 @@ import pLimit from 'p-limit';
 import type { LoadedDomain } from '../spec/domain.js';
 import type { Task } from '../spec/task.js';
 import type { Receipt } from '../spec/receipt.js';
-import { BadInputError } from '../spec/errors.js';
+import { BadInputError, HarnessError } from '../spec/errors.js';
 import { Environment } from '../env/environment.js';
 import type { UsageByRole, UsageTracker } from '../models/usage.js';
 import type { TerminationReason } from '../evaluation/types.js';
@@ -52,6 +53,8 @@ export interface FinishedEpisode extends EpisodeKey {
   infraError?: boolean;
   /** The evaluator threw on it (it then counts as an evaluation error, not as not judged). */
   evaluationError?: boolean;
+  /** It ended as `harness_error` (left out of scores, like an infrastructure error). */
+  harnessError?: boolean;
   /** Its usage per role, so a resumed run's usage covers the whole run. */
   usage?: UsageByRole;
 }
@@ -64,6 +67,12 @@ export interface EpisodeRecord<E extends EvaluationLike = EvaluationLike, S = an
   evaluationError?: string;
   /** Set when the episode failed for infrastructure reasons; it is then left out of the summary's scores. */
   infraError?: string;
+  /**
+   * Set when the episode ended as `harness_error` (a tool's code threw, a surface failed): a bug in
+   * the harness, never the agent's failure; left out of the summary's scores like an
+   * infrastructure error, and reported as a harness error.
+   */
+  harnessError?: string;
 }
 
 /** `S` is the domain's state type (inferred from `loaded`). */
@@ -88,8 +97,8 @@ export interface RunTasksOptions<E extends EvaluationLike, S = any> {
    * evaluator the same, so the gold replay starts from the same state.
    */
   env?: ReplayEnvOptions;
-  /** Overrides the environment: default a fresh Environment at `taskInitialState(domain, task, env)`. */
-  makeEnvironment?(task: Task, trial: number): Environment<S>;
+  /** Overrides the environment (not yet opened): default a fresh Environment at `taskInitialState(domain, task, env)`. */
+  makeEnvironment?(task: Task, trial: number): Environment<S> | Promise<Environment<S>>;
   /** A shared tracker that also receives every call's usage (e.g. a session-wide one). */
   usage?: UsageTracker;
   onReceipt?(receipt: Receipt, key: EpisodeKey): void;
@@ -138,11 +147,13 @@ export function mergeUsage(parts: readonly UsageByRole[]): UsageByRole {
   return out;
 }
 
-/** An `agent_error` episode for a failure before the conversation started. */
-function setupFailure<S>(message: string): EpisodeResult<S> {
+/** An `agent_error` episode (`harness_error` for a HarnessError) for a failure before the conversation started. */
+function setupFailure<S>(e: unknown): EpisodeResult<S> {
+  const message = `episode setup failed: ${errorText(e)}`;
+  const harness = e instanceof HarnessError;
   return {
-    messages: [], toolLog: [], termination: 'agent_error', finalState: null as S, receipts: [], usage: {},
-    finalText: '', steps: 0, agentTurns: 0, events: [], failure: { by: 'agent', kind: 'internal', message },
+    messages: [], toolLog: [], actionLog: [], termination: harness ? 'harness_error' : 'agent_error', finalState: null as S, receipts: [], usage: {},
+    finalText: '', steps: 0, agentTurns: 0, events: [], failure: { by: harness ? 'harness' : 'agent', kind: harness ? 'harness' : 'internal', message },
   };
 }
 
@@ -154,7 +165,7 @@ export async function runTasks<E extends EvaluationLike, S = any>(opts: RunTasks
   const limit = pLimit(opts.concurrency);
   const makeEnv =
     opts.makeEnvironment ??
-    ((task: Task) => new Environment<S>(opts.loaded.domain, { now: envOpts.now, idSeed: envOpts.idSeed, state: taskInitialState(opts.loaded.domain, task, envOpts) }));
+    (async (task: Task) => new Environment<S>(opts.loaded.domain, { now: envOpts.now, idSeed: envOpts.idSeed, state: await taskInitialState(opts.loaded.domain, task, envOpts) }));
 
   let sink: Promise<void> = Promise.resolve();
   let sinkError: { error: unknown } | null = null;
@@ -174,20 +185,23 @@ export async function runTasks<E extends EvaluationLike, S = any>(opts: RunTasks
     const key = { taskId: task.id, trial };
     let episode: EpisodeResult<S>;
     try {
+      const agent = opts.makeAgent(task, trial);
+      const user = opts.makeUser(task, trial);
       episode = await runEpisode<S>({
         ...opts.episode,
-        agent: opts.makeAgent(task, trial),
-        user: opts.makeUser(task, trial),
-        env: makeEnv(task, trial),
+        agent,
+        user,
+        env: await makeEnv(task, trial),
         modelErrors: 'end',
         usage: opts.usage,
         onReceipt: opts.onReceipt ? (r) => opts.onReceipt!(r, key) : undefined,
       });
     } catch (e) {
-      episode = setupFailure<S>(`episode setup failed: ${errorText(e)}`);
+      episode = setupFailure<S>(e);
     }
     const rec: EpisodeRecord<E, S> = { ...key, episode, evaluation: null };
-    if (episode.failure && isInfrastructureFailure(episode.failure)) rec.infraError = episode.failure.message;
+    if (episode.termination === 'harness_error') rec.harnessError = episode.failure?.message ?? 'harness error';
+    else if (episode.failure && isInfrastructureFailure(episode.failure)) rec.infraError = episode.failure.message;
     try {
       rec.evaluation = await opts.evaluate(task, episode);
     } catch (e) {
@@ -216,11 +230,12 @@ export async function runTasks<E extends EvaluationLike, S = any>(opts: RunTasks
     reward: r.evaluation?.reward ?? null,
     partial: r.evaluation?.partial ?? null,
     infraError: r.infraError !== undefined,
+    harnessError: r.harnessError !== undefined,
     evaluationError: r.evaluationError !== undefined,
   }));
   for (const f of opts.finished ?? []) {
     if (f.reward === undefined || !f.termination) continue;
-    outcomes.push({ taskId: f.taskId, trial: f.trial, termination: f.termination, reward: f.reward, partial: f.partial ?? null, infraError: f.infraError ?? false, evaluationError: f.evaluationError ?? false });
+    outcomes.push({ taskId: f.taskId, trial: f.trial, termination: f.termination, reward: f.reward, partial: f.partial ?? null, infraError: f.infraError ?? false, harnessError: f.harnessError ?? false, evaluationError: f.evaluationError ?? false });
   }
   const keptUsage = (opts.finished ?? []).flatMap((f) => (f.usage ? [f.usage] : []));
   return { records, skipped, summary: summarizeRun(outcomes), usage: mergeUsage([...keptUsage, ...records.map((r) => r.episode.usage)]) };

@@ -4,8 +4,9 @@
  *
  * Which episodes count: an episode whose agent or user failed for infrastructure reasons (a
  * provider failure after retries, a replay miss, an exception in agent/user code) is recorded but
- * left out of the means and of pass^k, as tau2 drops infrastructure errors; so is an episode whose
- * evaluation threw. A null reward (a reward-basis component not judged) counts as 0 in the mean
+ * left out of the means and of pass^k, as tau2 drops infrastructure errors; so is an episode that
+ * ended as `harness_error` (a bug in tool or surface code, counted apart) and one whose evaluation
+ * threw. A null reward (a reward-basis component not judged) counts as 0 in the mean
  * and as a failure in pass^k, as the evaluator's pass^k does, so both are lower bounds; `unjudged`
  * says how many there were.
  */
@@ -24,6 +25,8 @@ export interface EpisodeOutcome {
   partial: number | null;
   /** True when the episode failed for infrastructure reasons (see module doc). */
   infraError: boolean;
+  /** True when the episode ended as `harness_error` (a tool's code threw); left out like an infrastructure error. */
+  harnessError?: boolean;
   /** True when the evaluator threw (reward and partial are then null). */
   evaluationError: boolean;
 }
@@ -37,6 +40,8 @@ export interface RunSummary {
   /** Episodes in the means and pass^k. */
   scored: number;
   infraErrors: number;
+  /** Episodes that ended as `harness_error` (a bug in tool or surface code), left out of the scores. */
+  harnessErrors: number;
   evaluationErrors: number;
   /** Scored episodes with a null reward (not judged; counted as 0 / failure). */
   unjudged: number;
@@ -58,9 +63,10 @@ export interface RunSummary {
 export function summarizeRun(outcomes: readonly EpisodeOutcome[]): RunSummary {
   const terminations: Partial<Record<TerminationReason, number>> = {};
   const perTask = new Map<string, (number | null)[]>();
-  let scored = 0, infra = 0, evalErrors = 0, unjudged = 0, rewardSum = 0, partialSum = 0, partialN = 0;
+  let scored = 0, infra = 0, harness = 0, evalErrors = 0, unjudged = 0, rewardSum = 0, partialSum = 0, partialN = 0;
   for (const o of outcomes) {
     terminations[o.termination] = (terminations[o.termination] ?? 0) + 1;
+    if (o.harnessError) { harness++; continue; }
     if (o.infraError) { infra++; continue; }
     if (o.evaluationError) { evalErrors++; continue; }
     scored++;
@@ -76,6 +82,7 @@ export function summarizeRun(outcomes: readonly EpisodeOutcome[]): RunSummary {
     episodes: outcomes.length,
     scored,
     infraErrors: infra,
+    harnessErrors: harness,
     evaluationErrors: evalErrors,
     unjudged,
     rewardMean: scored ? rewardSum / scored : null,

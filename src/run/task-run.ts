@@ -172,6 +172,8 @@ export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunR
             evaluation_error: rec.evaluationError ?? null,
             infra_error: rec.infraError ?? null,
             ...(rec.episode.failure ? { failure: rec.episode.failure } : {}),
+            ...(rec.harnessError ? { harness_error: rec.harnessError } : {}),
+            action_log: rec.episode.actionLog,
             usage: rec.episode.usage,
           },
         },

@@ -74,3 +74,18 @@ export function jsonPath(path: ReadonlyArray<PropertyKey>): string {
   }
   return out;
 }
+
+/**
+ * A bug in harness code, not the agent's failure: a tool that threw something other than a
+ * ToolError, a surface that failed to open. The episode ends as `harness_error` and is left out
+ * of scores like an infrastructure fault (architecture notes: "A tool that throws is a bug").
+ */
+export class HarnessError extends Error {
+  /** The tool whose code failed, when a tool did. */
+  readonly tool?: string;
+  constructor(message: string, opts: { tool?: string; cause?: unknown } = {}) {
+    super(message, { cause: opts.cause });
+    this.name = 'HarnessError';
+    this.tool = opts.tool;
+  }
+}

@@ -6,6 +6,7 @@
  * equal the recorded one field for field.
  */
 import { z } from 'zod';
+import { ContentSchema } from './content.js';
 
 export const ToolCallSchema = z.looseObject({
   id: z.string(),
@@ -15,16 +16,18 @@ export const ToolCallSchema = z.looseObject({
 export type ToolCall = z.infer<typeof ToolCallSchema>;
 
 export const SystemMessageSchema = z.looseObject({ role: z.literal('system'), content: z.string() });
-export const UserMessageSchema = z.looseObject({ role: z.literal('user'), content: z.string() });
+/** A user message: text, or content parts (e.g. a photo the customer sends). */
+export const UserMessageSchema = z.looseObject({ role: z.literal('user'), content: ContentSchema });
 export const AssistantMessageSchema = z.looseObject({
   role: z.literal('assistant'),
   content: z.string().nullable().optional(),
   tool_calls: z.array(ToolCallSchema).optional(),
 });
+/** A tool result: text, or content parts (a surface's screenshot travels as an `image_url` part). */
 export const ToolMessageSchema = z.looseObject({
   role: z.literal('tool'),
   tool_call_id: z.string(),
-  content: z.string(),
+  content: ContentSchema,
 });
 
 export const ChatMessageSchema = z.discriminatedUnion('role', [

@@ -21,8 +21,8 @@ const cli = runCli;
 afterEach(() => vi.restoreAllMocks());
 
 describe.skipIf(!HAS_SHARED)('airline conformance with tau2', () => {
-  it('25/25 tasks identical', () => {
-    const report = runConformance({ loaded: loadAirline({ dataDir: AIRLINE_DIR }), reference: readReference(REFERENCE) });
+  it('25/25 tasks identical', async () => {
+    const report = (await runConformance({ loaded: loadAirline({ dataDir: AIRLINE_DIR }), reference: readReference(REFERENCE) }));
     const bad = report.tasks.filter((t) => !t.ok).map((t) => t.task_id);
     expect(bad).toEqual([]);
     expect([report.identical, report.total]).toEqual([25, 25]);

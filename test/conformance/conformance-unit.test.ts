@@ -30,13 +30,14 @@ function loaded(): LoadedDomain<AirlineState> {
 }
 
 /** A reference line recorded from our own replay (so it matches by construction). */
-function recorded(taskId: string, calls: [string, Record<string, unknown>][]): ReferenceLine {
+async function recorded(taskId: string, calls: [string, Record<string, unknown>][]): Promise<ReferenceLine> {
   const { env, call } = fixtureEnv(loaded().domain);
   const initial = env.stateHash();
-  const actions = calls.map(([name, args]) => {
-    const r = call(name, args);
-    return { requestor: 'assistant' as const, name, arguments: args, output: r.output, error: r.error };
-  });
+  const actions = [];
+  for (const [name, args] of calls) {
+    const r = await call(name, args);
+    actions.push({ requestor: 'assistant' as const, name, arguments: args, output: r.output, error: r.error });
+  }
   return { task_id: taskId, actions, diff: env.diff(), initial_db_hash: initial, final_db_hash: env.stateHash() };
 }
 
@@ -47,19 +48,19 @@ const CALLS: [string, Record<string, unknown>][] = [
 ];
 
 describe('conformance run', () => {
-  it('an identical replay is ok', () => {
-    const report = runConformance({ loaded: loaded(), reference: [recorded('a', CALLS)] });
+  it('an identical replay is ok', async () => {
+    const report = (await runConformance({ loaded: loaded(), reference: [(await recorded('a', CALLS))] }));
     expect([report.identical, report.total]).toEqual([1, 1]);
     expect(taskLine(report.tasks[0])).toBe('task a: ok (3 actions)');
   });
 
-  it('reports the first differing action and character, error flags, diff and hash mismatches', () => {
-    const ref = recorded('a', CALLS);
+  it('reports the first differing action and character, error flags, diff and hash mismatches', async () => {
+    const ref = (await recorded('a', CALLS));
     ref.actions[1].output = ref.actions[1].output.replace('"cancelled"', '"canceled"');
     ref.actions[2].error = false;
     ref.diff = ref.diff.filter((d) => !d.path.endsWith('/status'));
     ref.final_db_hash = 'f'.repeat(64);
-    const [t] = runConformance({ loaded: loaded(), reference: [ref] }).tasks;
+    const [t] = (await runConformance({ loaded: loaded(), reference: [ref] })).tasks;
     expect(t.ok).toBe(false);
     expect(t.actions.map((a) => a.ok)).toEqual([true, false, false]);
     const at = ref.actions[1].output.indexOf('"canceled"') + 7; // "cancel|ed vs "cancel|led
@@ -72,48 +73,48 @@ describe('conformance run', () => {
     expect(line).toContain('!= reference ffffffffffff');
   });
 
-  it('accepts the evaluator-replay output where the live one differs', () => {
-    const ref = recorded('a', CALLS.slice(0, 1));
+  it('accepts the evaluator-replay output where the live one differs', async () => {
+    const ref = (await recorded('a', CALLS.slice(0, 1)));
     ref.actions[0] = { ...ref.actions[0], evaluator_replay_output: ref.actions[0].output, output: 'something else' };
-    const [t] = runConformance({ loaded: loaded(), reference: [ref] }).tasks;
+    const [t] = (await runConformance({ loaded: loaded(), reference: [ref] })).tasks;
     expect(t.ok).toBe(true);
     expect(t.actions[0].matched).toBe('evaluator_replay_output');
   });
 
-  it('an initial hash mismatch, an unknown task and a failing initialization action fail the task', () => {
-    const wrongInit = { ...recorded('a', []), initial_db_hash: '0'.repeat(64) };
-    const report = runConformance({ loaded: loaded(), reference: [wrongInit, recorded('zzz', []), recorded('b', [])] });
+  it('an initial hash mismatch, an unknown task and a failing initialization action fail the task', async () => {
+    const wrongInit = { ...(await recorded('a', [])), initial_db_hash: '0'.repeat(64) };
+    const report = (await runConformance({ loaded: loaded(), reference: [wrongInit, (await recorded('zzz', [])), (await recorded('b', []))] }));
     expect(report.identical).toBe(0);
     expect(taskLine(report.tasks[0])).toContain('initial hash');
     expect(report.tasks[1].setupError).toBe('task zzz is not in the domain\'s tasks');
     expect(report.tasks[2].setupError).toBe("task b: initialization action 0 (x) failed: Error: Tool 'x' not found.");
   });
 
-  it('initialization_data goes through the domain hook before the initial hash', () => {
+  it('initialization_data goes through the domain hook before the initial hash', async () => {
     const { env } = fixtureEnv(loaded().domain);
     env.state.mut('reservations', 'RES001').insurance = 'yes';
-    const ref = { ...recorded('c', []), initial_db_hash: env.stateHash(), final_db_hash: env.stateHash() };
-    const [t] = runConformance({ loaded: loaded(), reference: [ref] }).tasks;
+    const ref = { ...(await recorded('c', [])), initial_db_hash: env.stateHash(), final_db_hash: env.stateHash() };
+    const [t] = (await runConformance({ loaded: loaded(), reference: [ref] })).tasks;
     expect(t.ok).toBe(true);
     expect(t.initialHash?.ok).toBe(true);
   });
 
-  it('a custom initial-state hook prepares the start state', () => {
+  it('a custom initial-state hook prepares the start state', async () => {
     const hook: InitialStateHook<AirlineState> = (_task, pristine) => {
       const s = pristine.branch();
       s.mut('reservations', 'RES001').insurance = 'yes';
       return s;
     };
-    const ref = recorded('b', []);
+    const ref = (await recorded('b', []));
     ref.initial_db_hash = null;
     ref.final_db_hash = null;
-    const [t] = runConformance({ loaded: loaded(), reference: [ref], initialState: hook }).tasks;
+    const [t] = (await runConformance({ loaded: loaded(), reference: [ref], initialState: hook })).tasks;
     expect(t.ok).toBe(true);
   });
 });
 
 describe('comparison helpers', () => {
-  it('diffs compare as multisets, numbers by value (198.0 == 198)', () => {
+  it('diffs compare as multisets, numbers by value (198.0 == 198)', async () => {
     const a = { path: '/x', op: 'replace' as const, before: 198.0, after: 0 };
     const b = { path: '/y', op: 'add' as const, before: null, after: { k: [1, 2] } };
     expect(compareDiffs([a, b], [b, a]).ok).toBe(true);
@@ -121,7 +122,7 @@ describe('comparison helpers', () => {
     expect(compareDiffs([a], [a, b]).extra).toEqual([b]);
   });
 
-  it('first differing character', () => {
+  it('first differing character', async () => {
     expect(firstDifferingChar('abc', 'abc')).toBe(-1);
     expect(firstDifferingChar('abc', 'abd')).toBe(2);
     expect(firstDifferingChar('ab', 'abc')).toBe(2);

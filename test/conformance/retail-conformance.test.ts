@@ -22,8 +22,8 @@ const cli = runCli;
 afterEach(() => vi.restoreAllMocks());
 
 describe.skipIf(!HAS_SHARED)('retail conformance with tau2', () => {
-  it('72/72 tasks identical', () => {
-    const report = runConformance({ loaded: loadRetail({ dataDir: RETAIL_DIR }), reference: readReference(REFERENCE) });
+  it('72/72 tasks identical', async () => {
+    const report = (await runConformance({ loaded: loadRetail({ dataDir: RETAIL_DIR }), reference: readReference(REFERENCE) }));
     expect(report.tasks.filter((t) => !t.ok).map((t) => t.task_id)).toEqual([]);
     expect([report.identical, report.total]).toEqual([72, 72]);
     for (const t of report.tasks) expect([t.initialHash?.ok, t.finalHash?.ok, t.diff?.ok]).toEqual([true, true, true]);

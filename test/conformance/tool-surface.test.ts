@@ -27,7 +27,7 @@ afterEach(async () => {
 
 describe('Python argument errors', () => {
   const params = { properties: { a: {}, b: {}, c: {}, d: {} }, required: ['a', 'b', 'c'] };
-  it('phrases unknown and missing keyword arguments as Python 3.10+ does', () => {
+  it('phrases unknown and missing keyword arguments as Python 3.10+ does', async () => {
     expect(pythonArgumentError('K.f', params, { a: 1, b: 2, c: 3 })).toBeNull();
     expect(pythonArgumentError('K.f', params, { a: 1, b: 2, c: 3, d: 4 })).toBeNull();
     expect(pythonArgumentError('K.f', params, { a: 1, b: 2 })).toBe("K.f() missing 1 required positional argument: 'c'");
@@ -42,7 +42,7 @@ describe('Python argument errors', () => {
 describe.skipIf(!HAS_SHARED)('tau2 tool surface conformance', () => {
   for (const domain of ['airline', 'retail'] as const) {
     const peer = path.join(TAU2, domain, 'tools.json');
-    it(`${domain}: the shipped surface file is tau2's tools.json byte for byte`, () => {
+    it(`${domain}: the shipped surface file is tau2's tools.json byte for byte`, async () => {
       expect(fs.readFileSync(SURFACES[domain].file)).toEqual(fs.readFileSync(peer));
     });
 
@@ -57,32 +57,32 @@ describe.skipIf(!HAS_SHARED)('tau2 tool surface conformance', () => {
       expect(JSON.stringify(mock.bodies('agent')[0].tools)).toBe(JSON.stringify(expected));
     });
 
-    it(`${domain}: servicegym's own dataset keeps its own surface`, () => {
+    it(`${domain}: servicegym's own dataset keeps its own surface`, async () => {
       const own = agentWireTools(loadDomain(domain).domain);
       const tau2 = new Map(JSON.parse(fs.readFileSync(peer, 'utf8')).agent_tools.map((t: any) => [t.function.name, t.function.description]));
       expect(own.filter((t) => tau2.get(t.function.name) === t.function.description)).toEqual([]);
     });
   }
 
-  it('airline send_certificate.amount is an integer on the wire, as in tau2', () => {
+  it('airline send_certificate.amount is an integer on the wire, as in tau2', async () => {
     const wire = agentWireTools(loadDomain('airline', { dataDir: path.join(TAU2, 'airline') }).domain);
     const cert = wire.find((t) => t.function.name === 'send_certificate')!;
     expect((cert.function.parameters as any).properties.amount.type).toBe('integer');
   });
 
-  it('argument errors are the TypeError texts tau2 returns; valid calls run as before', () => {
+  it('argument errors are the TypeError texts tau2 returns; valid calls run as before', async () => {
     const loaded = loadDomain('airline', { dataDir: path.join(TAU2, 'airline') });
     const env = new Environment(loaded.domain, { now: loaded.now! });
-    const call = (name: string, args: unknown) => env.execute({ id: 'c', type: 'function', function: { name, arguments: JSON.stringify(args) } });
-    expect(call('get_user_details', {}).output).toBe("Error: AirlineTools.get_user_details() missing 1 required positional argument: 'user_id'");
-    expect(call('get_user_details', { user_id: 'raj_sanchez_7340', verbose: true }).output).toBe("Error: AirlineTools.get_user_details() got an unexpected keyword argument 'verbose'");
-    expect(call('update_reservation_baggages', { reservation_id: 'Q69X3R' }).output).toBe(
+    const call = async (name: string, args: unknown) => (await env.execute({ id: 'c', type: 'function', function: { name, arguments: JSON.stringify(args) } }));
+    expect((await call('get_user_details', {})).output).toBe("Error: AirlineTools.get_user_details() missing 1 required positional argument: 'user_id'");
+    expect((await call('get_user_details', { user_id: 'raj_sanchez_7340', verbose: true })).output).toBe("Error: AirlineTools.get_user_details() got an unexpected keyword argument 'verbose'");
+    expect((await call('update_reservation_baggages', { reservation_id: 'Q69X3R' })).output).toBe(
       "Error: AirlineTools.update_reservation_baggages() missing 3 required positional arguments: 'total_baggages', 'nonfree_baggages', and 'payment_id'",
     );
-    expect(call('get_user_details', { user_id: 'raj_sanchez_7340' }).error).toBe(false);
+    expect((await call('get_user_details', { user_id: 'raj_sanchez_7340' })).error).toBe(false);
     const retail = loadDomain('retail', { dataDir: path.join(TAU2, 'retail') });
     const renv = new Environment(retail.domain, { now: '2024-05-15T15:00:00' });
-    const out = renv.execute({ id: 'c', type: 'function', function: { name: 'find_user_id_by_name_zip', arguments: '{"first_name":"Chen"}' } }).output;
+    const out = (await renv.execute({ id: 'c', type: 'function', function: { name: 'find_user_id_by_name_zip', arguments: '{"first_name":"Chen"}' } })).output;
     expect(out).toBe("Error: RetailTools.find_user_id_by_name_zip() missing 2 required positional arguments: 'last_name' and 'zip'");
   });
 });

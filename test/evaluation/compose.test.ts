@@ -20,7 +20,7 @@ const unconfirmedTurns: Turn[] = [
   { calls: [['cancel_order', { order_id: 'O1', reason: 'no longer needed' }]] },
   { agent: 'Order O1 is cancelled.' },
 ];
-const good = (termination: TerminationReason = 'user_stop') => buildTrace(goodTurns, { termination });
+const good = async (termination: TerminationReason = 'user_stop') => (await buildTrace(goodTurns, { termination }));
 
 const servicegym = {
   checks: [
@@ -43,7 +43,7 @@ describe('tau2 reward', () => {
   const task = miniTask({ id: 'r1', evaluation_criteria: { ...GOLD, communicate_info: ['1234.50'], reward_basis: ['DB', 'COMMUNICATE', 'ACTION'] } });
 
   it('is the product of the basis components, all components reported', async () => {
-    const e = await evaluate(task, good());
+    const e = await evaluate(task, (await good()));
     expect(e.reward).toBe(1);
     expect(e.reward_basis).toEqual(['DB', 'COMMUNICATE', 'ACTION']);
     expect(e.reward_breakdown).toEqual({ DB: 1, ENV_ASSERTION: 1, COMMUNICATE: 1, NL_ASSERTION: 1, ACTION: 1 });
@@ -56,7 +56,7 @@ describe('tau2 reward', () => {
   });
 
   it('is 0 when one basis component fails, while non-basis components do not count', async () => {
-    const silent = buildTrace([goodTurns[0], goodTurns[1], goodTurns[4]]);
+    const silent = (await buildTrace([goodTurns[0], goodTurns[1], goodTurns[4]]));
     const e = await evaluate(task, silent);
     expect(e.reward).toBe(0);
     expect(e.reward_breakdown.COMMUNICATE).toBe(0);
@@ -67,17 +67,17 @@ describe('tau2 reward', () => {
 
   it('is 0 on premature termination, with components still computed as diagnostics', async () => {
     for (const t of ['max_steps', 'too_many_errors', 'agent_error', 'user_error', 'transfer'] as const) {
-      const e = await evaluate(task, good(t));
+      const e = await evaluate(task, (await good(t)));
       expect(e.termination).toBe(t);
       expect(e.reward).toBe(0);
       expect(e.partial).toBe(0);
       expect(e.reward_breakdown).toEqual({ DB: 1, ENV_ASSERTION: 1, COMMUNICATE: 1, NL_ASSERTION: 1, ACTION: 1 });
     }
-    expect((await evaluate(task, good('agent_stop'))).reward).toBe(1);
+    expect((await evaluate(task, (await good('agent_stop')))).reward).toBe(1);
   });
 
   it('reports the gold-vs-episode diff', async () => {
-    const e = await evaluate(task, buildTrace([{ calls: [['cancel_order', { order_id: 'O3', reason: 'x' }]] }]));
+    const e = await evaluate(task, (await buildTrace([{ calls: [['cancel_order', { order_id: 'O3', reason: 'x' }]] }])));
     expect(e.reward).toBe(0);
     expect(e.db_diff.map((d) => `${d.path} ${JSON.stringify(d.before)}→${JSON.stringify(d.after)}`)).toEqual([
       '/orders/O1/status "cancelled"→"pending"',
@@ -88,7 +88,7 @@ describe('tau2 reward', () => {
   });
 
   it('gives 1 to a task without evaluation criteria (tau2)', async () => {
-    const e = await evaluate(miniTask({ id: 'r0' }), buildTrace([{ agent: 'Hello' }]));
+    const e = await evaluate(miniTask({ id: 'r0' }), (await buildTrace([{ agent: 'Hello' }])));
     expect([e.reward, e.partial, e.reward_basis]).toEqual([1, 1, []]);
   });
 });
@@ -97,8 +97,8 @@ describe('partial credit', () => {
   const task = miniTask({ id: 'p1', evaluation_criteria: GOLD, servicegym });
 
   it('sums the weights of rubric items whose checks all pass', async () => {
-    expect((await evaluate(task, good())).partial).toBe(1);
-    const e = await evaluate(task, buildTrace(unconfirmedTurns));
+    expect((await evaluate(task, (await good()))).partial).toBe(1);
+    const e = await evaluate(task, (await buildTrace(unconfirmedTurns)));
     expect(e.partial).toBe(0.7);
     // the reward is tau2's, independent of the rubric: DB passes, COMMUNICATE is vacuous
     expect(e.reward).toBe(1);
@@ -106,12 +106,12 @@ describe('partial credit', () => {
   });
 
   it('is 0 when a zero_if_failed check fails, whatever the rubric says', async () => {
-    const trace = buildTrace([
+    const trace = (await buildTrace([
       ...goodTurns,
       { agent: 'Shall I also move your address to Dallas 75201?' },
       { user: 'Yes please.' },
       { calls: [['update_address', { account_id: 'A1', city: 'Dallas', zip: '75201' }]] },
-    ]);
+    ]));
     const e = await evaluate(task, trace);
     expect(e.rubric.map((r) => r.verdict)).toEqual(['pass', 'pass', 'pass']);
     expect(e.checks.find((c) => c.id === 'address_untouched')!.verdict).toBe('fail');
@@ -120,11 +120,11 @@ describe('partial credit', () => {
   });
 
   it('is 0 on premature termination', async () => {
-    expect((await evaluate(task, good('max_steps'))).partial).toBe(0);
+    expect((await evaluate(task, (await good('max_steps')))).partial).toBe(0);
   });
 
   it('produces the full evaluation record', async () => {
-    const e = await evaluate(task, buildTrace(unconfirmedTurns));
+    const e = await evaluate(task, (await buildTrace(unconfirmedTurns)));
     expect(e).toEqual({
       task_id: 'p1',
       termination: 'user_stop',
@@ -176,7 +176,7 @@ describe('not judged', () => {
       evaluation_criteria: { ...GOLD, nl_assertions: ['The agent states the refund amount.'], reward_basis: ['DB', 'NL_ASSERTION'] },
       servicegym: withNl,
     });
-    const e = await evaluate(task, good());
+    const e = await evaluate(task, (await good()));
     expect(e.reward).toBeNull();
     expect(e.not_judged).toBe(true);
     expect(e.partial).toBe(0.8);
@@ -191,7 +191,7 @@ describe('not judged', () => {
 
   it('a failed basis component still makes the reward 0', async () => {
     const task = miniTask({ id: 'n2', evaluation_criteria: { ...GOLD, nl_assertions: ['x'], reward_basis: ['DB', 'NL_ASSERTION'] } });
-    const e = await evaluate(task, buildTrace([{ agent: 'I did nothing.' }]));
+    const e = await evaluate(task, (await buildTrace([{ agent: 'I did nothing.' }])));
     expect(e.reward).toBe(0);
     expect(e.not_judged).toBe(true);
     expect(e.partial).toBe(0); // plain task: mean of DB 0 and NL (not judged, counts 0)
@@ -199,13 +199,13 @@ describe('not judged', () => {
 
   it('plain tasks: partial is the mean of the basis components, not-judged ones counting 0', async () => {
     const task = miniTask({ id: 'n3', evaluation_criteria: { ...GOLD, nl_assertions: ['x'], reward_basis: ['DB', 'NL_ASSERTION'] } });
-    const e = await evaluate(task, good());
+    const e = await evaluate(task, (await good()));
     expect([e.reward, e.partial, e.not_judged]).toEqual([null, 0.5, true]);
   });
 
   it('NL assertions outside the basis are not sent to the judge and do not mark the result', async () => {
     const task = miniTask({ id: 'n4', evaluation_criteria: { ...GOLD, nl_assertions: ['x', 'y'] } });
-    const e = await evaluate(task, good());
+    const e = await evaluate(task, (await good()));
     expect([e.reward, e.partial, e.not_judged]).toEqual([1, 1, false]);
     expect(e.checks.find((c) => c.id === 'tau2_nl_assertion')!.evidence).toBe('2 assertion(s) not sent to the judge: NL_ASSERTION is not in reward_basis');
     expect(e.reward_breakdown.NL_ASSERTION).toBeNull();
@@ -216,7 +216,7 @@ describe('not judged', () => {
       id: 'n5',
       evaluation_criteria: { env_assertions: [{ env_type: 'user', func_name: 'assert_roaming', arguments: {} }], reward_basis: ['ENV_ASSERTION'] },
     });
-    const e = await evaluate(task, good());
+    const e = await evaluate(task, (await good()));
     expect([e.reward, e.not_judged, e.reward_breakdown.ENV_ASSERTION]).toEqual([null, true, null]);
   });
 });

@@ -59,14 +59,14 @@ const task = miniTask({
   },
 });
 
-const trace = buildTrace([
+const trace = (await buildTrace([
   { user: "Hi, I'm ada@example.com. Please cancel order O1." },
   { calls: [['find_account', { email: 'ada@example.com' }]] },
   { agent: 'Order O1 totals $1,234.50. Shall I cancel it?' },
   { user: 'Yes, go ahead.' },
   { calls: [['cancel_order', { order_id: 'O1', reason: 'no longer needed' }]] },
   { agent: 'Done: order O1 is cancelled and $1,234.50 was refunded.' },
-]);
+]));
 
 describe('NL judge against the mock server', () => {
   it('sends one llm_judge request at temperature 0 and scores each assertion', async () => {
@@ -129,7 +129,7 @@ describe('NL judge against the mock server', () => {
     expect(JSON.stringify(a)).toBe(JSON.stringify(b));
     expect([a.reward, a.partial]).toEqual([1, 0.8]);
     expect(a.receipts).toEqual(cassette);
-    const other = buildTrace([{ agent: 'Something else.' }]);
+    const other = (await buildTrace([{ agent: 'Something else.' }]));
     await expect(evaluateTask({ loaded: miniLoaded, task, trace: other, judge: new ReplayModel(cassette, MODEL) })).rejects.toThrow(
       /no recorded response for this llm_judge request.*first difference at messages\[1\]\.content/,
     );

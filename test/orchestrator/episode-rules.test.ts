@@ -138,9 +138,10 @@ describe('settings', () => {
   it('defaults follow tau2 with the greeting on; bad limits are rejected', () => {
     expect(resolveEpisodeSettings({})).toEqual({
       greeting: 'Hi! How can I help you today?', maxSteps: 200, stepCounting: 'messages', maxErrors: 10, errorCounting: 'consecutive',
-      transferTools: ['transfer_to_human_agents'], transferEnds: 'after_reply', mixedMessages: 'allow', modelErrors: 'end',
+      transferTools: ['transfer_to_human_agents'], transferEnds: 'after_reply', mixedMessages: 'allow', modelErrors: 'end', deadlineSeconds: null,
     });
     expect(() => resolveEpisodeSettings({ maxSteps: 0 })).toThrow(RangeError);
+    expect(() => resolveEpisodeSettings({ deadlineSeconds: 0 })).toThrow(RangeError);
   });
 
   it('the scripted agent stops when its script runs out', async () => {

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { CowDb } from '../../src/env/cow-db.js';
-import { Environment } from '../../src/env/environment.js';
+import { Environment, type ToolLogEntry } from '../../src/env/environment.js';
 import { ToolError, type ToolDef } from '../../src/spec/tool.js';
 import type { Domain, LoadedDomain } from '../../src/spec/domain.js';
 import type { StateOps } from '../../src/spec/state.js';
@@ -147,29 +147,30 @@ export type Turn =
  * Environment (started at the task's initial state) with ids `call_1`, `call_2`, … and followed
  * by their tool messages; user-side calls go to the log only.
  */
-export function buildTrace(
+export async function buildTrace(
   turns: Turn[],
   opts: { termination?: TerminationReason; task?: Task; env?: ReplayEnvOptions; domain?: Domain<MiniState> } = {},
-): EpisodeTrace<MiniState> {
+): Promise<EpisodeTrace<MiniState> & { toolLog: ToolLogEntry[] }> {
   const domain = opts.domain ?? miniDomain;
   const envOpts = opts.env ?? DEFAULT_REPLAY_ENV;
-  const state = opts.task ? taskInitialState(domain, opts.task, envOpts) : undefined;
+  const state = opts.task ? await taskInitialState(domain, opts.task, envOpts) : undefined;
   const env = new Environment<MiniState>(domain, { now: envOpts.now, idSeed: envOpts.idSeed, state });
   const messages: ChatMessage[] = [{ role: 'system', content: 'Be helpful.' }];
   let n = 0;
   for (const t of turns) {
     if ('user' in t) messages.push({ role: 'user', content: t.user });
     else if ('agent' in t) messages.push({ role: 'assistant', content: t.agent });
-    else if ('userCall' in t) env.execute({ id: 'u', type: 'function', function: { name: t.userCall[0], arguments: JSON.stringify(t.userCall[1]) } }, 'user');
+    else if ('userCall' in t) await env.execute({ id: 'u', type: 'function', function: { name: t.userCall[0], arguments: JSON.stringify(t.userCall[1]) } }, 'user');
     else {
       const tcs = t.calls.map(([name, args]) => ({
         id: `call_${++n}`,
         type: 'function' as const,
         function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args) },
       }));
+      const at = messages.length;
       messages.push({ role: 'assistant', content: null, tool_calls: tcs });
-      for (const tc of tcs) messages.push({ role: 'tool', tool_call_id: tc.id, content: env.execute(tc, 'assistant').output });
+      for (const tc of tcs) messages.push({ role: 'tool', tool_call_id: tc.id, content: (await env.execute(tc, 'assistant', { message_index: at })).output });
     }
   }
-  return { messages, toolLog: env.log, termination: opts.termination ?? 'user_stop', finalState: env.state };
+  return { messages, toolLog: env.log, actionLog: env.actionLog, termination: opts.termination ?? 'user_stop', finalState: env.state };
 }

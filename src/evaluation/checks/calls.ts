@@ -18,7 +18,7 @@ export function checkToolCalls(check: CheckOf<'tool_calls'>, ctx: CheckContext):
 }
 
 /**
- * `order`: every call matching `then` comes after some call matching `first` (tool-log order);
+ * `order`: every call matching `then` comes after some call matching `first` (action-log order);
  * with `require`, at least one `then` call must occur. Evidence names the out-of-order calls by
  * index (`#3 cancel_order {…}`).
  */

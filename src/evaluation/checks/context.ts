@@ -13,7 +13,7 @@ import type { EpisodeTrace } from '../types.js';
 export interface CheckContext<S = unknown> {
   task: Task;
   trace: EpisodeTrace<S>;
-  /** The tool log aligned with the messages ({@link indexToolCalls}). */
+  /** The back-end action log with message positions (`indexActions` in trace-index.ts). */
   calls: LoggedCall[];
   gold: GoldReplay<S>;
   /** The task's start state (the episode started here). */

@@ -38,7 +38,7 @@ function airlineCopy(opts: { tasks?: string; dbText?: string } = {}): string {
 const conformance = (dir: string) => cli(['conformance', '--domain', 'airline', '--data-dir', dir, '--reference', REFERENCE]);
 
 describe('airline package without a data folder', () => {
-  it("loads servicegym's own dataset: five seed tasks, 16 tools, its own now", () => {
+  it("loads servicegym's own dataset: five seed tasks, 16 tools, its own now", async () => {
     const l = loadDomain('airline');
     expect(l.mode).toBe('servicegym');
     expect(l.tasks.map((t) => t.id)).toEqual(['T01', 'T02', 'T03', 'T15', 'T17']);
@@ -48,7 +48,7 @@ describe('airline package without a data folder', () => {
 });
 
 describe.skipIf(!HAS_SHARED)('tau2 airline folder', () => {
-  it('loads 50 tasks, the policy and 14 tools; the pristine DB hash equals tau2\'s', () => {
+  it('loads 50 tasks, the policy and 14 tools; the pristine DB hash equals tau2\'s', async () => {
     const loaded = loadAirline({ dataDir: AIRLINE_DIR });
     expect(loaded.mode).toBe('tau2');
     expect(loaded.tasks).toHaveLength(50);
@@ -59,14 +59,14 @@ describe.skipIf(!HAS_SHARED)('tau2 airline folder', () => {
     expect(loadAirline({ dataDir: AIRLINE_DIR }).domain.initialState().base).toBe(loaded.domain.initialState().base);
   });
 
-  it('every gold action of the 43 tasks with actions replays without error; hashes match a full dump', () => {
+  it('every gold action of the 43 tasks with actions replays without error; hashes match a full dump', async () => {
     const loaded = loadAirline({ dataDir: AIRLINE_DIR });
     const withActions = loaded.tasks.filter((t) => (t.evaluation_criteria?.actions ?? []).length > 0);
     expect(withActions).toHaveLength(43);
     for (const task of withActions) {
       const env = new Environment<AirlineState>(loaded.domain, { now: AIRLINE_TAU2_NOW });
       for (const a of task.evaluation_criteria!.actions!) {
-        const r = env.execute({ id: a.action_id, type: 'function', function: { name: a.name, arguments: JSON.stringify(a.arguments) } }, a.requestor);
+        const r = (await env.execute({ id: a.action_id, type: 'function', function: { name: a.name, arguments: JSON.stringify(a.arguments) } }, a.requestor));
         expect(r.error, `task ${task.id} ${a.name}: ${r.output}`).toBe(false);
       }
       if (task.id === '23' || task.id === '11') {

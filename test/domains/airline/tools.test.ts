@@ -39,7 +39,7 @@ const booking = (over: Record<string, unknown> = {}) => ({
 const json = (s: string) => JSON.parse(s);
 
 describe('airline DB schema', () => {
-  it('normalises like pydantic model_dump: field order, nulls for missing optionals', () => {
+  it('normalises like pydantic model_dump: field order, nulls for missing optionals', async () => {
     const db = parseAirlineDb(rawFixture());
     expect(Object.keys(db.flights.HAT901)).toEqual(['flight_number', 'origin', 'destination', 'scheduled_departure_time_est', 'scheduled_arrival_time_est', 'dates']);
     expect(Object.keys(db.reservations.RES001.flights[0])).toEqual(['flight_number', 'origin', 'destination', 'date', 'price']);
@@ -48,7 +48,7 @@ describe('airline DB schema', () => {
     expect(Object.keys(db.users.ana_lee_1.address)).toEqual(['address1', 'address2', 'city', 'country', 'state', 'zip']);
   });
 
-  it('names the JSON path of a bad value and of an unknown top-level key', () => {
+  it('names the JSON path of a bad value and of an unknown top-level key', async () => {
     const bad = rawFixture() as any;
     bad.users.ana_lee_1.payment_methods.gift_card_1.amount = '200';
     expect(() => parseAirlineDb(bad, 'db.json')).toThrow(BadInputError);
@@ -57,7 +57,7 @@ describe('airline DB schema', () => {
     expect(() => parseAirlineDb(extra, 'db.json')).toThrow('db.json at $.airports: Unrecognized key: "airports"');
   });
 
-  it('exposes exactly tau2\'s 14 tools', () => {
+  it('exposes exactly tau2\'s 14 tools', async () => {
     expect(airlineTau2Tools().map((t) => t.name)).toEqual([
       'book_reservation', 'calculate', 'cancel_reservation', 'get_flight_status', 'get_reservation_details', 'get_user_details',
       'list_all_airports', 'search_direct_flight', 'search_onestop_flight', 'send_certificate', 'transfer_to_human_agents',
@@ -67,64 +67,64 @@ describe('airline DB schema', () => {
 });
 
 describe('read tools', () => {
-  it('get_user_details prints balances as floats and missing optionals as null', () => {
+  it('get_user_details prints balances as floats and missing optionals as null', async () => {
     const { call } = fixtureEnv();
-    const out = call('get_user_details', { user_id: 'ana_lee_1' }).output;
+    const out = (await call('get_user_details', { user_id: 'ana_lee_1' })).output;
     expect(out).toContain('"address2": null');
     expect(out).toContain('"gift_card_1": {"source": "gift_card", "id": "gift_card_1", "amount": 200.0}');
     expect(out).toContain('"credit_card_1": {"source": "credit_card", "id": "credit_card_1", "brand": "visa", "last_four": "1234"}');
-    expect(call('get_user_details', { user_id: 'nobody' })).toMatchObject({ output: 'Error: User nobody not found', error: true });
+    expect((await call('get_user_details', { user_id: 'nobody' }))).toMatchObject({ output: 'Error: User nobody not found', error: true });
   });
 
-  it('get_reservation_details dumps the reservation with status null; unknown id errors', () => {
+  it('get_reservation_details dumps the reservation with status null; unknown id errors', async () => {
     const { call } = fixtureEnv();
-    const out = call('get_reservation_details', { reservation_id: 'RES001' }).output;
+    const out = (await call('get_reservation_details', { reservation_id: 'RES001' })).output;
     expect(out.endsWith('"total_baggages": 1, "nonfree_baggages": 0, "insurance": "no", "status": null}')).toBe(true);
     expect(out).toContain('{"flight_number": "HAT901", "origin": "JFK", "destination": "ORD", "date": "2024-05-20", "price": 80}');
-    expect(call('get_reservation_details', { reservation_id: 'NOPE00' }).output).toBe('Error: Reservation NOPE00 not found');
+    expect((await call('get_reservation_details', { reservation_id: 'NOPE00' })).output).toBe('Error: Reservation NOPE00 not found');
   });
 
-  it('get_flight_status returns the bare status word', () => {
+  it('get_flight_status returns the bare status word', async () => {
     const { call } = fixtureEnv();
-    expect(call('get_flight_status', { flight_number: 'HAT904', date: '2024-05-21' }).output).toBe('cancelled');
-    expect(call('get_flight_status', { flight_number: 'HAT904', date: '2024-06-01' }).output).toBe('Error: Flight HAT904 not found on date 2024-06-01');
-    expect(call('get_flight_status', { flight_number: 'HAT000', date: '2024-05-21' }).output).toBe('Error: Flight HAT000 not found');
+    expect((await call('get_flight_status', { flight_number: 'HAT904', date: '2024-05-21' })).output).toBe('cancelled');
+    expect((await call('get_flight_status', { flight_number: 'HAT904', date: '2024-06-01' })).output).toBe('Error: Flight HAT904 not found on date 2024-06-01');
+    expect((await call('get_flight_status', { flight_number: 'HAT000', date: '2024-05-21' })).output).toBe('Error: Flight HAT000 not found');
   });
 
-  it('search_direct_flight returns DirectFlight dumps with date null', () => {
+  it('search_direct_flight returns DirectFlight dumps with date null', async () => {
     const { call } = fixtureEnv();
-    expect(call('search_direct_flight', { origin: 'JFK', destination: 'ORD', date: '2024-05-20' }).output).toBe(
+    expect((await call('search_direct_flight', { origin: 'JFK', destination: 'ORD', date: '2024-05-20' })).output).toBe(
       '[{"flight_number": "HAT901", "origin": "JFK", "destination": "ORD", "status": "available", "scheduled_departure_time_est": "08:00:00", ' +
         '"scheduled_arrival_time_est": "10:00:00", "date": null, "available_seats": {"basic_economy": 5, "economy": 3, "business": 2}, ' +
         '"prices": {"basic_economy": 50, "economy": 100, "business": 300}}]',
     );
-    expect(call('search_direct_flight', { origin: 'JFK', destination: 'ORD', date: '2024-05-10' }).output).toBe('[]');
+    expect((await call('search_direct_flight', { origin: 'JFK', destination: 'ORD', date: '2024-05-10' })).output).toBe('[]');
   });
 
-  it('search_onestop_flight: connection after arrival; next-day legs on 2024-05-<day+1>, unpadded', () => {
+  it('search_onestop_flight: connection after arrival; next-day legs on 2024-05-<day+1>, unpadded', async () => {
     const { call } = fixtureEnv();
-    const legs = (date: string) =>
-      json(call('search_onestop_flight', { origin: 'JFK', destination: 'LAX', date }).output).map((p: any[]) => p.map((f) => `${f.flight_number}@${f.date}`));
-    expect(legs('2024-05-20')).toEqual([['HAT901@2024-05-20', 'HAT902@2024-05-20']]);
-    expect(legs('2024-05-19')).toEqual([
+    const legs = async (date: string) =>
+      json((await call('search_onestop_flight', { origin: 'JFK', destination: 'LAX', date })).output).map((p: any[]) => p.map((f) => `${f.flight_number}@${f.date}`));
+    expect((await legs('2024-05-20'))).toEqual([['HAT901@2024-05-20', 'HAT902@2024-05-20']]);
+    expect((await legs('2024-05-19'))).toEqual([
       ['HAT903@2024-05-19', 'HAT902@2024-05-20'],
       ['HAT903@2024-05-19', 'HAT904@2024-05-20'],
     ]);
-    expect(legs('2024-05-01')).toEqual([['HAT903@2024-05-01', 'HAT904@2024-05-2']]);
+    expect((await legs('2024-05-01'))).toEqual([['HAT903@2024-05-01', 'HAT904@2024-05-2']]);
   });
 
-  it('list_all_airports lists 20 airports', () => {
+  it('list_all_airports lists 20 airports', async () => {
     const { call } = fixtureEnv();
-    const out = json(call('list_all_airports').output);
+    const out = json((await call('list_all_airports')).output);
     expect(out).toHaveLength(20);
     expect(out[0]).toEqual({ iata: 'SFO', city: 'San Francisco' });
   });
 });
 
 describe('book_reservation', () => {
-  it('prices flights x passengers + $30 insurance each + $50 per non-free bag, and applies payments', () => {
+  it('prices flights x passengers + $30 insurance each + $50 per non-free bag, and applies payments', async () => {
     const { env, call } = fixtureEnv();
-    const r = call('book_reservation', booking());
+    const r = (await call('book_reservation', booking()));
     expect(r.error).toBe(false);
     expect(r.output).toBe(
       '{"reservation_id": "HATHAT", "user_id": "ana_lee_1", "origin": "JFK", "destination": "LAX", "flight_type": "one_way", "cabin": "economy", ' +
@@ -140,7 +140,7 @@ describe('book_reservation', () => {
     expect(user.reservations).toEqual(['RES001', 'HATHAT']);
     expect((env.state.get('flights', 'HAT901')!.dates['2024-05-20'] as any).available_seats.economy).toBe(1);
     expect((env.state.get('flights', 'HAT902')!.dates['2024-05-20'] as any).available_seats.economy).toBe(7);
-    expect(call('get_user_details', { user_id: 'ana_lee_1' }).output).toContain('"amount": 50.0}');
+    expect((await call('get_user_details', { user_id: 'ana_lee_1' })).output).toContain('"amount": 50.0}');
     expect(env.diff()).toContainEqual({
       path: '/users/ana_lee_1/payment_methods/certificate_1',
       op: 'remove',
@@ -149,7 +149,7 @@ describe('book_reservation', () => {
     });
   });
 
-  it('rejects with tau2\'s exact errors and changes nothing', () => {
+  it('rejects with tau2\'s exact errors and changes nothing', async () => {
     const { env, call } = fixtureEnv();
     const pay = (...p: [string, number][]) => ({ payment_methods: p.map(([payment_id, amount]) => ({ payment_id, amount })) });
     const cases: [Record<string, unknown>, string][] = [
@@ -163,11 +163,11 @@ describe('book_reservation', () => {
       [{ passengers: [pax('A'), pax('B'), pax('C'), pax('D')] }, 'Error: Not enough seats on flight HAT901'],
       [{ user_id: 'nobody' }, 'Error: User nobody not found'],
     ];
-    for (const [over, message] of cases) expect(call('book_reservation', booking(over))).toMatchObject({ output: message, error: true });
+    for (const [over, message] of cases) expect((await call('book_reservation', booking(over)))).toMatchObject({ output: message, error: true });
     expect(env.changed()).toBe(false);
   });
 
-  it('creates HATHAT, HATHAU, HATHAV, then fails with Too many reservations', () => {
+  it('creates HATHAT, HATHAU, HATHAV, then fails with Too many reservations', async () => {
     const { call } = fixtureEnv();
     const cheap = booking({
       cabin: 'basic_economy',
@@ -177,44 +177,46 @@ describe('book_reservation', () => {
       nonfree_baggages: 0,
       insurance: 'no',
     });
-    expect([1, 2, 3].map(() => json(call('book_reservation', cheap).output).reservation_id)).toEqual(['HATHAT', 'HATHAU', 'HATHAV']);
-    expect(call('book_reservation', cheap).output).toBe('Error: Too many reservations');
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push(json((await call('book_reservation', cheap)).output).reservation_id);
+    expect(ids).toEqual(['HATHAT', 'HATHAU', 'HATHAV']);
+    expect((await call('book_reservation', cheap)).output).toBe('Error: Too many reservations');
   });
 });
 
 describe('cancel_reservation', () => {
-  it('refunds every payment entry, sets cancelled, releases no seats; a second cancel refunds again', () => {
+  it('refunds every payment entry, sets cancelled, releases no seats; a second cancel refunds again', async () => {
     const { env, call } = fixtureEnv();
-    const r = json(call('cancel_reservation', { reservation_id: 'RES001' }).output);
+    const r = json((await call('cancel_reservation', { reservation_id: 'RES001' })).output);
     expect(r.status).toBe('cancelled');
     expect(r.payment_history).toEqual([
       { payment_id: 'credit_card_1', amount: 380 },
       { payment_id: 'credit_card_1', amount: -380 },
     ]);
     expect(env.diff().map((d) => d.path).sort()).toEqual(['/reservations/RES001/payment_history/1', '/reservations/RES001/status']);
-    const again = json(call('cancel_reservation', { reservation_id: 'RES001' }).output);
+    const again = json((await call('cancel_reservation', { reservation_id: 'RES001' })).output);
     expect(again.payment_history.map((p: any) => p.amount)).toEqual([380, -380, -380, 380]);
-    expect(call('cancel_reservation', { reservation_id: 'NOPE00' }).output).toBe('Error: Reservation NOPE00 not found');
+    expect((await call('cancel_reservation', { reservation_id: 'NOPE00' })).output).toBe('Error: Reservation NOPE00 not found');
   });
 });
 
 describe('update_reservation_flights', () => {
-  it('keeps the old price of unchanged segments in the same cabin (no payment when nothing changes)', () => {
+  it('keeps the old price of unchanged segments in the same cabin (no payment when nothing changes)', async () => {
     const { env, call } = fixtureEnv();
-    const r = json(call('update_reservation_flights', { reservation_id: 'RES001', cabin: 'economy', flights: [{ flight_number: 'HAT901', date: '2024-05-20' }, { flight_number: 'HAT902', date: '2024-05-20' }], payment_id: 'credit_card_1' }).output);
+    const r = json((await call('update_reservation_flights', { reservation_id: 'RES001', cabin: 'economy', flights: [{ flight_number: 'HAT901', date: '2024-05-20' }, { flight_number: 'HAT902', date: '2024-05-20' }], payment_id: 'credit_card_1' })).output);
     expect(r.flights.map((f: any) => f.price)).toEqual([80, 110]);
     expect(r.payment_history).toHaveLength(1);
     expect(env.changed()).toBe(false);
   });
 
-  it('prices new segments now and charges the difference x passengers to a gift card', () => {
+  it('prices new segments now and charges the difference x passengers to a gift card', async () => {
     const { env, call } = fixtureEnv();
-    const out = call('update_reservation_flights', {
+    const out = (await call('update_reservation_flights', {
       reservation_id: 'RES001',
       cabin: 'economy',
       flights: [{ flight_number: 'HAT901', date: '2024-05-20' }, { flight_number: 'HAT902', date: '2024-05-21' }],
       payment_id: 'gift_card_1',
-    });
+    }));
     const r = json(out.output);
     expect(r.flights.map((f: any) => [f.flight_number, f.date, f.price])).toEqual([['HAT901', '2024-05-20', 80], ['HAT902', '2024-05-21', 130]]);
     expect(r.payment_history.at(-1)).toEqual({ payment_id: 'gift_card_1', amount: 40 });
@@ -223,58 +225,58 @@ describe('update_reservation_flights', () => {
     expect(env.diff().filter((d) => d.path.startsWith('/flights'))).toEqual([]);
   });
 
-  it('a cabin change reprices every segment; a downgrade refunds to the gift card', () => {
+  it('a cabin change reprices every segment; a downgrade refunds to the gift card', async () => {
     const { env, call } = fixtureEnv();
-    const r = json(call('update_reservation_flights', { reservation_id: 'RES001', cabin: 'basic_economy', flights: [{ flight_number: 'HAT901', date: '2024-05-20' }, { flight_number: 'HAT902', date: '2024-05-20' }], payment_id: 'gift_card_1' }).output);
+    const r = json((await call('update_reservation_flights', { reservation_id: 'RES001', cabin: 'basic_economy', flights: [{ flight_number: 'HAT901', date: '2024-05-20' }, { flight_number: 'HAT902', date: '2024-05-20' }], payment_id: 'gift_card_1' })).output);
     expect(r.cabin).toBe('basic_economy');
     expect(r.flights.map((f: any) => f.price)).toEqual([50, 60]);
     expect(r.payment_history.at(-1)).toEqual({ payment_id: 'gift_card_1', amount: -160 });
     expect(env.diff()).toContainEqual({ path: '/users/ana_lee_1/payment_methods/gift_card_1/amount', op: 'replace', before: 200, after: 360 });
   });
 
-  it('payment and availability errors', () => {
+  it('payment and availability errors', async () => {
     const { env, call } = fixtureEnv();
-    const up = (cabin: string, payment_id: string, second = { flight_number: 'HAT902', date: '2024-05-21' }) =>
-      call('update_reservation_flights', { reservation_id: 'RES001', cabin, flights: [{ flight_number: 'HAT901', date: '2024-05-20' }, second], payment_id }).output;
-    expect(up('business', 'gift_card_1')).toBe('Error: Gift card balance is not enough');
-    expect(up('business', 'certificate_1')).toBe('Error: Certificate cannot be used to update reservation');
-    expect(up('business', 'paypal_1')).toBe('Error: Payment method not found');
-    expect(up('economy', 'credit_card_1', { flight_number: 'HAT904', date: '2024-05-20' })).toBe('Error: Not enough seats on flight HAT904');
-    expect(up('economy', 'credit_card_1', { flight_number: 'HAT904', date: '2024-05-21' })).toBe('Error: Flight HAT904 not available on date 2024-05-21');
+    const up = async (cabin: string, payment_id: string, second = { flight_number: 'HAT902', date: '2024-05-21' }) =>
+      (await call('update_reservation_flights', { reservation_id: 'RES001', cabin, flights: [{ flight_number: 'HAT901', date: '2024-05-20' }, second], payment_id })).output;
+    expect((await up('business', 'gift_card_1'))).toBe('Error: Gift card balance is not enough');
+    expect((await up('business', 'certificate_1'))).toBe('Error: Certificate cannot be used to update reservation');
+    expect((await up('business', 'paypal_1'))).toBe('Error: Payment method not found');
+    expect((await up('economy', 'credit_card_1', { flight_number: 'HAT904', date: '2024-05-20' }))).toBe('Error: Not enough seats on flight HAT904');
+    expect((await up('economy', 'credit_card_1', { flight_number: 'HAT904', date: '2024-05-21' }))).toBe('Error: Flight HAT904 not available on date 2024-05-21');
     expect(env.changed()).toBe(false);
-    const ok = json(up('business', 'credit_card_1'));
+    const ok = json((await up('business', 'credit_card_1')));
     expect(ok.payment_history.at(-1)).toEqual({ payment_id: 'credit_card_1', amount: (300 + 410) * 2 - (80 + 110) * 2 });
   });
 });
 
 describe('update_reservation_baggages / passengers, send_certificate', () => {
-  it('charges $50 per added non-free bag; lowering bags is allowed and free', () => {
+  it('charges $50 per added non-free bag; lowering bags is allowed and free', async () => {
     const { call } = fixtureEnv();
-    const r = json(call('update_reservation_baggages', { reservation_id: 'RES001', total_baggages: 3, nonfree_baggages: 2, payment_id: 'credit_card_1' }).output);
+    const r = json((await call('update_reservation_baggages', { reservation_id: 'RES001', total_baggages: 3, nonfree_baggages: 2, payment_id: 'credit_card_1' })).output);
     expect(r.payment_history.at(-1)).toEqual({ payment_id: 'credit_card_1', amount: 100 });
-    const r2 = json(call('update_reservation_baggages', { reservation_id: 'RES001', total_baggages: 0, nonfree_baggages: 0, payment_id: 'credit_card_1' }).output);
+    const r2 = json((await call('update_reservation_baggages', { reservation_id: 'RES001', total_baggages: 0, nonfree_baggages: 0, payment_id: 'credit_card_1' })).output);
     expect([r2.total_baggages, r2.nonfree_baggages, r2.payment_history.length]).toEqual([0, 0, 2]);
   });
 
-  it('passenger count can never change', () => {
+  it('passenger count can never change', async () => {
     const { call } = fixtureEnv();
-    expect(call('update_reservation_passengers', { reservation_id: 'RES001', passengers: [pax('Solo')] }).output).toBe('Error: Number of passengers does not match');
-    const r = json(call('update_reservation_passengers', { reservation_id: 'RES001', passengers: [pax('Cy'), { dob: '2000-01-01', last_name: 'Wu', first_name: 'Di' }] }).output);
+    expect((await call('update_reservation_passengers', { reservation_id: 'RES001', passengers: [pax('Solo')] })).output).toBe('Error: Number of passengers does not match');
+    const r = json((await call('update_reservation_passengers', { reservation_id: 'RES001', passengers: [pax('Cy'), { dob: '2000-01-01', last_name: 'Wu', first_name: 'Di' }] })).output);
     expect(r.passengers[1]).toEqual({ first_name: 'Di', last_name: 'Wu', dob: '2000-01-01' });
   });
 
-  it('certificates get ids 3221322..3221324 and float amounts', () => {
+  it('certificates get ids 3221322..3221324 and float amounts', async () => {
     const { call } = fixtureEnv();
-    expect(call('send_certificate', { user_id: 'ana_lee_1', amount: 150 }).output).toBe('Certificate certificate_3221322 added to user ana_lee_1 with amount 150.');
-    expect(call('send_certificate', { user_id: 'ana_lee_1', amount: 12.5 }).output).toBe('Certificate certificate_3221323 added to user ana_lee_1 with amount 12.5.');
-    expect(call('get_user_details', { user_id: 'ana_lee_1' }).output).toContain('"certificate_3221322": {"source": "certificate", "id": "certificate_3221322", "amount": 150.0}');
-    call('send_certificate', { user_id: 'ana_lee_1', amount: 50 });
-    expect(call('send_certificate', { user_id: 'ana_lee_1', amount: 50 }).output).toBe('Error: Too many certificates');
+    expect((await call('send_certificate', { user_id: 'ana_lee_1', amount: 150 })).output).toBe('Certificate certificate_3221322 added to user ana_lee_1 with amount 150.');
+    expect((await call('send_certificate', { user_id: 'ana_lee_1', amount: 12.5 })).output).toBe('Certificate certificate_3221323 added to user ana_lee_1 with amount 12.5.');
+    expect((await call('get_user_details', { user_id: 'ana_lee_1' })).output).toContain('"certificate_3221322": {"source": "certificate", "id": "certificate_3221322", "amount": 150.0}');
+    (await call('send_certificate', { user_id: 'ana_lee_1', amount: 50 }));
+    expect((await call('send_certificate', { user_id: 'ana_lee_1', amount: 50 })).output).toBe('Error: Too many certificates');
   });
 });
 
 describe('generic tools and call handling', () => {
-  it('calculate follows Python: float result rounded to 2 places, ties to even', () => {
+  it('calculate follows Python: float result rounded to 2 places, ties to even', async () => {
     expect(pyCalculate('2 * ((350 - 122) + (499 - 127))')).toBe('1200.0');
     expect(pyCalculate('10 / 3')).toBe('3.33');
     expect(pyCalculate('0.125 + 0')).toBe('0.12');
@@ -283,10 +285,10 @@ describe('generic tools and call handling', () => {
     expect(pyCalculate('7 // 2')).toBe('3.0');
     expect(pyRound2(2.675)).toBe(2.67); // binary value is below the tie
     const { call } = fixtureEnv();
-    expect(call('calculate', { expression: '1/0' }).output).toBe('Error: division by zero');
-    expect(call('calculate', { expression: 'abs(1)' }).output).toBe('Error: Invalid characters in expression');
-    expect(call('transfer_to_human_agents', { summary: 'x' })).toMatchObject({ output: 'Transfer successful', error: false, mutating: false });
-    expect(call('no_such_tool', {}).output).toBe("Error: Tool 'no_such_tool' not found.");
+    expect((await call('calculate', { expression: '1/0' })).output).toBe('Error: division by zero');
+    expect((await call('calculate', { expression: 'abs(1)' })).output).toBe('Error: Invalid characters in expression');
+    expect((await call('transfer_to_human_agents', { summary: 'x' }))).toMatchObject({ output: 'Transfer successful', error: false, mutating: false });
+    expect((await call('no_such_tool', {})).output).toBe("Error: Tool 'no_such_tool' not found.");
   });
 });
 
@@ -294,15 +296,15 @@ describe('DB hash', () => {
   const naive = (env: ReturnType<typeof fixtureEnv>['env']) =>
     createHash('sha256').update(pyDumps(env.state.materialize(), { sortKeys: true, ensureAscii: true, types: AIRLINE_DB_TYPES })).digest('hex');
 
-  it('equals sha256 of the Python-style dump of the whole DB, before and after writes', () => {
+  it('equals sha256 of the Python-style dump of the whole DB, before and after writes', async () => {
     const { env, call } = fixtureEnv();
     expect(env.stateHash()).toBe(naive(env));
     const pristine = env.stateHash();
-    call('book_reservation', booking());
+    (await call('book_reservation', booking()));
     expect(env.stateHash()).toBe(naive(env));
     expect(env.stateHash()).not.toBe(pristine);
-    call('send_certificate', { user_id: 'ana_lee_1', amount: 10 });
-    call('cancel_reservation', { reservation_id: 'RES001' });
+    (await call('send_certificate', { user_id: 'ana_lee_1', amount: 10 }));
+    (await call('cancel_reservation', { reservation_id: 'RES001' }));
     expect(env.stateHash()).toBe(naive(env));
     expect(airlineDbHash(env.state)).toBe(naive(env));
   });
@@ -340,7 +342,7 @@ describe('tool schemas', () => {
     expect(schema.properties.total_baggages).toEqual({ type: 'integer', description: 'Total number of checked bags on the reservation.' });
     expect(schema.required).toContain('payment_methods');
     const { call, env } = fixtureEnv();
-    const r = call('book_reservation', booking({ nonfree_baggages: 1.5 }));
+    const r = (await call('book_reservation', booking({ nonfree_baggages: 1.5 })));
     expect(r.error).toBe(true);
     expect(r.output).toContain('nonfree_baggages: Invalid input: expected an integer');
     expect(env.changed()).toBe(false);

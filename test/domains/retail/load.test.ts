@@ -38,7 +38,7 @@ function retailCopy(opts: { tasks?: string; dbText?: string } = {}): string {
 const conformance = (dir: string) => cli(['conformance', '--domain', 'retail', '--data-dir', dir, '--reference', REFERENCE]);
 
 describe('retail package without a data folder', () => {
-  it("loads servicegym's own dataset: five seed tasks and the servicegym tools", () => {
+  it("loads servicegym's own dataset: five seed tasks and the servicegym tools", async () => {
     const l = loadDomain('retail');
     expect(l.mode).toBe('servicegym');
     expect(l.tasks.map((t) => t.id)).toEqual(['T04', 'T05', 'T06', 'T13', 'T16']);
@@ -49,7 +49,7 @@ describe('retail package without a data folder', () => {
 });
 
 describe.skipIf(!HAS_SHARED)('tau2 retail folder', () => {
-  it("loads 114 tasks, the policy and 16 tools; the pristine DB hash equals tau2's", () => {
+  it("loads 114 tasks, the policy and 16 tools; the pristine DB hash equals tau2's", async () => {
     const loaded = loadRetail({ dataDir: RETAIL_DIR });
     expect([loaded.mode, loaded.now, loaded.tasks.length, loaded.domain.tools.length]).toEqual(['tau2', undefined, 114, 16]);
     expect(loaded.policy).toBe(fs.readFileSync(path.join(RETAIL_DIR, 'policy.md'), 'utf8'));
@@ -57,7 +57,7 @@ describe.skipIf(!HAS_SHARED)('tau2 retail folder', () => {
     expect(loadRetail({ dataDir: RETAIL_DIR }).domain.initialState().base).toBe(loaded.domain.initialState().base);
   });
 
-  it('the gold actions of the 112 tasks with actions fail only where tau2\'s gold calls fail', () => {
+  it('the gold actions of the 112 tasks with actions fail only where tau2\'s gold calls fail', async () => {
     const loaded = loadRetail({ dataDir: RETAIL_DIR });
     const failures: string[] = [];
     let n = 0;
@@ -65,7 +65,7 @@ describe.skipIf(!HAS_SHARED)('tau2 retail folder', () => {
       const env = new Environment<RetailState>(loaded.domain, { now: '1970-01-01T00:00:00' });
       for (const a of task.evaluation_criteria?.actions ?? []) {
         n++;
-        const r = env.execute({ id: a.action_id, type: 'function', function: { name: a.name, arguments: JSON.stringify(a.arguments) } }, a.requestor);
+        const r = (await env.execute({ id: a.action_id, type: 'function', function: { name: a.name, arguments: JSON.stringify(a.arguments) } }, a.requestor));
         if (r.error) failures.push(`${a.action_id} ${r.output}`);
       }
     }

@@ -1,0 +1,38 @@
+/**
+ * A surface: how an agent reaches a domain's back-end (architecture notes, "A surface is an
+ * adapter, not a domain"). The API surface hands the agent the domain's tools as they are; a
+ * terminal, web or pixel surface gives it commands, clicks or keystrokes whose tools call the
+ * back-end through `ToolContext.act`, and holds a per-episode resource (a terminal session, a
+ * browser context) that is opened with the episode's environment and always closed with it.
+ */
+import type { Domain } from './domain.js';
+import type { ToolDef } from './tool.js';
+
+/** What a surface gets when an episode's environment opens. */
+export interface SurfaceOpenContext<S> {
+  domain: Domain<S>;
+  /** The episode's live state (write tools mutate it in place). */
+  state: S;
+  /** The environment's fixed "now" (ISO-8601). */
+  now: string;
+}
+
+export interface Surface {
+  /** Registry name, e.g. `api`. */
+  name: string;
+  /** One line on what the agent sees and does on this surface. */
+  description: string;
+  /**
+   * The tools the agent (requestor `assistant`) and the user (requestor `user`) call on this
+   * surface for `domain`: names, descriptions and schemas are static, so agents can be built
+   * before an episode opens. Throws BadInputError when the surface cannot front the domain.
+   */
+  tools<S>(domain: Domain<S>): ToolDef<S>[];
+  /**
+   * Opens the per-episode resource; its value reaches every tool call as `ctx.surface`. Absent:
+   * nothing to open (the API surface). A rejection is a harness error.
+   */
+  open?<S>(ctx: SurfaceOpenContext<S>): unknown | Promise<unknown>;
+  /** Releases what `open` returned; called exactly once per opened episode, also after a crash, a deadline or a kill signal. */
+  close?(resource: unknown): void | Promise<void>;
+}
