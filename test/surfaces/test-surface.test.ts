@@ -19,7 +19,7 @@ import { ScriptedUser } from '../../src/users/scripted-user.js';
 import { runEpisode } from '../../src/orchestrator/episode.js';
 import { evaluateTask } from '../../src/evaluation/compose.js';
 import { runTasks } from '../../src/run/run-tasks.js';
-import { miniDomain, miniLoaded, miniTask } from '../support/mini-domain.js';
+import { miniDomain, miniLoaded, miniTask, type MiniState } from '../support/mini-domain.js';
 import { openedSessions, testSurface, type ScreenSession } from '../support/test-surface.js';
 
 const NOW = '2026-01-01T00:00:00Z';
@@ -56,7 +56,7 @@ describe('test surface', () => {
       call('press', { button: 'cancel', order_id: 'O1' }),
       say('Order O1 is cancelled. ###STOP###'),
     ]);
-    const ep = await runEpisode({ agent, user: user(), env: env() });
+    const ep = await runEpisode<MiniState>({ agent, user: user(), env: env() });
     expect(ep.termination).toBe('agent_stop');
     const session = lastSession();
     expect(session).toMatchObject({ closed: true, presses: 1 });
@@ -85,7 +85,7 @@ describe('test surface', () => {
 
   it('a write caused by a click without a confirmation fails the confirmation check', async () => {
     const agent = new ScriptedAgent([call('press', { button: 'cancel', order_id: 'O1' }), say('Done. ###STOP###')]);
-    const ep = await runEpisode({ agent, user: user(), env: env() });
+    const ep = await runEpisode<MiniState>({ agent, user: user(), env: env() });
     const ev = await evaluateTask({ loaded: miniLoaded, task, trace: ep, env: { now: NOW } });
     expect(ev.checks.find((c) => c.id === 'confirmed')!.verdict).toBe('fail');
     expect(ev.checks.find((c) => c.id === 'looked_first')!.verdict).toBe('pass'); // the press read the order first
@@ -95,7 +95,7 @@ describe('test surface', () => {
 
   it('a malformed call stays a tool error the agent sees, and the episode goes on', async () => {
     const agent = new ScriptedAgent([call('press', { button: 'explode', order_id: 'O1' }), call('teleport', {}), say('Sorry. ###STOP###')]);
-    const ep = await runEpisode({ agent, user: user(), env: env() });
+    const ep = await runEpisode<MiniState>({ agent, user: user(), env: env() });
     expect(ep.termination).toBe('agent_stop');
     expect(ep.toolLog.map((t) => [t.name, t.error])).toEqual([['press', true], ['teleport', true]]);
     expect(ep.toolLog[0].output).toMatch(/^Error: invalid arguments for press: button:/);
@@ -104,7 +104,7 @@ describe('test surface', () => {
 
   it('a tool that throws ends the episode as a harness error; the run leaves it out of the scores', async () => {
     const agent = new ScriptedAgent([call('screen', { order_id: 'O1' }), call('crash'), say('unreachable')]);
-    const ep = await runEpisode({ agent, user: user(), env: env() });
+    const ep = await runEpisode<MiniState>({ agent, user: user(), env: env() });
     expect(ep.termination).toBe('harness_error');
     expect(ep.harness).toEqual({ tool: 'crash', message: "TypeError: Cannot read properties of undefined (reading 'rows')" });
     expect(ep.failure).toEqual({ by: 'harness', kind: 'harness', message: "tool crash threw TypeError: Cannot read properties of undefined (reading 'rows')" });
