@@ -7,7 +7,29 @@ import type { ToolCallView, TranscriptEntry } from './types.js';
 
 type Loose = Record<string, unknown>;
 
-const asText = (value: unknown): string => (typeof value === 'string' ? value : value == null ? '' : JSON.stringify(value));
+const isPart = (p: unknown): p is Loose => typeof p === 'object' && p !== null && typeof (p as Loose).type === 'string';
+const isParts = (value: unknown): value is Loose[] => Array.isArray(value) && value.every(isPart);
+
+/** A message content's text: a string, or the text parts of a content-part list joined with newlines. */
+const asText = (value: unknown): string => {
+  if (typeof value === 'string') return value;
+  if (value == null) return '';
+  if (isParts(value)) return value.flatMap((p) => (p.type === 'text' && typeof p.text === 'string' ? [p.text] : [])).join('\n');
+  return JSON.stringify(value);
+};
+
+/** The image parts' URLs of a content value, `data:image/…` only (the viewer never loads remote images). */
+const imagesOf = (value: unknown): string[] =>
+  isParts(value)
+    ? value.flatMap((p) => {
+        const url = p.type === 'image_url' ? (p.image_url as Loose | undefined)?.url : undefined;
+        return typeof url === 'string' && /^data:image\/(png|jpeg|gif|webp);base64,/.test(url) ? [url] : [];
+      })
+    : [];
+const withImages = <T extends object>(entry: T, content: unknown): T => {
+  const images = imagesOf(content);
+  return images.length ? { ...entry, images } : entry;
+};
 
 function toolCallView(call: Loose): ToolCallView {
   const fn = (call.function ?? {}) as Loose;
@@ -36,7 +58,7 @@ export function buildTranscript(messages: unknown, toolLog: unknown, infraError?
         out.push({ kind: 'system', text: asText(m.content) });
         break;
       case 'user':
-        out.push({ kind: 'customer', text: asText(m.content) });
+        out.push(withImages({ kind: 'customer', text: asText(m.content) }, m.content));
         break;
       case 'assistant': {
         const calls = (Array.isArray(m.tool_calls) ? (m.tool_calls as Loose[]) : []).map(toolCallView);
@@ -48,13 +70,18 @@ export function buildTranscript(messages: unknown, toolLog: unknown, infraError?
         const output = asText(m.content);
         const logged = agentLog[toolIndex++];
         const callId = asText(m.tool_call_id);
-        out.push({
-          kind: 'tool',
-          name: callNames.get(callId) ?? asText(logged?.name),
-          call_id: callId,
-          output,
-          error: logged?.error === true || /^Error\b/.test(output),
-        });
+        out.push(
+          withImages(
+            {
+              kind: 'tool' as const,
+              name: callNames.get(callId) ?? asText(logged?.name),
+              call_id: callId,
+              output,
+              error: logged?.error === true || /^Error\b/.test(output),
+            },
+            m.content,
+          ),
+        );
         break;
       }
       default:

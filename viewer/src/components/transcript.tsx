@@ -5,6 +5,18 @@ import { jsonBlock } from '../format.js';
 /** Tool outputs longer than this many characters start collapsed. */
 const LONG = 280;
 
+/** Image parts of a message (data URLs only), e.g. a surface's screenshot. */
+function Images({ urls }: { urls?: string[] }) {
+  if (!urls?.length) return null;
+  return (
+    <div className="images">
+      {urls.map((u, i) => (
+        <img key={i} src={u} alt={`image ${i + 1} of the message`} data-testid="message-image" />
+      ))}
+    </div>
+  );
+}
+
 function ToolOutput({ entry }: { entry: Extract<TranscriptEntry, { kind: 'tool' }> }) {
   const body = <pre className="code">{prettyJson(entry.output)}</pre>;
   return (
@@ -21,6 +33,7 @@ function ToolOutput({ entry }: { entry: Extract<TranscriptEntry, { kind: 'tool' 
       ) : (
         body
       )}
+      <Images urls={entry.images} />
     </div>
   );
 }
@@ -49,6 +62,7 @@ function Entry({ entry }: { entry: TranscriptEntry }) {
         <div className="turn customer">
           <div className="who">customer</div>
           <p className="text">{entry.text}</p>
+          <Images urls={entry.images} />
         </div>
       );
     case 'agent':
