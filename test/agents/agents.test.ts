@@ -64,7 +64,7 @@ describe('OracleAgent', () => {
     const ep = await runEpisode({ agent: new OracleAgent(task), user: new ScriptedUser(["I'd like to cancel O1."]), env });
     expect(ep.termination).toBe('user_stop');
     expect(ep.toolLog.map((t) => [t.name, t.error])).toEqual([['get_order', false], ['cancel_order', false]]);
-    expect(ep.finalState).toEqual(tinyGoldState(task));
+    expect(ep.finalState).toEqual(await tinyGoldState(task));
     expect(ep.finalText).toBe(oracleReport(['42.5']));
     expect(ep.finalText.toLowerCase().replace(/,/g, '')).toContain('42.5');
   });
@@ -81,7 +81,7 @@ describe('OracleAgent', () => {
     for (const task of tinyShopTasks) {
       const ep = await runEpisode({ agent: new OracleAgent(task), user: new ScriptedUser(['hi']), env: tinyEnv(), transferEnds: 'never' });
       expect(ep.termination, task.id).toBe('user_stop');
-      expect(ep.finalState, task.id).toEqual(tinyGoldState(task));
+      expect(ep.finalState, task.id).toEqual(await tinyGoldState(task));
     }
   });
 });

@@ -56,7 +56,7 @@ describe('LLM agent and LLM user simulator', () => {
       ['get_order', false, false],
       ['cancel_order', false, true],
     ]);
-    expect(ep.finalState).toEqual(tinyGoldState(tinyTask('cancel_o1')));
+    expect(ep.finalState).toEqual(await tinyGoldState(tinyTask('cancel_o1')));
     expect(ep.messages.map((m) => m.role)).toEqual(['system', 'assistant', 'user', 'assistant', 'tool', 'assistant', 'user', 'assistant', 'tool', 'assistant', 'user']);
     expect(ep.messages[1]).toEqual({ role: 'assistant', content: DEFAULT_GREETING });
     expect(ep.messages[6]).toEqual({ role: 'user', content: 'Yes, please go ahead.' });

@@ -16,8 +16,8 @@ const ENV = { now: TINY_NOW };
 const openers: Record<string, string> = { cancel_o1: 'Please cancel O1.', refund_o2: 'Refund O2 please.', status_o2: 'Was O2 delivered?' };
 const user = (task: Task) => new ScriptedUser([openers[task.id]]);
 /** A toy evaluator: reward 1 when the episode ended by a stop and reached the gold state. */
-const toy = (task: Task, ep: EpisodeResult<TinyShopState>) => {
-  const ok = (ep.termination === 'user_stop' || ep.termination === 'agent_stop') && isDeepStrictEqual(ep.finalState, tinyGoldState(task));
+const toy = async (task: Task, ep: EpisodeResult<TinyShopState>) => {
+  const ok = (ep.termination === 'user_stop' || ep.termination === 'agent_stop') && isDeepStrictEqual(ep.finalState, await tinyGoldState(task));
   return { reward: ok ? 1 : 0, partial: ok ? 1 : 0.5 };
 };
 

@@ -130,11 +130,11 @@ export function tinyEnv(): Environment<TinyShopState> {
 }
 
 /** The state after running a task's assistant gold actions on a fresh environment (the test's own gold replay). */
-export function tinyGoldState(task: Task): TinyShopState {
+export async function tinyGoldState(task: Task): Promise<TinyShopState> {
   const env = tinyEnv();
-  (task.evaluation_criteria?.actions ?? []).forEach((a, i) =>
-    env.execute({ id: `g${i}`, type: 'function', function: { name: a.name, arguments: JSON.stringify(a.arguments) } }),
-  );
+  for (const [i, a] of (task.evaluation_criteria?.actions ?? []).entries()) {
+    await env.execute({ id: `g${i}`, type: 'function', function: { name: a.name, arguments: JSON.stringify(a.arguments) } });
+  }
   return env.state;
 }
 
