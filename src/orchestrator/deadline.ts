@@ -4,7 +4,6 @@
  * environment) races it; when it passes the step is abandoned and the episode ends, with its
  * environment closed as always.
  */
-import type { EpisodeFailure } from './episode.js';
 
 /** The deadline passed (or the caller aborted) while a step was running. */
 export class DeadlineError extends Error {
@@ -51,7 +50,7 @@ export class Deadline {
   }
 
   /** The episode failure for a deadline that passed during `by`'s step. */
-  failure(by: 'agent' | 'user', during: string): EpisodeFailure {
+  failure(by: 'agent' | 'user', during: string): { by: 'agent' | 'user'; kind: 'deadline'; message: string } {
     return { by, kind: 'deadline', message: `${this.why} ${during}` };
   }
 
