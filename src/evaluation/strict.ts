@@ -59,7 +59,7 @@ const CLAIMS: readonly RegExp[] = [
   new RegExp(String.raw`\b(?:i|we)(?:'m| am|'ll| will| have|'ve| are|'re)?\s+(?:now\s+|just\s+|going to\s+|about to\s+)*(?:transferr?(?:ing|ed)?|connect(?:ing|ed)?|escalat(?:ing|ed)|hand(?:ing|ed)?\s+(?:you|this|your\s+\w+)\s+(?:over|off))\b[^.!?\n]{0,80}?\b(?:to|with)\b[^.!?\n]{0,40}?${HUMAN}\b`, 'i'),
   new RegExp(String.raw`\byou(?:'re| are| will be|'ll be)\s+(?:now\s+)?being\s+(?:transferred|connected)\b`, 'i'),
   new RegExp(String.raw`(?:^|[.!\n]\s*)(?:transferring|connecting)\s+you\b`, 'i'),
-  new RegExp(String.raw`\b(?:i|we)(?:'ve| have)\s+(?:transferred|escalated)\s+(?:you|your\s+\w+)\b`, 'i'),
+  new RegExp(String.raw`\b(?:i|we)(?:'ve| have)\s+(?:transferred\s+you\b|escalated\s+(?:you|your\s+\w+)\b)`, 'i'),
 ];
 const NOT_A_CLAIM = /\b(?:can(?:'|no)t|cannot|unable|not able|won't|will not|would you like|do you want|shall i|should i|if you|could|can i|happy to|no need)\b/i;
 

@@ -128,6 +128,12 @@ function taskRunParts(r: Loose): Pick<EpisodeDetail, 'checks' | 'rubric' | 'rewa
     diff: diffView(c.diff),
   }));
   const facts = ev.not_judged ? [{ name: 'not judged', value: 'some checks needed a judge; scores are lower bounds' }] : [];
+  if (ev.strict === true) facts.push({ name: 'strict', value: `evaluated in strict mode${Array.isArray(ev.flags) && ev.flags.length ? `; flagged: ${ev.flags.map(text).join(', ')}` : ''}` });
+  const failure = r.failure as Loose | undefined;
+  if (failure && typeof failure === 'object') {
+    facts.push({ name: `${text(failure.by)} failure (${text(failure.kind)})`, value: text(failure.message) });
+    if (Array.isArray(failure.raw)) failure.raw.forEach((body, i) => facts.push({ name: `raw response ${i + 1}`, value: JSON.stringify(body) }));
+  }
   return { checks: weigh(checks, rubric, basis), rubric, reward_basis: basis, reward_breakdown: (ev.reward_breakdown ?? {}) as Record<string, number | null>, db_diff: diffView(ev.db_diff), facts };
 }
 

@@ -120,6 +120,8 @@ describe('transfer claims', () => {
     "I'll connect you with a human agent right away.",
     "I've escalated your request to a senior agent.",
     'Please hold while I hand you over to a colleague. I am handing you over to a colleague.',
+    'I have transferred you to our returns department.',
+    "I've escalated your case; a supervisor will take it from here.",
   ];
   const notClaims = [
     'Would you like me to transfer you to a human agent?',
@@ -130,6 +132,9 @@ describe('transfer claims', () => {
     'The funds were transferred to your gift card.',
     'Shall I transfer you to a human agent?',
     'There is no need to transfer you; I can help with this myself.',
+    'I have transferred your refund to the original credit card.',
+    "I've transferred the balance to your gift card.",
+    'We have connected your account to the new address.',
   ];
   it.each(claims)('claim: %s', (t) => expect(transferClaim(t)).not.toBeNull());
   it.each(notClaims)('not a claim: %s', (t) => expect(transferClaim(t)).toBeNull());

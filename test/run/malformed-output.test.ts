@@ -77,3 +77,33 @@ describe('malformed model output is the agent failure', () => {
     expect(err.message).toMatch(/malformed chat completion.*\$\.choices/);
   });
 });
+
+describe('a stored malformed-output episode', () => {
+  it('keeps the raw bodies in the store and the viewer shows them beside the failure', async () => {
+    const path = await import('node:path');
+    const { RunStore } = await import('../../src/store/store.js');
+    const { runDomainTasks } = await import('../../src/run/task-run.js');
+    const { episodePayload } = await import('../../src/viewer/queries.js');
+    const { tmpDir } = await import('../support/paths.js');
+    const reply = MALFORMED['arguments sent as an object'];
+    mock = await startTwoRoleMock({ agent: () => reply, user: () => ({ content: 'Was O2 delivered?' }) });
+    const db = path.join(tmpDir('sg-malformed-'), 'store.db');
+    const store = RunStore.open(db);
+    try {
+      store.saveRun({ id: 'r1', kind: 'run', name: 'run tiny', domain: 'tiny', created_at: '2026-12-01T00:00:00Z', summary: {}, record: null });
+      const res = await runDomainTasks({
+        loaded: tinyShop, tasks: tinyShopTasks.filter((t) => t.id === 'status_o2'), trials: 1, concurrency: 1, mode: 'llm',
+        agentModel: mock.agentModel, userModel: mock.userModel, store, runId: 'r1',
+      });
+      expect(res.summary).toMatchObject({ scored: 1, infraErrors: 0, rewardMean: 0 });
+      const stored = store.getEpisode('r1', 'status_o2#0')!;
+      expect((stored.result as any).failure).toMatchObject({ by: 'agent', kind: 'malformed', raw: [(reply as any).raw, (reply as any).raw] });
+      const view = episodePayload(store, 'r1', 'status_o2#0')!;
+      expect(view.errors.infra).toBeNull();
+      expect(view.facts.find((f) => f.name === 'agent failure (malformed)')?.value).toMatch(/MalformedResponseError: .*also on the retry/);
+      expect(view.facts.filter((f) => f.name.startsWith('raw response'))).toHaveLength(2);
+    } finally {
+      store.close();
+    }
+  });
+});
