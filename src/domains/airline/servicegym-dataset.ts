@@ -9,9 +9,9 @@ import type { LoadedDomain } from '../../spec/domain.js';
 import type { Task } from '../../spec/task.js';
 import { readTextFile } from '../../util/json-file.js';
 import { loadBuiltinTasks } from '../common/builtin-dataset.js';
-import { generateAirlineDb, SERVICEGYM_AIRLINE_NOW } from './data/generate.js';
+import { AIRLINE_SIZES, generateAirlineDb, SERVICEGYM_AIRLINE_NOW } from './data/generate.js';
 import { seedFlights, seedReservations, seedUsers } from './data/seed-records.js';
-import { createAirlineDomain, parseAirlineDb } from './domain.js';
+import { createAirlineDomain } from './domain.js';
 import type { AirlineDb } from './schema.js';
 import type { AirlineState } from './state.js';
 import { addTravelInsurance, changeFlightsSplitPayment, getFlightStatusDetailed } from './servicegym-tools.js';
@@ -23,18 +23,28 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** The task files, in order (an explicit list, never a folder scan). */
 export const SERVICEGYM_AIRLINE_TASK_FILES = ['t01-basic-economy-date-change.json', 't02-upgrade-and-bags.json', 't03-delay-cancel-compensation.json', 't15-cancel-eligible-only.json', 't17-family-rework.json'];
 
-/** The dataset's DB as plain JSON (tau2 `db.json` shape): generated filler, then the seed records. */
-export function servicegymAirlineDbJson(seed = 2026): { flights: Record<string, unknown>; users: Record<string, any>; reservations: Record<string, unknown> } {
-  const db = generateAirlineDb(seed);
+/**
+ * The dataset's DB as plain JSON (tau2 `db.json` shape): the seed records first, then the
+ * generated filler (generated reservation ids never collide with the seed records').
+ */
+export function servicegymAirlineDbJson(seed = 2026): { flights: Record<string, any>; users: Record<string, any>; reservations: Record<string, any> } {
   const seededRes = seedReservations();
-  for (const id of Object.keys(seededRes)) {
-    if (db.reservations[id]) throw new Error(`generated reservation id ${id} collides with a seed record`);
-  }
+  const db = generateAirlineDb(seed, AIRLINE_SIZES, Object.keys(seededRes));
   return {
     flights: { ...seedFlights(), ...db.flights },
     users: { ...seedUsers(), ...db.users },
     reservations: { ...seededRes, ...db.reservations },
   };
+}
+
+/**
+ * The dataset's DB, ready to use. Seed records and generated filler are both built in the
+ * schema's normalised form (model field order, nulls filled in), so the DB is not run through the
+ * zod schema at start-up (that alone would cost more than generating it); a test checks that
+ * `parseAirlineDb` leaves the whole DB unchanged.
+ */
+export function servicegymAirlineDb(seed = 2026): AirlineDb {
+  return servicegymAirlineDbJson(seed) as AirlineDb;
 }
 
 /** servicegym's tool set: tau2's 14 (detailed flight status in place of the bare one) plus the additions. */
@@ -48,7 +58,7 @@ let cached: { db: AirlineDb; tasks: Task[]; policy: string } | undefined;
 /** Loads the dataset (built and validated once per process). */
 export function loadServicegymAirline(): LoadedDomain<AirlineState> {
   if (!cached) {
-    const db = parseAirlineDb(servicegymAirlineDbJson(), 'servicegym airline dataset');
+    const db = servicegymAirlineDb();
     const policy = readTextFile(path.join(HERE, 'data', 'airline_policy.md'));
     const tasks = loadBuiltinTasks(path.join(HERE, 'tasks'), SERVICEGYM_AIRLINE_TASK_FILES);
     cached = { db, tasks, policy };

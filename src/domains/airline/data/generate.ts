@@ -1,25 +1,42 @@
 /**
- * servicegym's own airline dataset, generated reproducibly from a seed: flights for October
- * 2026 between twelve airports, customers with payment methods, and reservations — in tau2's
- * `db.json` shape, so the same tools and hash apply. The records the seed tasks name are laid
- * over it by `seed-records.ts`.
+ * servicegym's own airline dataset, generated reproducibly from a seed: a hub-and-spoke network
+ * over tau2's 20 airports with flights for every day of October 2026, customers with payment
+ * methods, and reservations (`generate-bookings.ts`) — in tau2's `db.json` shape, so the same
+ * tools and hash apply. The records the seed tasks name are laid over it by `seed-records.ts`.
  *
  * Time model: "now" is 2026-10-14 15:00 EST ({@link SERVICEGYM_AIRLINE_NOW}). Earlier dates have
  * landed (a few were cancelled), 2026-10-14 is mixed (landed / flying / on time / delayed by
- * departure time), later dates are `available` with seats and prices in dollars.
+ * departure time), later dates are `available` with seats and prices in whole dollars (tau2's
+ * airline keeps fares as integers; they are priced from the route's distance, so they are not
+ * round numbers).
  */
 import { Rng } from '../../../util/rng.js';
+import { generateBookings, type BookingSizes } from './generate-bookings.js';
 
 export const SERVICEGYM_AIRLINE_NOW = '2026-10-14T15:00:00';
 export const TODAY = '2026-10-14';
-export const AIRPORTS: { iata: string; city: string }[] = [
-  { iata: 'JFK', city: 'New York' }, { iata: 'LAX', city: 'Los Angeles' }, { iata: 'SFO', city: 'San Francisco' },
-  { iata: 'ORD', city: 'Chicago' }, { iata: 'ATL', city: 'Atlanta' }, { iata: 'DFW', city: 'Dallas-Fort Worth' },
-  { iata: 'SEA', city: 'Seattle' }, { iata: 'BOS', city: 'Boston' }, { iata: 'MIA', city: 'Miami' },
-  { iata: 'DEN', city: 'Denver' }, { iata: 'PHX', city: 'Phoenix' }, { iata: 'LAS', city: 'Las Vegas' },
-];
 
 export type Json = Record<string, any>;
+
+/** tau2's 20 airports (the list `list_all_airports` returns) with latitude and longitude. */
+export const AIRPORT_COORDS: Record<string, [number, number]> = {
+  SFO: [37.62, -122.38], JFK: [40.64, -73.78], LAX: [33.94, -118.41], ORD: [41.98, -87.9], DFW: [32.9, -97.04],
+  DEN: [39.86, -104.67], SEA: [47.45, -122.31], ATL: [33.64, -84.43], MIA: [25.79, -80.29], BOS: [42.36, -71.01],
+  PHX: [33.43, -112.01], IAH: [29.99, -95.34], LAS: [36.08, -115.15], MCO: [28.43, -81.31], EWR: [40.69, -74.17],
+  CLT: [35.21, -80.94], MSP: [44.88, -93.22], DTW: [42.21, -83.35], PHL: [39.87, -75.24], LGA: [40.78, -73.87],
+};
+/** Connecting hubs: every other airport has flights to and from each of them. */
+export const HUBS = ['ORD', 'ATL', 'DFW', 'DEN'];
+/** Point-to-point routes flown in both directions besides the hub routes. */
+const DIRECT_PAIRS = [
+  ['JFK', 'LAX'], ['BOS', 'SFO'], ['SEA', 'JFK'], ['MIA', 'JFK'], ['LAX', 'SEA'], ['SFO', 'SEA'], ['BOS', 'MIA'], ['LAX', 'LAS'],
+  ['PHX', 'LAX'], ['EWR', 'SFO'], ['LGA', 'MIA'], ['BOS', 'LAX'], ['PHL', 'LAX'], ['MCO', 'EWR'], ['IAH', 'LAX'], ['MSP', 'PHX'],
+];
+/**
+ * Route directions the generated filler leaves to the seed records: T17 moves a family to the
+ * same JFK→SFO flight one day later, which must stay the only nonstop choice.
+ */
+const SEED_ONLY_ROUTES = new Set(['JFK-SFO']);
 
 /** Every date of October 2026 as YYYY-MM-DD. */
 export const DATES = Array.from({ length: 31 }, (_, i) => `2026-10-${String(i + 1).padStart(2, '0')}`);
@@ -34,8 +51,26 @@ export function addMinutes(hms: string, minutes: number): string {
   return `${pad(Math.floor(t / 60))}:${pad(t % 60)}:00${day > 0 ? `+${day}` : ''}`;
 }
 
-/** The status record of one flight on one date, as of "now". */
-export function dateStatus(rng: Rng, date: string, dep: string, arr: string): Json {
+/** Great-circle distance in km between two airports of {@link AIRPORT_COORDS}. */
+export function distanceKm(a: string, b: string): number {
+  const [la1, lo1] = AIRPORT_COORDS[a].map((x) => (x * Math.PI) / 180);
+  const [la2, lo2] = AIRPORT_COORDS[b].map((x) => (x * Math.PI) / 180);
+  const h = Math.sin((la2 - la1) / 2) ** 2 + Math.cos(la1) * Math.cos(la2) * Math.sin((lo2 - lo1) / 2) ** 2;
+  return 2 * 6371 * Math.asin(Math.sqrt(h));
+}
+
+/** Fares of one flight date in whole dollars: basic economy around `base`, economy and business above it. */
+export function faresFor(rng: Rng, base: number): Json {
+  const be = Math.round(base * (0.8 + rng.next() * 0.5));
+  const ec = be + Math.round(base * (0.45 + rng.next() * 0.5));
+  return { basic_economy: be, economy: ec, business: ec + Math.round(base * (1.9 + rng.next() * 1.6)) };
+}
+
+/**
+ * The status record of one flight on one date, as of "now". `base` is the route's basic-economy
+ * fare in dollars (default: the original narrow band for seed flights).
+ */
+export function dateStatus(rng: Rng, date: string, dep: string, arr: string, base?: number): Json {
   const at = (d: string, hms: string, delta = 0) => {
     const [h, m] = hms.slice(0, 5).split(':').map(Number);
     const t = h * 60 + m + delta + (hms.endsWith('+1') ? 1440 : 0);
@@ -43,7 +78,7 @@ export function dateStatus(rng: Rng, date: string, dep: string, arr: string): Js
     return `2026-10-${pad(dd)}T${pad(Math.floor((t % 1440) / 60))}:${pad(t % 60)}:00`;
   };
   if (date < TODAY) {
-    if (rng.chance(0.04)) return { status: 'cancelled' };
+    if (rng.chance(0.03)) return { status: 'cancelled' };
     const d1 = rng.int(-15, 40);
     return { status: 'landed', actual_departure_time_est: at(date, dep, d1), actual_arrival_time_est: at(date, arr, d1 + rng.int(-10, 10)) };
   }
@@ -51,110 +86,94 @@ export function dateStatus(rng: Rng, date: string, dep: string, arr: string): Js
     const depMin = Number(dep.slice(0, 2)) * 60 + Number(dep.slice(3, 5));
     if (depMin < 13 * 60) return { status: 'landed', actual_departure_time_est: at(date, dep, 5), actual_arrival_time_est: at(date, arr, 2) };
     if (depMin < 15 * 60) return { status: 'flying', actual_departure_time_est: at(date, dep, 3), estimated_arrival_time_est: at(date, arr, 0) };
+    if (rng.chance(0.15)) {
+      const late = rng.int(35, 260);
+      return { status: 'delayed', estimated_departure_time_est: at(date, dep, late), estimated_arrival_time_est: at(date, arr, late) };
+    }
     return { status: 'on time', estimated_departure_time_est: at(date, dep), estimated_arrival_time_est: at(date, arr) };
   }
-  const base = rng.int(60, 160);
+  if (base === undefined) {
+    const b = rng.int(60, 160);
+    return {
+      status: 'available',
+      available_seats: { basic_economy: rng.int(0, 20), economy: rng.int(2, 20), business: rng.int(1, 20) },
+      prices: { basic_economy: b, economy: b + rng.int(60, 140), business: b + rng.int(250, 700) },
+    };
+  }
   return {
     status: 'available',
-    available_seats: { basic_economy: rng.int(0, 20), economy: rng.int(2, 20), business: rng.int(1, 20) },
-    prices: { basic_economy: base, economy: base + rng.int(60, 140), business: base + rng.int(250, 700) },
+    available_seats: { basic_economy: rng.int(0, 18), economy: rng.int(0, 20), business: rng.int(0, 16) },
+    prices: faresFor(rng, base),
   };
 }
 
-/** A flight with its October schedule. */
-export function makeFlight(rng: Rng, flightNumber: string, origin: string, destination: string, dep: string, minutes: number): Json {
+/** A flight with its October schedule; `base` as in {@link dateStatus}. */
+export function makeFlight(rng: Rng, flightNumber: string, origin: string, destination: string, dep: string, minutes: number, base?: number): Json {
   const arr = addMinutes(dep, minutes);
   const dates: Json = {};
-  for (const d of DATES) dates[d] = dateStatus(rng, d, dep, arr);
-  return { origin, destination, flight_number: flightNumber, scheduled_departure_time_est: dep, scheduled_arrival_time_est: arr, dates };
+  for (const d of DATES) dates[d] = dateStatus(rng, d, dep, arr, base);
+  return { flight_number: flightNumber, origin, destination, scheduled_departure_time_est: dep, scheduled_arrival_time_est: arr, dates };
 }
 
-const FIRST = ['Ava', 'Noah', 'Lucas', 'Emma', 'Sofia', 'Omar', 'Yuki', 'Priya', 'Mateo', 'Chloe', 'Ethan', 'Amara', 'Lena', 'Kofi', 'Ines', 'Hugo'];
-const LAST = ['Nguyen', 'Garcia', 'Okafor', 'Smith', 'Kowalski', 'Haddad', 'Tanaka', 'Silva', 'Brown', 'Rossi', 'Ivanova', 'Mensah', 'Dubois', 'Khan'];
-const STREETS = ['Maple Avenue', 'Oak Street', 'Cedar Lane', 'Harbor Road', 'Elm Court', 'Sunset Drive', 'Lake View'];
-const CITIES = [['Boston', 'MA', '02118'], ['Denver', 'CO', '80203'], ['Seattle', 'WA', '98101'], ['Austin', 'TX', '78701'], ['Miami', 'FL', '33101']];
-
-/** A customer profile with 1–3 payment methods. `n` makes ids unique. */
-export function makeUser(rng: Rng, n: number): Json {
-  const first = rng.pick(FIRST);
-  const last = rng.pick(LAST);
-  const userId = `${first.toLowerCase()}_${last.toLowerCase()}_${1000 + n}`;
-  const [city, state, zip] = rng.pick(CITIES);
-  const payment_methods: Json = {};
-  const cc = `credit_card_${7100000 + n * 7}`;
-  payment_methods[cc] = { source: 'credit_card', id: cc, brand: rng.pick(['visa', 'mastercard']), last_four: String(rng.int(1000, 9999)) };
-  if (rng.chance(0.5)) {
-    const gc = `gift_card_${5200000 + n * 11}`;
-    payment_methods[gc] = { source: 'gift_card', id: gc, amount: rng.int(2, 30) * 10 };
-  }
-  if (rng.chance(0.4)) {
-    const ce = `certificate_${6300000 + n * 13}`;
-    payment_methods[ce] = { source: 'certificate', id: ce, amount: rng.pick([50, 100, 150, 250]) };
-  }
-  return {
-    user_id: userId,
-    name: { first_name: first, last_name: last },
-    address: { address1: `${rng.int(10, 999)} ${rng.pick(STREETS)}`, address2: rng.chance(0.3) ? `Apt ${rng.int(1, 40)}` : null, city, country: 'USA', state, zip },
-    email: `${first.toLowerCase()}.${last.toLowerCase()}${n}@example.com`,
-    dob: `19${rng.int(50, 99)}-${pad(rng.int(1, 12))}-${pad(rng.int(1, 28))}`,
-    payment_methods,
-    saved_passengers: [],
-    membership: rng.pick(['regular', 'silver', 'gold']),
-    reservations: [],
-  };
+/** The route of every generated flight: origin, destination and the basic-economy base fare. */
+export interface RouteInfo {
+  origin: string;
+  destination: string;
+  base: number;
 }
 
-const ID_CHARS = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+/** Directed routes: spokes to and from each hub, hub to hub, and the point-to-point pairs. */
+function routes(): [string, string][] {
+  const out: [string, string][] = [];
+  const airports = Object.keys(AIRPORT_COORDS);
+  for (const h of HUBS) for (const a of airports) if (a !== h) out.push([a, h], [h, a]);
+  for (const [a, b] of DIRECT_PAIRS) out.push([a, b], [b, a]);
+  const seen = new Set<string>();
+  return out.filter(([a, b]) => {
+    const k = `${a}-${b}`;
+    if (seen.has(k) || SEED_ONLY_ROUTES.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
 
-/** Generates the whole DB. Same seed, same DB (deep-equal, same key order). */
-export function generateAirlineDb(seed = 2026, sizes = { flights: 48, users: 60, reservations: 120 }): Json {
-  const rng = new Rng(seed);
+/**
+ * The generated flights (`HAT500` upwards; the seed records use HAT1xx–HAT4xx): two departures
+ * a day on every route of {@link routes}, at times spread over the day so that hub connections
+ * exist, durations from the great-circle distance, fares from the distance.
+ */
+export function generateFlights(rng: Rng): { flights: Json; info: Record<string, RouteInfo> } {
   const flights: Json = {};
-  for (let i = 0; i < sizes.flights; i++) {
-    const o = rng.pick(AIRPORTS).iata;
-    let d = rng.pick(AIRPORTS).iata;
-    while (d === o) d = rng.pick(AIRPORTS).iata;
-    const fn = `HAT${String(500 + i).padStart(3, '0')}`;
-    flights[fn] = makeFlight(rng, fn, o, d, `${pad(rng.int(5, 21))}:${rng.pick(['00', '30'])}:00`, rng.int(70, 360));
+  const info: Record<string, RouteInfo> = {};
+  let n = 500;
+  for (const [o, d] of routes()) {
+    const km = distanceKm(o, d);
+    const minutes = 5 * Math.round((35 + km / 12.5) / 5);
+    const base = Math.round(45 + km * 0.075 + rng.int(0, 23));
+    const first = rng.int(5 * 60, 11 * 60);
+    for (const depMin of [first, first + rng.int(6 * 60, 10 * 60)]) {
+      const fn = `HAT${n++}`;
+      const dep = `${pad(Math.floor(depMin / 60))}:${pad(5 * Math.floor((depMin % 60) / 5))}:00`;
+      flights[fn] = makeFlight(rng, fn, o, d, dep, minutes, base);
+      info[fn] = { origin: o, destination: d, base };
+    }
   }
-  const users: Json = {};
-  for (let i = 0; i < sizes.users; i++) {
-    const u = makeUser(rng, i);
-    users[u.user_id] = u;
-  }
-  const reservations: Json = {};
-  const userIds = Object.keys(users);
-  const flightIds = Object.keys(flights);
-  for (let i = 0; i < sizes.reservations; i++) {
-    let id = '';
-    do id = Array.from({ length: 6 }, () => rng.pick([...ID_CHARS])).join('');
-    while (reservations[id]);
-    const user = users[rng.pick(userIds)];
-    const fl = flights[rng.pick(flightIds)];
-    const date = rng.pick(DATES.slice(15));
-    const cabin = rng.pick(['basic_economy', 'economy', 'business']);
-    const pax = rng.int(1, 3);
-    const price = fl.dates[date].prices?.[cabin] ?? 150;
-    const card = Object.keys(user.payment_methods)[0];
-    const passengers = [{ first_name: user.name.first_name, last_name: user.name.last_name, dob: user.dob }];
-    for (let p = 1; p < pax; p++) passengers.push({ first_name: rng.pick(FIRST), last_name: user.name.last_name, dob: `20${pad(rng.int(0, 15))}-${pad(rng.int(1, 12))}-${pad(rng.int(1, 28))}` });
-    const insurance = rng.chance(0.3) ? 'yes' : 'no';
-    reservations[id] = {
-      reservation_id: id,
-      user_id: user.user_id,
-      origin: fl.origin,
-      destination: fl.destination,
-      flight_type: 'one_way',
-      cabin,
-      flights: [{ origin: fl.origin, destination: fl.destination, flight_number: fl.flight_number, date, price }],
-      passengers,
-      payment_history: [{ payment_id: card, amount: price * pax + (insurance === 'yes' ? 30 * pax : 0) }],
-      created_at: `2026-09-${pad(rng.int(1, 30))}T${pad(rng.int(0, 23))}:${pad(rng.int(0, 59))}:00`,
-      total_baggages: rng.int(0, pax),
-      nonfree_baggages: 0,
-      insurance,
-    };
-    user.reservations.push(id);
-  }
+  return { flights, info };
+}
+
+/** How many records to generate (the defaults reach tau2's airline scale). */
+export interface AirlineSizes extends BookingSizes {}
+
+/** Default sizes: 600 customers and 2,000 reservations (tau2: 500 and 2,000); flights follow the network (340). */
+export const AIRLINE_SIZES: AirlineSizes = { users: 600, reservations: 2000 };
+
+/**
+ * Generates the whole DB. Same seed, same DB (deep-equal, same key order). `reservedIds`:
+ * reservation ids the generator must not use (the seed records').
+ */
+export function generateAirlineDb(seed = 2026, sizes: AirlineSizes = AIRLINE_SIZES, reservedIds: Iterable<string> = []): Json {
+  const rng = new Rng(seed);
+  const { flights, info } = generateFlights(rng);
+  const { users, reservations } = generateBookings(rng, flights, info, sizes, new Set(reservedIds));
   return { flights, users, reservations };
 }

@@ -99,9 +99,10 @@ function res(id: string, user_id: string, cabin: string, flights: Json[], passen
     total_baggages: bags[0],
     nonfree_baggages: bags[1],
     insurance,
+    status: null,
   };
 }
-const seg = (origin: string, destination: string, flight_number: string, date: string, price: number) => ({ origin, destination, flight_number, date, price });
+const seg = (origin: string, destination: string, flight_number: string, date: string, price: number) => ({ flight_number, origin, destination, date, price });
 
 /** Reservations named by the seed airline tasks; prices in whole dollars, times EST. */
 export function seedReservations(): Json {
