@@ -70,6 +70,13 @@ function order(orderId: string, userId: string, address: Json, items: Json[], st
     status,
     fulfillments: tracking ? [{ tracking_id: [tracking], item_ids: items.map((it) => it.item_id) }] : [],
     payment_history: [{ transaction_type: 'payment', amount: total, payment_method_id: method }],
+    cancel_reason: null,
+    exchange_items: null,
+    exchange_new_items: null,
+    exchange_payment_method_id: null,
+    exchange_price_difference: null,
+    return_items: null,
+    return_payment_method_id: null,
   };
 }
 

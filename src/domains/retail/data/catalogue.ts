@@ -1,0 +1,61 @@
+/**
+ * The product types of servicegym's generated retail dataset: name, option values (every
+ * combination is a variant) and the price band in dollars. Names differ from the seed records'
+ * products (`seed-records.ts`), so a product name identifies one product.
+ */
+
+/** `[name, options, lowest price, highest price]`. */
+export type CatalogueEntry = [name: string, options: Record<string, string[]>, low: number, high: number];
+
+export const CATALOGUE: CatalogueEntry[] = [
+  ['T-Shirt', { color: ['black', 'white', 'navy'], size: ['S', 'M', 'L', 'XL'] }, 14, 29],
+  ['Backpack', { color: ['grey', 'olive', 'black'], capacity: ['20L', '30L'] }, 45, 95],
+  ['Yoga Mat', { thickness: ['4mm', '6mm'], color: ['purple', 'teal', 'black'] }, 20, 45],
+  ['Headphones', { type: ['over-ear', 'on-ear', 'in-ear'], connectivity: ['wired', 'wireless'] }, 40, 220],
+  ['Wall Clock', { style: ['modern', 'classic'], diameter: ['25cm', '35cm'] }, 18, 60],
+  ['Phone Case', { model: ['A15', 'A16', 'B9'], color: ['clear', 'black', 'red'] }, 9, 25],
+  ['Table Lamp', { shade: ['linen', 'glass'], color: ['brass', 'black'] }, 30, 85],
+  ['Sunglasses', { frame: ['round', 'square', 'aviator'], lens: ['polarized', 'tinted'] }, 25, 140],
+  ['Cutting Board', { material: ['bamboo', 'walnut', 'plastic'], size: ['medium', 'large'] }, 16, 58],
+  ['Bike Light', { lumens: ['400', '800', '1200'], mount: ['bar', 'helmet'] }, 19, 49],
+  ['Wireless Earbuds', { color: ['black', 'white', 'blue'], battery: ['6h', '8h'] }, 59, 189],
+  ['Mechanical Keyboard', { switch: ['red', 'brown', 'blue'], layout: ['full', 'tenkeyless'], backlight: ['RGB', 'white'] }, 69, 179],
+  ['Gaming Mouse', { sensor: ['optical', 'laser'], color: ['black', 'white'], weight: ['light', 'standard'] }, 29, 99],
+  ['Laptop Stand', { material: ['aluminum', 'wood'], adjustable: ['yes', 'no'] }, 24, 79],
+  ['Smart Watch', { size: ['41mm', '45mm'], strap: ['silicone', 'leather', 'metal'], color: ['black', 'silver'] }, 149, 429],
+  ['Fitness Tracker', { color: ['black', 'pink', 'green'], display: ['AMOLED', 'LCD'] }, 39, 149],
+  ['Bluetooth Speaker', { color: ['red', 'blue', 'black'], waterproof: ['yes', 'no'] }, 35, 199],
+  ['Electric Toothbrush', { color: ['white', 'black', 'pink'], speeds: ['2', '5'] }, 29, 139],
+  ['Hair Dryer', { power: ['1600W', '2000W'], color: ['black', 'rose gold'] }, 25, 129],
+  ['Air Purifier', { room: ['small', 'medium', 'large'], filter: ['HEPA', 'carbon'] }, 89, 349],
+  ['Vacuum Cleaner', { type: ['upright', 'canister', 'robotic'], bagged: ['yes', 'no'] }, 99, 549],
+  ['Blender', { capacity: ['1L', '1.5L', '2L'], material: ['glass', 'plastic'] }, 35, 169],
+  ['Toaster', { slots: ['2', '4'], color: ['silver', 'black', 'red'] }, 24, 89],
+  ['Electric Kettle', { capacity: ['1L', '1.7L'], material: ['glass', 'stainless steel', 'plastic'] }, 22, 79],
+  ['Espresso Machine', { pressure: ['9 bar', '15 bar', '19 bar'], type: ['manual', 'capsule', 'automatic'] }, 119, 899],
+  ['Air Fryer', { capacity: ['3.5qt', '5.8qt'], color: ['black', 'white'] }, 59, 169],
+  ['Cookware Set', { pieces: ['5', '10', '12'], material: ['stainless steel', 'non-stick'] }, 69, 329],
+  ['Knife Block', { pieces: ['6', '14'], steel: ['German', 'Japanese'] }, 49, 259],
+  ['Dumbbell Set', { weight: ['5-25 lbs', '30-50 lbs', '55-75 lbs'], material: ['iron', 'urethane'] }, 59, 399],
+  ['Jigsaw Puzzle', { pieces: ['500', '1000', '2000'], theme: ['landscape', 'art', 'animals'] }, 11, 39],
+  ['Board Game', { players: ['2-4', '2-6'], theme: ['strategy', 'party', 'family'] }, 19, 69],
+  ['Camping Tent', { capacity: ['2-person', '4-person', '6-person'], season: ['3-season', '4-season'] }, 79, 449],
+  ['Sleeping Bag', { temperature: ['0F', '20F', '40F'], fill: ['down', 'synthetic'] }, 49, 299],
+  ['Hiking Poles', { material: ['aluminum', 'carbon'], grip: ['cork', 'foam'] }, 29, 139],
+  ['Skateboard', { deck: ['maple', 'bamboo'], length: ['28 inch', '31 inch', '34 inch'] }, 49, 189],
+  ['Action Camera', { resolution: ['1080p', '4K', '5K'], mount: ['helmet', 'chest'] }, 89, 449],
+  ['Digital Camera', { zoom: ['3x', '5x', '10x'], color: ['black', 'silver'] }, 199, 1199],
+  ['E-Reader', { screen: ['6 inch', '7 inch'], storage: ['8GB', '32GB'], color: ['black', 'white'] }, 89, 279],
+  ['Tablet', { screen: ['8 inch', '10 inch', '12 inch'], storage: ['64GB', '128GB', '256GB'] }, 149, 1099],
+  ['Portable Charger', { capacity: ['5000mAh', '10000mAh', '20000mAh'], color: ['black', 'white'] }, 19, 79],
+  ['Desk Chair', { material: ['mesh', 'leather', 'fabric'], color: ['black', 'grey'] }, 99, 549],
+  ['Office Desk', { size: ['100cm', '140cm', '160cm'], finish: ['oak', 'white', 'walnut'] }, 149, 699],
+  ['Bookshelf', { height: ['90cm', '180cm'], material: ['pine', 'oak', 'metal'] }, 59, 329],
+  ['Garden Hose', { length: ['25ft', '50ft', '100ft'], material: ['rubber', 'latex'] }, 19, 89],
+  ['Pet Bed', { size: ['small', 'medium', 'large'], material: ['fleece', 'memory foam'] }, 25, 139],
+  ['Luggage Set', { pieces: ['2', '3'], material: ['hardshell', 'softshell'], color: ['navy', 'black', 'red'] }, 119, 499],
+  ['Perfume', { size: ['30ml', '50ml', '100ml'], scent: ['floral', 'woody', 'citrus'] }, 39, 189],
+  ['Makeup Kit', { skin: ['fair', 'medium', 'deep'], finish: ['matte', 'dewy'] }, 29, 119],
+  ['Indoor Plant', { plant: ['monstera', 'snake plant', 'pothos'], pot: ['ceramic', 'plastic'] }, 18, 89],
+  ['Scarf', { material: ['wool', 'cashmere', 'cotton'], color: ['grey', 'camel', 'navy'] }, 19, 149],
+];
