@@ -24,7 +24,7 @@ export const T01_MOVED = 'Done: reservation 8KQ2ZD now flies on 2026-10-21.';
 // ---- T02: upgrade to business and add bags, paid with the gift card --------------------------
 
 export const T02_OPENING =
-  "Hi, this is Raj Patel, user id raj_patel_118. On reservation Q7M4LT I want both flights upgraded to business for me and Asha Patel, and 2 more checked bags, 4 in total, paid with my gift card. What is the total?";
+  "Hi, this is Raj Patel, user id raj_patel_118. On reservation Q7M4LT I want both flights upgraded to business for me and Asha Patel, and 2 more checked bags each, 6 in total, paid with my gift card. What is the total?";
 export const GIFT = 'gift_card_1180002';
 export const upgrade = (payment_id: string) =>
   call('update_reservation_flights', {
@@ -34,11 +34,13 @@ export const upgrade = (payment_id: string) =>
     payment_id,
   });
 export const T02_SUMMARY =
-  "Upgrading Q7M4LT to business on HAT330 (2026-10-22) and HAT331 (2026-10-26) for 2 passengers costs (512 + 498 - 170 - 180) x 2 = $1320 at today's prices, paid with your gift card. As a regular member in business you get 2 free bags each, so the 4 bags cost nothing. Total: $1320.";
-export const T02_DONE = 'Done: both flights are now business and you have 4 checked bags. $1320 was charged to your gift card; the bags were free.';
+  "Upgrading Q7M4LT to business on HAT330 (2026-10-22) and HAT331 (2026-10-26) for 2 passengers costs (517 + 493 - 173 - 186) x 2 = $1302 at today's prices, paid with your gift card. As a regular member in business you get 2 free bags each, so 4 of the 6 bags are free and the other 2 cost $50 each, $100. Total: $1402 on your gift card.";
+export const T02_DONE = 'Done: both flights are now business and you have 6 checked bags. $1402 was charged to your gift card: $1302 for the upgrade and $100 for 2 bags.';
+/** The gold bag step: 6 bags, 2 above the business allowance of a regular member with 2 passengers. */
+export const bags = (nonfree_baggages: number) => call('update_reservation_baggages', { reservation_id: 'Q7M4LT', total_baggages: 6, nonfree_baggages, payment_id: GIFT });
 /** The T02 agent that pays the upgrade with the credit card: its summary and closing. */
-export const T02_CREDIT_CARD_SUMMARY = 'Upgrading both flights of Q7M4LT to business costs $1320, charged to your Mastercard ending 5510; the 4 bags are free in business.';
-export const T02_CREDIT_CARD_DONE = 'Done: both flights are now business ($1320 on your Mastercard ending 5510) and you have 4 checked bags at no cost.';
+export const T02_CREDIT_CARD_SUMMARY = 'Upgrading both flights of Q7M4LT to business costs $1302, charged to your Mastercard ending 5510; 4 of the 6 bags are free in business and the other 2 cost $100 on your gift card.';
+export const T02_CREDIT_CARD_DONE = 'Done: both flights are now business ($1302 on your Mastercard ending 5510) and you have 6 checked bags ($100 on your gift card).';
 
 // ---- T03: cancel for a verified 5 h delay, gold-tier certificates ----------------------------
 

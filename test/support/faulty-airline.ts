@@ -18,7 +18,7 @@ import type { ScriptedEpisode } from './scripted-run.js';
 import {
   cancel, reservation, userDetails,
   T01_MOVE_SUMMARY, T01_MOVED, T01_OPENING, T01_REASON, t01Move,
-  GIFT, T02_CREDIT_CARD_DONE, T02_CREDIT_CARD_SUMMARY, T02_DONE, T02_OPENING, T02_SUMMARY, upgrade,
+  bags, GIFT, T02_CREDIT_CARD_DONE, T02_CREDIT_CARD_SUMMARY, T02_DONE, T02_OPENING, T02_SUMMARY, upgrade,
   certificate, T03_DONE, T03_OPENING, T03_SUMMARY,
   T15_DONE_NO_TOTAL, T15_OPENING, T15_READS, T15_SUMMARY,
   insure, mergeReturn, OUTBOUND_SUMMARY, outboundSplit, RETURN_SUMMARY, T17_DONE, T17_OPENING, T17_READS,
@@ -30,9 +30,9 @@ const T01_PERFECT = [userDetails('mia_lee_301'), reservation('8KQ2ZD'), say(T01_
 const T01_WRITES = [userDetails('mia_lee_301'), reservation('8KQ2ZD'), ask(T01_MOVE_SUMMARY), t01Move, say(T01_MOVED)];
 const T01_MALFORMED_THEN_PERFECT = [call('get_user_details', '{"user_id": "mia_lee_301"'), ...T01_PERFECT];
 
-const bags = call('update_reservation_baggages', { reservation_id: 'Q7M4LT', total_baggages: 4, nonfree_baggages: 0, payment_id: GIFT });
-const T02_PERFECT = [userDetails('raj_patel_118'), reservation('Q7M4LT'), ask(T02_SUMMARY), upgrade(GIFT), bags, say(T02_DONE)];
-const T02_CREDIT_CARD = [userDetails('raj_patel_118'), reservation('Q7M4LT'), ask(T02_CREDIT_CARD_SUMMARY), upgrade('credit_card_1180001'), bags, say(T02_CREDIT_CARD_DONE)];
+const goldBags = bags(2);
+const T02_PERFECT = [userDetails('raj_patel_118'), reservation('Q7M4LT'), ask(T02_SUMMARY), upgrade(GIFT), goldBags, say(T02_DONE)];
+const T02_CREDIT_CARD = [userDetails('raj_patel_118'), reservation('Q7M4LT'), ask(T02_CREDIT_CARD_SUMMARY), upgrade('credit_card_1180001'), goldBags, say(T02_CREDIT_CARD_DONE)];
 
 const T03_NEVER_VERIFIES = [userDetails('ana_gomez_442'), reservation('3PZK9W'), ask(T03_SUMMARY), cancel('3PZK9W'), certificate(150), certificate(150), say(T03_DONE)];
 

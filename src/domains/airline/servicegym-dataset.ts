@@ -25,14 +25,15 @@ export const SERVICEGYM_AIRLINE_TASK_FILES = ['t01-basic-economy-date-change.jso
 
 /**
  * The dataset's DB as plain JSON (tau2 `db.json` shape): the seed records first, then the
- * generated filler (generated reservation ids never collide with the seed records').
+ * generated filler (generated user and reservation ids never collide with the seed records').
  */
 export function servicegymAirlineDbJson(seed = 2026): { flights: Record<string, any>; users: Record<string, any>; reservations: Record<string, any> } {
   const seededRes = seedReservations();
-  const db = generateAirlineDb(seed, AIRLINE_SIZES, Object.keys(seededRes));
+  const seededUsers = seedUsers();
+  const db = generateAirlineDb(seed, AIRLINE_SIZES, [...Object.keys(seededRes), ...Object.keys(seededUsers)]);
   return {
     flights: { ...seedFlights(), ...db.flights },
-    users: { ...seedUsers(), ...db.users },
+    users: { ...seededUsers, ...db.users },
     reservations: { ...seededRes, ...db.reservations },
   };
 }

@@ -13,7 +13,7 @@ import { airline, askToConfirm, runSeedTask, runSeedTasks, YES, type SeedOutcome
 import {
   cancel, flightStatus, reservation, userDetails,
   T01_MOVE_SUMMARY, T01_MOVED, T01_OPENING, T01_REASON, t01Move,
-  GIFT, T02_CREDIT_CARD_DONE, T02_CREDIT_CARD_SUMMARY, T02_DONE, T02_OPENING, T02_SUMMARY, upgrade,
+  bags, GIFT, T02_CREDIT_CARD_DONE, T02_CREDIT_CARD_SUMMARY, T02_DONE, T02_OPENING, T02_SUMMARY, upgrade,
   certificate, T03_DONE, T03_OPENING, T03_SUMMARY,
   T15_DONE_NO_TOTAL, T15_ELIGIBLE, T15_OPENING, T15_READS, T15_SUMMARY,
   CARD, insure, mergeReturn, OUTBOUND_SUMMARY, outboundSplit, RETURN_SUMMARY, T17_DONE, T17_OPENING, T17_READS,
@@ -94,36 +94,35 @@ describe('T01 basic-economy date change', () => {
 });
 
 // ---- T02: upgrade to business and add bags, paid with the gift card --------------------------
-// Gold: (512 + 498 - 170 - 180) x 2 = $1320 on gift_card_1180002 (2500 -> 1180); 4 bags, 0 paid
-// (regular member in business: 2 free each). Rubric: 35 cabin / 25 bags / 25 payment / 15 confirmation.
-
-const bags = (nonfree_baggages: number) => call('update_reservation_baggages', { reservation_id: 'Q7M4LT', total_baggages: 4, nonfree_baggages, payment_id: GIFT });
+// Gold: (517 + 493 - 173 - 186) x 2 = $1302 on gift_card_1180002 (1650.75 -> 348.75); 6 bags, 2 paid
+// (regular member in business: 2 free each): $100 more on the gift card (-> 248.75).
+// Rubric: 35 cabin / 25 bags / 25 payment / 15 confirmation.
 
 const T02: Record<string, ScriptStep[]> = {
-  perfect: [userDetails('raj_patel_118'), reservation('Q7M4LT'), askToConfirm(T02_SUMMARY), upgrade(GIFT), bags(0), say(T02_DONE)],
-  noConfirmation: [userDetails('raj_patel_118'), reservation('Q7M4LT'), upgrade(GIFT), bags(0), say(T02_DONE)],
+  perfect: [userDetails('raj_patel_118'), reservation('Q7M4LT'), askToConfirm(T02_SUMMARY), upgrade(GIFT), bags(2), say(T02_DONE)],
+  noConfirmation: [userDetails('raj_patel_118'), reservation('Q7M4LT'), upgrade(GIFT), bags(2), say(T02_DONE)],
   bagsBeforeUpgrade: [
     userDetails('raj_patel_118'),
     reservation('Q7M4LT'),
-    askToConfirm('Adding 2 bags: economy allows 1 free bag each, so 2 bags at $50 = $100; then the upgrade to business on both flights, $1320. Total: $1420 on your gift card.'),
-    bags(2),
+    askToConfirm('Adding 4 bags: economy allows 1 free bag each, so 4 bags at $50 = $200; then the upgrade to business on both flights, $1302. Total: $1502 on your gift card.'),
+    bags(4),
     upgrade(GIFT),
-    say('Done: 4 bags added for $100 and both flights upgraded to business for $1320, $1420 in total on your gift card.'),
+    say('Done: 6 bags in total for $200 and both flights upgraded to business for $1302, $1502 in total on your gift card.'),
   ],
   upgradeOnCreditCard: [
     userDetails('raj_patel_118'),
     reservation('Q7M4LT'),
     askToConfirm(T02_CREDIT_CARD_SUMMARY),
     upgrade('credit_card_1180001'),
-    bags(0),
+    bags(2),
     say(T02_CREDIT_CARD_DONE),
   ],
   bagsOnly: [
     userDetails('raj_patel_118'),
     reservation('Q7M4LT'),
-    askToConfirm('Adding 2 bags to Q7M4LT: economy allows 1 free bag each, so the 2 extra bags cost $50 each, $100 on your gift card.'),
-    bags(2),
-    say('Done: Q7M4LT now has 4 checked bags; $100 was charged to your gift card.'),
+    askToConfirm('Adding 4 bags to Q7M4LT: economy allows 1 free bag each, so the 4 extra bags cost $50 each, $200 on your gift card.'),
+    bags(4),
+    say('Done: Q7M4LT now has 6 checked bags; $200 was charged to your gift card.'),
   ],
 };
 
@@ -132,7 +131,10 @@ describe('T02 upgrade and bags', () => {
     const o = await runSeedTask('T02', T02_OPENING, T02.perfect);
     expectScore(o, { partial: 1, reward: 1, failed: [] });
     const gift = o.record.episode.finalState.get('users', 'raj_patel_118').payment_methods[GIFT];
-    expect(gift.amount).toBe(1180);
+    expect(gift.amount).toBe(248.75);
+    // The bag fee is not zero on the gold path: $100 for the 2 bags above the allowance.
+    const history = o.record.episode.finalState.get('reservations', 'Q7M4LT').payment_history;
+    expect(history.slice(1)).toEqual([{ payment_id: GIFT, amount: 1302 }, { payment_id: GIFT, amount: 100 }]);
   });
 
   it('a) every write right but no confirmation turn: 85%, reward 1 (tau2 does not see it)', async () => {
@@ -140,9 +142,9 @@ describe('T02 upgrade and bags', () => {
     expectScore(o, { partial: 0.85, reward: 1, failed: ['confirmed'] });
   });
 
-  // Cabin (35) and the confirmation (15) are earned; bags (nonfree 2, gold 0) and payment (gift
-  // card 1080, gold 1180; an extra $100 entry) are lost.
-  it('b) bags added before the upgrade, 2 paid ($100): 50%, bags and payment fail, reward 0', async () => {
+  // Cabin (35) and the confirmation (15) are earned; bags (nonfree 4, gold 2) and payment (gift
+  // card 148.75, gold 248.75; $200 instead of $100 for the bags) are lost.
+  it('b) bags added before the upgrade, 4 paid ($200): 50%, bags and payment fail, reward 0', async () => {
     const o = await runSeedTask('T02', T02_OPENING, T02.bagsBeforeUpgrade);
     expect(EARNING_TERMINATIONS).toContain(o.record.episode.termination);
     expectScore(o, { partial: 0.5, reward: 0, failed: ['bags', 'payment'] });
@@ -153,7 +155,7 @@ describe('T02 upgrade and bags', () => {
     expectScore(o, { partial: 0.75, reward: 0, failed: ['payment'] });
   });
 
-  it('d) no cabin change, only the 4 bags with 2 paid on the gift card, confirmed: 15%, reward 0', async () => {
+  it('d) no cabin change, only the 6 bags with 4 paid on the gift card, confirmed: 15%, reward 0', async () => {
     const o = await runSeedTask('T02', T02_OPENING, T02.bagsOnly);
     expectScore(o, { partial: 0.15, reward: 0, failed: ['cabin_business', 'bags', 'payment'] });
   });

@@ -95,14 +95,14 @@ function makeUser(rng: Rng, userId: string, first: string, last: string, nextId:
 }
 
 /** Customers with unique ids `<first>_<last>_<4 digits>`. */
-function makeUsers(rng: Rng, count: number, nextId: () => number): { users: Json; homes: Record<string, string> } {
+function makeUsers(rng: Rng, count: number, nextId: () => number, reserved: Set<string>): { users: Json; homes: Record<string, string> } {
   const users: Json = {};
   const homes: Record<string, string> = {};
   for (let made = 0; made < count; ) {
     const first = rng.pick(FIRST);
     const last = rng.pick(LAST);
     const userId = `${first.toLowerCase()}_${last.toLowerCase()}_${rng.int(1000, 9999)}`;
-    if (users[userId]) continue;
+    if (users[userId] || reserved.has(userId)) continue;
     const { user, home } = makeUser(rng, userId, first, last, nextId);
     users[userId] = user;
     homes[userId] = home;
@@ -222,11 +222,11 @@ function makeReservation(rng: Rng, net: Network, id: string, user: Json, home: s
 
 /**
  * Customers and reservations over `flights` (see the module comment). Deterministic in `rng`'s
- * state. Reservation ids are 6 characters, unique and never one of `reserved`.
+ * state. User ids and reservation ids (6 characters) are unique and never one of `reserved`.
  */
 export function generateBookings(rng: Rng, flights: Json, info: Record<string, RouteInfo>, sizes: BookingSizes, reserved: Set<string>): { users: Json; reservations: Json } {
   const nextId = idMaker(rng);
-  const { users, homes } = makeUsers(rng, sizes.users, nextId);
+  const { users, homes } = makeUsers(rng, sizes.users, nextId, reserved);
   const byRoute = new Map<string, string[]>();
   for (const [fn, r] of Object.entries(info)) {
     const k = `${r.origin}-${r.destination}`;

@@ -169,7 +169,7 @@ export const AIRLINE_SIZES: AirlineSizes = { users: 600, reservations: 2000 };
 
 /**
  * Generates the whole DB. Same seed, same DB (deep-equal, same key order). `reservedIds`:
- * reservation ids the generator must not use (the seed records').
+ * user and reservation ids the generator must not use (the seed records').
  */
 export function generateAirlineDb(seed = 2026, sizes: AirlineSizes = AIRLINE_SIZES, reservedIds: Iterable<string> = []): Json {
   const rng = new Rng(seed);
