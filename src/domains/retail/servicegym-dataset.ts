@@ -25,14 +25,15 @@ export const SERVICEGYM_RETAIL_TASK_FILES = ['t04-exchange-two-items.json', 't05
 
 /**
  * The dataset's DB as plain JSON (tau2 retail `db.json` shape): the seed records first, then
- * the generated filler (generated order ids never collide with the seed records').
+ * the generated filler (generated user and order ids never collide with the seed records').
  */
 export function servicegymRetailDbJson(seed = 2027): { products: Record<string, any>; users: Record<string, any>; orders: Record<string, any> } {
   const seededOrders = seedOrders();
-  const db = generateRetailDb(seed, RETAIL_SIZES, Object.keys(seededOrders));
+  const seededUsers = seedUsers();
+  const db = generateRetailDb(seed, RETAIL_SIZES, [...Object.keys(seededOrders), ...Object.keys(seededUsers)]);
   return {
     products: { ...seedProducts(), ...db.products },
-    users: { ...seedUsers(), ...db.users },
+    users: { ...seededUsers, ...db.users },
     orders: { ...seededOrders, ...db.orders },
   };
 }

@@ -75,7 +75,7 @@ function makeProducts(rng: Rng): Json {
   return products;
 }
 
-function makeUsers(rng: Rng, count: number): Json {
+function makeUsers(rng: Rng, count: number, reserved: Set<string>): Json {
   const users: Json = {};
   const usedIds = new Set<number>();
   const nextId = () => {
@@ -89,7 +89,7 @@ function makeUsers(rng: Rng, count: number): Json {
     const first = rng.pick(FIRST);
     const last = rng.pick(LAST);
     const userId = `${first.toLowerCase()}_${last.toLowerCase()}_${rng.int(1000, 9999)}`;
-    if (users[userId]) continue;
+    if (users[userId] || reserved.has(userId)) continue;
     const [city, state, zips] = rng.pick(PLACES);
     const payment_methods: Json = {};
     const card = rng.chance(0.6);
@@ -178,15 +178,15 @@ export interface RetailSizes {
 export const RETAIL_SIZES: RetailSizes = { users: 600, orders: 1200 };
 
 /**
- * Generates products, users and orders. Same seed, same DB (deep-equal, same key order). Order
- * ids `#W` + 7 digits, unique and never one of `reservedOrderIds`.
+ * Generates products, users and orders. Same seed, same DB (deep-equal, same key order). User
+ * ids and order ids (`#W` + 7 digits) are unique and never one of `reservedIds`.
  */
-export function generateRetailDb(seed = 2027, sizes: RetailSizes = RETAIL_SIZES, reservedOrderIds: Iterable<string> = []): Json {
+export function generateRetailDb(seed = 2027, sizes: RetailSizes = RETAIL_SIZES, reservedIds: Iterable<string> = []): Json {
   const rng = new Rng(seed);
+  const reserved = new Set(reservedIds);
   const products = makeProducts(rng);
-  const users = makeUsers(rng, sizes.users);
+  const users = makeUsers(rng, sizes.users, reserved);
   const orders: Json = {};
-  const reserved = new Set(reservedOrderIds);
   const userIds = Object.keys(users);
   const productList = Object.values(products);
   for (let made = 0; made < sizes.orders; ) {
