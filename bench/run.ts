@@ -7,10 +7,12 @@ import { benchAirlineReplay, TAU2_TASKS_PER_SECOND } from './airline-validate.js
 import { benchValidate } from './validate.js';
 import { benchOptimizer } from './optimizer.js';
 import { benchViewerMatrix } from './viewer.js';
+import { benchDatasets } from './datasets.js';
 
 const sections: [string, () => Promise<BenchRow[]>][] = [
   ['seed campaign replay', () => benchSeedReplay()],
   ['airline gold replay (environment only)', () => benchAirlineReplay()],
+  ["servicegym's own datasets: generation once per process", () => benchDatasets()],
   ['airline validate (tau2 tasks)', () => benchValidate('airline', TAU2_TASKS_PER_SECOND)],
   // tau2's own code validates retail tasks at about 7.7 tasks/s on this kind of machine.
   ['retail validate (tau2 tasks)', () => benchValidate('retail', 7.7)],

@@ -46,6 +46,7 @@ export const FREE_BAGS: Record<string, Record<string, number>> = {
   silver: { basic_economy: 1, economy: 2, business: 3 },
   gold: { basic_economy: 2, economy: 3, business: 4 },
 };
+const LETTERS = [...'ABCDEFGHJKLMNPQRSTUVWXYZ'];
 const ID_CHARS = [...'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789'];
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -153,10 +154,13 @@ function passengers(rng: Rng, user: Json): Json[] {
   return out;
 }
 
-/** Booking time before the first flight and not after now: `YYYY-MM-DDTHH:MM:SS`. */
-function createdAt(rng: Rng, firstDate: string): string {
-  const latest = Math.min(Date.parse(`${firstDate}T00:00:00Z`) - 3_600_000, Date.parse(`${SERVICEGYM_AIRLINE_NOW}Z`));
-  const t = rng.chance(0.04) && firstDate > TODAY ? Date.parse(`${SERVICEGYM_AIRLINE_NOW}Z`) - rng.int(1, 23) * 3_600_000 : latest - rng.int(60, 50 * 24 * 60) * 60_000;
+const NOW_MS = Date.parse(`${SERVICEGYM_AIRLINE_NOW}Z`);
+const OCT1_MS = Date.parse('2026-10-01T00:00:00Z');
+
+/** Booking time before the first flight (`day`: its index in October) and not after now: `YYYY-MM-DDTHH:MM:SS`. */
+function createdAt(rng: Rng, day: number): string {
+  const latest = Math.min(OCT1_MS + day * 86_400_000 - 3_600_000, NOW_MS);
+  const t = rng.chance(0.04) && DATES[day] > TODAY ? NOW_MS - rng.int(1, 23) * 3_600_000 : latest - rng.int(60, 50 * 24 * 60) * 60_000;
   return new Date(t).toISOString().slice(0, 19);
 }
 
@@ -203,7 +207,7 @@ function makeReservation(rng: Rng, net: Network, id: string, user: Json, home: s
   const history = payments(rng, user, total, net.nextId);
   const r: Json = {
     reservation_id: id, user_id: user.user_id, origin: o, destination: d, flight_type: roundTrip ? 'round_trip' : 'one_way', cabin, flights,
-    passengers: pax, payment_history: history, created_at: createdAt(rng, out), total_baggages, nonfree_baggages: nonfree, insurance, status: null,
+    passengers: pax, payment_history: history, created_at: createdAt(rng, day), total_baggages, nonfree_baggages: nonfree, insurance, status: null,
   };
   if (out > TODAY && rng.chance(0.12)) {
     // Bags added after booking, paid with the first credit card.
@@ -239,7 +243,8 @@ export function generateBookings(rng: Rng, flights: Json, info: Record<string, R
   const reservations: Json = {};
   for (let made = 0; made < sizes.reservations; ) {
     let id = '';
-    do id = Array.from({ length: 6 }, () => rng.pick(ID_CHARS)).join('');
+    // A letter first: an all-digit id would be an integer-like key, which objects reorder.
+    do id = rng.pick(LETTERS) + rng.pick(ID_CHARS) + rng.pick(ID_CHARS) + rng.pick(ID_CHARS) + rng.pick(ID_CHARS) + rng.pick(ID_CHARS);
     while (reservations[id] || reserved.has(id));
     const userId = rng.pick(userIds);
     const r = makeReservation(rng, net, id, users[userId], homes[userId]);
