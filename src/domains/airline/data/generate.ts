@@ -1,170 +1,271 @@
 /**
- * servicegym's own airline dataset, generated reproducibly from a seed: a hub-and-spoke network
- * over tau2's 20 airports with flights for every day of October 2026, customers with payment
- * methods, and reservations (`generate-bookings.ts`) — in tau2's `db.json` shape, so the same
- * tools and hash apply. The records the seed tasks name are laid over it by `seed-records.ts`.
+ * servicegym's own airline dataset, generated reproducibly from a seed: the flight network of
+ * `network.ts`, customers and reservations — in tau2's `db.json` shape, so the same tools and
+ * hash apply. The records the seed tasks name are laid over it by `seed-records.ts`.
  *
- * Time model: "now" is 2026-10-14 15:00 EST ({@link SERVICEGYM_AIRLINE_NOW}). Earlier dates have
- * landed (a few were cancelled), 2026-10-14 is mixed (landed / flying / on time / delayed by
- * departure time), later dates are `available` with seats and prices in whole dollars (tau2's
- * airline keeps fares as integers; they are priced from the route's distance, so they are not
- * round numbers).
+ * Customers: names drawn from small pools, so namesakes (same first and last name, different
+ * user id, date of birth and address) are common; addresses from a few zip codes per city, so
+ * zips are shared; 1–2 credit cards, gift cards with balances to the cent, round travel
+ * certificates, saved passengers.
+ *
+ * Reservations follow the policy's arithmetic (`airline_policy.md`): one-way and round trips,
+ * nonstop or with one connection through a hub, 1–5 passengers sharing a cabin, segment prices
+ * taken from the flight date (or, for dates already flown, a fare for that route), $30 insurance
+ * per passenger, $50 per bag above the allowance of the customer's tier and cabin, paid with at
+ * most one certificate, gift cards and one credit card (policy 7.3); some later added bags
+ * (a second payment) and some cancelled (refund entries, status `cancelled`).
  */
 import { Rng } from '../../../util/rng.js';
-import { generateBookings, type BookingSizes } from './generate-bookings.js';
+import { DATES, HUBS, TODAY, SERVICEGYM_AIRLINE_NOW, faresFor, generateFlights, type Json, type RouteInfo } from './network.js';
 
-export const SERVICEGYM_AIRLINE_NOW = '2026-10-14T15:00:00';
-export const TODAY = '2026-10-14';
+export { SERVICEGYM_AIRLINE_NOW, type Json } from './network.js';
 
-export type Json = Record<string, any>;
+/** How many customers and reservations to generate. */
+export interface BookingSizes {
+  users: number;
+  reservations: number;
+}
 
-/** tau2's 20 airports (the list `list_all_airports` returns) with latitude and longitude. */
-export const AIRPORT_COORDS: Record<string, [number, number]> = {
-  SFO: [37.62, -122.38], JFK: [40.64, -73.78], LAX: [33.94, -118.41], ORD: [41.98, -87.9], DFW: [32.9, -97.04],
-  DEN: [39.86, -104.67], SEA: [47.45, -122.31], ATL: [33.64, -84.43], MIA: [25.79, -80.29], BOS: [42.36, -71.01],
-  PHX: [33.43, -112.01], IAH: [29.99, -95.34], LAS: [36.08, -115.15], MCO: [28.43, -81.31], EWR: [40.69, -74.17],
-  CLT: [35.21, -80.94], MSP: [44.88, -93.22], DTW: [42.21, -83.35], PHL: [39.87, -75.24], LGA: [40.78, -73.87],
-};
-/** Connecting hubs: every other airport has flights to and from each of them. */
-export const HUBS = ['ORD', 'ATL', 'DFW', 'DEN'];
-/** Point-to-point routes flown in both directions besides the hub routes. */
-const DIRECT_PAIRS = [
-  ['JFK', 'LAX'], ['BOS', 'SFO'], ['SEA', 'JFK'], ['MIA', 'JFK'], ['LAX', 'SEA'], ['SFO', 'SEA'], ['BOS', 'MIA'], ['LAX', 'LAS'],
-  ['PHX', 'LAX'], ['EWR', 'SFO'], ['LGA', 'MIA'], ['BOS', 'LAX'], ['PHL', 'LAX'], ['MCO', 'EWR'], ['IAH', 'LAX'], ['MSP', 'PHX'],
+const FIRST = [
+  'Ava', 'Noah', 'Lucas', 'Emma', 'Sofia', 'Omar', 'Yuki', 'Priya', 'Mateo', 'Chloe', 'Ethan', 'Amara', 'Lena', 'Kofi', 'Ines', 'Hugo',
+  'Mia', 'James', 'Aisha', 'Daniel', 'Olivia', 'Raj', 'Fatima', 'Liam', 'Grace', 'Ivan', 'Helen', 'Ana', 'Mohamed', 'Sara', 'Chen', 'Isabella',
 ];
-/**
- * Route directions the generated filler leaves to the seed records: T17 moves a family to the
- * same JFK→SFO flight one day later, which must stay the only nonstop choice.
- */
-const SEED_ONLY_ROUTES = new Set(['JFK-SFO']);
-
-/** Every date of October 2026 as YYYY-MM-DD. */
-export const DATES = Array.from({ length: 31 }, (_, i) => `2026-10-${String(i + 1).padStart(2, '0')}`);
+const LAST = [
+  'Nguyen', 'Garcia', 'Okafor', 'Smith', 'Kowalski', 'Haddad', 'Tanaka', 'Silva', 'Brown', 'Rossi', 'Ivanova', 'Mensah', 'Dubois', 'Khan',
+  'Lee', 'Patel', 'Gomez', 'Novak', 'Park', 'Johnson', 'Ahmed', 'Kim', 'Lopez', 'Martin',
+];
+const STREETS = ['Maple Avenue', 'Oak Street', 'Cedar Lane', 'Harbor Road', 'Elm Court', 'Sunset Drive', 'Lake View', 'Pine Street', 'Hillside Road', 'River Road'];
+/** City, state, home airport and the zip codes customers there share. */
+const PLACES: [string, string, string, string[]][] = [
+  ['New York', 'NY', 'JFK', ['10001', '10025', '10011']], ['Los Angeles', 'CA', 'LAX', ['90012', '90027']], ['San Francisco', 'CA', 'SFO', ['94110', '94117']],
+  ['Chicago', 'IL', 'ORD', ['60601', '60614']], ['Dallas', 'TX', 'DFW', ['75201', '75204']], ['Denver', 'CO', 'DEN', ['80203', '80206']],
+  ['Seattle', 'WA', 'SEA', ['98101', '98103']], ['Atlanta', 'GA', 'ATL', ['30303', '30307']], ['Miami', 'FL', 'MIA', ['33101', '33130']],
+  ['Boston', 'MA', 'BOS', ['02118', '02116']], ['Phoenix', 'AZ', 'PHX', ['85004']], ['Houston', 'TX', 'IAH', ['77002', '77006']],
+  ['Las Vegas', 'NV', 'LAS', ['89101']], ['Orlando', 'FL', 'MCO', ['32801']], ['Newark', 'NJ', 'EWR', ['07102']],
+  ['Charlotte', 'NC', 'CLT', ['28202']], ['Minneapolis', 'MN', 'MSP', ['55401']], ['Detroit', 'MI', 'DTW', ['48226']], ['Philadelphia', 'PA', 'PHL', ['19103', '19147']],
+];
+/** Free bags per passenger by tier and cabin (policy 4.1). */
+export const FREE_BAGS: Record<string, Record<string, number>> = {
+  regular: { basic_economy: 0, economy: 1, business: 2 },
+  silver: { basic_economy: 1, economy: 2, business: 3 },
+  gold: { basic_economy: 2, economy: 3, business: 4 },
+};
+const LETTERS = [...'ABCDEFGHJKLMNPQRSTUVWXYZ'];
+const ID_CHARS = [...'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789'];
 
 const pad = (n: number) => String(n).padStart(2, '0');
-/** `HH:MM:SS` plus minutes, with tau2's `+1` suffix when it passes midnight. */
-export function addMinutes(hms: string, minutes: number): string {
-  const [h, m] = hms.split(':').map(Number);
-  const total = h * 60 + m + minutes;
-  const day = Math.floor(total / 1440);
-  const t = total % 1440;
-  return `${pad(Math.floor(t / 60))}:${pad(t % 60)}:00${day > 0 ? `+${day}` : ''}`;
-}
+const dob = (rng: Rng, from: number, to: number) => `${rng.int(from, to)}-${pad(rng.int(1, 12))}-${pad(rng.int(1, 28))}`;
 
-/** Great-circle distance in km between two airports of {@link AIRPORT_COORDS}. */
-export function distanceKm(a: string, b: string): number {
-  const [la1, lo1] = AIRPORT_COORDS[a].map((x) => (x * Math.PI) / 180);
-  const [la2, lo2] = AIRPORT_COORDS[b].map((x) => (x * Math.PI) / 180);
-  const h = Math.sin((la2 - la1) / 2) ** 2 + Math.cos(la1) * Math.cos(la2) * Math.sin((lo2 - lo1) / 2) ** 2;
-  return 2 * 6371 * Math.asin(Math.sqrt(h));
-}
-
-/** Fares of one flight date in whole dollars: basic economy around `base`, economy and business above it. */
-export function faresFor(rng: Rng, base: number): Json {
-  const be = Math.round(base * (0.8 + rng.next() * 0.5));
-  const ec = be + Math.round(base * (0.45 + rng.next() * 0.5));
-  return { basic_economy: be, economy: ec, business: ec + Math.round(base * (1.9 + rng.next() * 1.6)) };
-}
-
-/**
- * The status record of one flight on one date, as of "now". `base` is the route's basic-economy
- * fare in dollars (default: the original narrow band for seed flights).
- */
-export function dateStatus(rng: Rng, date: string, dep: string, arr: string, base?: number): Json {
-  const at = (d: string, hms: string, delta = 0) => {
-    const [h, m] = hms.slice(0, 5).split(':').map(Number);
-    const t = h * 60 + m + delta + (hms.endsWith('+1') ? 1440 : 0);
-    const dd = Number(d.slice(8)) + Math.floor(t / 1440);
-    return `2026-10-${pad(dd)}T${pad(Math.floor((t % 1440) / 60))}:${pad(t % 60)}:00`;
-  };
-  if (date < TODAY) {
-    if (rng.chance(0.03)) return { status: 'cancelled' };
-    const d1 = rng.int(-15, 40);
-    return { status: 'landed', actual_departure_time_est: at(date, dep, d1), actual_arrival_time_est: at(date, arr, d1 + rng.int(-10, 10)) };
-  }
-  if (date === TODAY) {
-    const depMin = Number(dep.slice(0, 2)) * 60 + Number(dep.slice(3, 5));
-    if (depMin < 13 * 60) return { status: 'landed', actual_departure_time_est: at(date, dep, 5), actual_arrival_time_est: at(date, arr, 2) };
-    if (depMin < 15 * 60) return { status: 'flying', actual_departure_time_est: at(date, dep, 3), estimated_arrival_time_est: at(date, arr, 0) };
-    if (rng.chance(0.15)) {
-      const late = rng.int(35, 260);
-      return { status: 'delayed', estimated_departure_time_est: at(date, dep, late), estimated_arrival_time_est: at(date, arr, late) };
-    }
-    return { status: 'on time', estimated_departure_time_est: at(date, dep), estimated_arrival_time_est: at(date, arr) };
-  }
-  if (base === undefined) {
-    const b = rng.int(60, 160);
-    return {
-      status: 'available',
-      available_seats: { basic_economy: rng.int(0, 20), economy: rng.int(2, 20), business: rng.int(1, 20) },
-      prices: { basic_economy: b, economy: b + rng.int(60, 140), business: b + rng.int(250, 700) },
-    };
-  }
-  return {
-    status: 'available',
-    available_seats: { basic_economy: rng.int(0, 18), economy: rng.int(0, 20), business: rng.int(0, 16) },
-    prices: faresFor(rng, base),
+/** Unique numeric suffixes for payment-method ids (7 digits). */
+function idMaker(rng: Rng): () => number {
+  const used = new Set<number>();
+  return () => {
+    let n = 0;
+    do n = rng.int(1000000, 9999999);
+    while (used.has(n));
+    used.add(n);
+    return n;
   };
 }
 
-/** A flight with its October schedule; `base` as in {@link dateStatus}. */
-export function makeFlight(rng: Rng, flightNumber: string, origin: string, destination: string, dep: string, minutes: number, base?: number): Json {
-  const arr = addMinutes(dep, minutes);
-  const dates: Json = {};
-  for (const d of DATES) dates[d] = dateStatus(rng, d, dep, arr, base);
-  return { flight_number: flightNumber, origin, destination, scheduled_departure_time_est: dep, scheduled_arrival_time_est: arr, dates };
+/** One customer; `home` is the airport of their city (not stored: tau2's user has none). */
+function makeUser(rng: Rng, userId: string, first: string, last: string, nextId: () => number): { user: Json; home: string } {
+  const [city, state, home, zips] = rng.pick(PLACES);
+  const payment_methods: Json = {};
+  for (let c = rng.chance(0.25) ? 2 : 1; c > 0; c--) {
+    const id = `credit_card_${nextId()}`;
+    payment_methods[id] = { source: 'credit_card', id, brand: rng.pick(['visa', 'mastercard']), last_four: String(rng.int(1000, 9999)) };
+  }
+  for (let g = rng.chance(0.45) ? rng.int(1, 2) : 0; g > 0; g--) {
+    const id = `gift_card_${nextId()}`;
+    payment_methods[id] = { source: 'gift_card', id, amount: rng.int(1500, 39999) / 100 };
+  }
+  for (let c = rng.chance(0.35) ? rng.int(1, 2) : 0; c > 0; c--) {
+    const id = `certificate_${nextId()}`;
+    payment_methods[id] = { source: 'certificate', id, amount: rng.pick([50, 100, 100, 150, 200, 250, 500]) };
+  }
+  const saved = Array.from({ length: rng.int(0, 3) }, () => ({ first_name: rng.pick(FIRST), last_name: rng.chance(0.6) ? last : rng.pick(LAST), dob: dob(rng, 1950, 2020) }));
+  const user = {
+    user_id: userId,
+    name: { first_name: first, last_name: last },
+    address: { address1: `${rng.int(10, 9999)} ${rng.pick(STREETS)}`, address2: rng.chance(0.3) ? `Apt ${rng.int(1, 40)}${rng.pick(['', 'A', 'B'])}` : null, city, country: 'USA', state, zip: rng.pick(zips) },
+    email: `${first.toLowerCase()}.${last.toLowerCase()}${userId.slice(-4)}@example.com`,
+    dob: dob(rng, 1945, 2004),
+    payment_methods,
+    saved_passengers: saved,
+    membership: rng.pick(['regular', 'regular', 'silver', 'gold']),
+    reservations: [] as string[],
+  };
+  return { user, home };
 }
 
-/** The route of every generated flight: origin, destination and the basic-economy base fare. */
-export interface RouteInfo {
-  origin: string;
-  destination: string;
-  base: number;
+/** Customers with unique ids `<first>_<last>_<4 digits>`. */
+function makeUsers(rng: Rng, count: number, nextId: () => number, reserved: Set<string>): { users: Json; homes: Record<string, string> } {
+  const users: Json = {};
+  const homes: Record<string, string> = {};
+  for (let made = 0; made < count; ) {
+    const first = rng.pick(FIRST);
+    const last = rng.pick(LAST);
+    const userId = `${first.toLowerCase()}_${last.toLowerCase()}_${rng.int(1000, 9999)}`;
+    if (users[userId] || reserved.has(userId)) continue;
+    const { user, home } = makeUser(rng, userId, first, last, nextId);
+    users[userId] = user;
+    homes[userId] = home;
+    made++;
+  }
+  return { users, homes };
 }
 
-/** Directed routes: spokes to and from each hub, hub to hub, and the point-to-point pairs. */
-function routes(): [string, string][] {
-  const out: [string, string][] = [];
-  const airports = Object.keys(AIRPORT_COORDS);
-  for (const h of HUBS) for (const a of airports) if (a !== h) out.push([a, h], [h, a]);
-  for (const [a, b] of DIRECT_PAIRS) out.push([a, b], [b, a]);
-  const seen = new Set<string>();
-  return out.filter(([a, b]) => {
-    const k = `${a}-${b}`;
-    if (seen.has(k) || SEED_ONLY_ROUTES.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
+/** Flight numbers by `origin-destination`, and their scheduled times. */
+interface Network {
+  byRoute: Map<string, string[]>;
+  flights: Json;
+  info: Record<string, RouteInfo>;
+  nextId: () => number;
+  airports: string[];
+}
+
+
+/** A leg sequence from `o` to `d` departing on `date`: nonstop, or one stop via a hub (same-day connection). */
+function itinerary(rng: Rng, net: Network, o: string, d: string, date: string): { fn: string; date: string }[] | null {
+  const direct = net.byRoute.get(`${o}-${d}`);
+  if (direct && rng.chance(0.7)) return [{ fn: rng.pick(direct), date }];
+  for (const h of rng.shuffle(HUBS)) {
+    if (h === o || h === d) continue;
+    for (const f1 of net.byRoute.get(`${o}-${h}`) ?? []) {
+      const arr = net.flights[f1].scheduled_arrival_time_est as string;
+      if (arr.includes('+')) continue;
+      const f2 = (net.byRoute.get(`${h}-${d}`) ?? []).find((f) => (net.flights[f].scheduled_departure_time_est as string) >= arr);
+      if (f2) return [{ fn: f1, date }, { fn: f2, date }];
+    }
+  }
+  return direct ? [{ fn: rng.pick(direct), date }] : null;
+}
+
+/** The price per passenger of a segment: today's fare when the date is bookable, else a fare for the route. */
+function segmentPrice(rng: Rng, net: Network, fn: string, date: string, cabin: string): number {
+  const dd = net.flights[fn].dates[date];
+  return dd.status === 'available' ? dd.prices[cabin] : faresFor(rng, net.info[fn].base)[cabin];
+}
+
+/** Passengers: the customer (usually) first, then saved passengers, then others. */
+function passengers(rng: Rng, user: Json): Json[] {
+  const n = rng.pick([1, 1, 1, 1, 2, 2, 2, 3, 3, 4, 5]);
+  const out: Json[] = [];
+  if (rng.chance(0.9)) out.push({ first_name: user.name.first_name, last_name: user.name.last_name, dob: user.dob });
+  for (const p of user.saved_passengers) if (out.length < n) out.push({ ...p });
+  while (out.length < n) out.push({ first_name: rng.pick(FIRST), last_name: rng.chance(0.5) ? user.name.last_name : rng.pick(LAST), dob: dob(rng, 1950, 2020) });
+  return out;
+}
+
+const NOW_MS = Date.parse(`${SERVICEGYM_AIRLINE_NOW}Z`);
+const OCT1_MS = Date.parse('2026-10-01T00:00:00Z');
+
+/** Booking time before the first flight (`day`: its index in October) and not after now: `YYYY-MM-DDTHH:MM:SS`. */
+function createdAt(rng: Rng, day: number): string {
+  const latest = Math.min(OCT1_MS + day * 86_400_000 - 3_600_000, NOW_MS);
+  const t = rng.chance(0.04) && DATES[day] > TODAY ? NOW_MS - rng.int(1, 23) * 3_600_000 : latest - rng.int(60, 50 * 24 * 60) * 60_000;
+  return new Date(t).toISOString().slice(0, 19);
+}
+
+/** How the booking total was paid (policy 7.3): at most one certificate, gift cards, one credit card. */
+function payments(rng: Rng, user: Json, total: number, nextId: () => number): Json[] {
+  const methods = Object.values(user.payment_methods) as Json[];
+  const cards = methods.filter((m) => m.source === 'credit_card');
+  const out: Json[] = [];
+  let rest = total;
+  if (rng.chance(0.12)) {
+    const amount = Math.min(rest, rng.pick([50, 100, 150, 250]));
+    out.push({ payment_id: `certificate_${nextId()}`, amount });
+    rest -= amount;
+  }
+  for (const g of methods.filter((m) => m.source === 'gift_card')) {
+    if (rest <= 0 || !rng.chance(0.4)) continue;
+    const amount = Math.min(rest, Math.max(1, Math.floor(g.amount * (0.3 + rng.next() * 0.7))));
+    out.push({ payment_id: g.id, amount });
+    rest -= amount;
+  }
+  if (rest > 0) out.push({ payment_id: rng.pick(cards).id, amount: rest });
+  return out;
+}
+
+/** One reservation of `user` (or null when no itinerary fits the dates drawn). */
+function makeReservation(rng: Rng, net: Network, id: string, user: Json, home: string): Json | null {
+  const o = rng.chance(0.65) ? home : rng.pick(net.airports);
+  let d = rng.pick(net.airports);
+  while (d === o) d = rng.pick(net.airports);
+  const day = rng.int(0, DATES.length - 1);
+  const out = DATES[day];
+  const back = DATES[day + rng.int(2, 9)];
+  const roundTrip = rng.chance(0.5) && back !== undefined;
+  const legs = itinerary(rng, net, o, d, out);
+  const ret = roundTrip ? itinerary(rng, net, d, o, back) : [];
+  if (!legs || !ret) return null;
+  const cabin = rng.pick(['basic_economy', 'economy', 'economy', 'business']);
+  const pax = passengers(rng, user);
+  const flights = [...legs, ...ret].map(({ fn, date }) => ({ flight_number: fn, origin: net.info[fn].origin, destination: net.info[fn].destination, date, price: segmentPrice(rng, net, fn, date, cabin) }));
+  const insurance = rng.chance(0.35) ? 'yes' : 'no';
+  const total_baggages = rng.int(0, pax.length * 2);
+  const nonfree = Math.max(0, total_baggages - FREE_BAGS[user.membership][cabin] * pax.length);
+  const total = flights.reduce((s, f) => s + f.price, 0) * pax.length + (insurance === 'yes' ? 30 * pax.length : 0) + 50 * nonfree;
+  const history = payments(rng, user, total, net.nextId);
+  const r: Json = {
+    reservation_id: id, user_id: user.user_id, origin: o, destination: d, flight_type: roundTrip ? 'round_trip' : 'one_way', cabin, flights,
+    passengers: pax, payment_history: history, created_at: createdAt(rng, day), total_baggages, nonfree_baggages: nonfree, insurance, status: null,
+  };
+  if (out > TODAY && rng.chance(0.12)) {
+    // Bags added after booking, paid with the first credit card.
+    const extra = rng.int(1, 2);
+    r.total_baggages += extra;
+    const nf = Math.max(0, r.total_baggages - FREE_BAGS[user.membership][cabin] * pax.length);
+    if (nf > nonfree) history.push({ payment_id: Object.values(user.payment_methods as Json).find((m) => m.source === 'credit_card').id, amount: 50 * (nf - nonfree) });
+    r.nonfree_baggages = nf;
+  }
+  if (out > TODAY && rng.chance(0.06)) {
+    r.status = 'cancelled';
+    for (const p of [...history]) history.push({ payment_id: p.payment_id, amount: -p.amount });
+  }
+  return r;
 }
 
 /**
- * The generated flights (`HAT500` upwards; the seed records use HAT1xx–HAT4xx): two departures
- * a day on every route of {@link routes}, at times spread over the day so that hub connections
- * exist, durations from the great-circle distance, fares from the distance.
+ * Customers and reservations over `flights` (see the module comment). Deterministic in `rng`'s
+ * state. User ids and reservation ids (6 characters) are unique and never one of `reserved`.
  */
-export function generateFlights(rng: Rng): { flights: Json; info: Record<string, RouteInfo> } {
-  const flights: Json = {};
-  const info: Record<string, RouteInfo> = {};
-  let n = 500;
-  for (const [o, d] of routes()) {
-    const km = distanceKm(o, d);
-    const minutes = 5 * Math.round((35 + km / 12.5) / 5);
-    const base = Math.round(45 + km * 0.075 + rng.int(0, 23));
-    const first = rng.int(5 * 60, 11 * 60);
-    for (const depMin of [first, first + rng.int(6 * 60, 10 * 60)]) {
-      const fn = `HAT${n++}`;
-      const dep = `${pad(Math.floor(depMin / 60))}:${pad(5 * Math.floor((depMin % 60) / 5))}:00`;
-      flights[fn] = makeFlight(rng, fn, o, d, dep, minutes, base);
-      info[fn] = { origin: o, destination: d, base };
+export function generateBookings(rng: Rng, flights: Json, info: Record<string, RouteInfo>, sizes: BookingSizes, reserved: Set<string>): { users: Json; reservations: Json } {
+  const nextId = idMaker(rng);
+  const { users, homes } = makeUsers(rng, sizes.users, nextId, reserved);
+  const byRoute = new Map<string, string[]>();
+  for (const [fn, r] of Object.entries(info)) {
+    const k = `${r.origin}-${r.destination}`;
+    if (!byRoute.has(k)) byRoute.set(k, []);
+    byRoute.get(k)!.push(fn);
+  }
+  const airports = [...new Set(Object.values(info).map((r) => r.origin))];
+  const net: Network = { byRoute, flights, info, nextId, airports };
+  const userIds = Object.keys(users);
+  const reservations: Json = {};
+  for (let made = 0; made < sizes.reservations; ) {
+    let id = '';
+    // A letter first: an all-digit id would be an integer-like key, which objects reorder.
+    do id = rng.pick(LETTERS) + rng.pick(ID_CHARS) + rng.pick(ID_CHARS) + rng.pick(ID_CHARS) + rng.pick(ID_CHARS) + rng.pick(ID_CHARS);
+    while (reservations[id] || reserved.has(id));
+    const userId = rng.pick(userIds);
+    const r = makeReservation(rng, net, id, users[userId], homes[userId]);
+    if (r) {
+      reservations[id] = r;
+      made++;
     }
   }
-  return { flights, info };
+  const byCreation = Object.values(reservations).sort((a: Json, b: Json) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
+  for (const r of byCreation) users[r.user_id].reservations.push(r.reservation_id);
+  return { users, reservations };
 }
 
 /** How many records to generate (the defaults reach tau2's airline scale). */
-export interface AirlineSizes extends BookingSizes {}
+export type AirlineSizes = BookingSizes;
 
-/** Default sizes: 600 customers and 2,000 reservations (tau2: 500 and 2,000); flights follow the network (340). */
+/** Default sizes: 600 customers and 2,000 reservations (tau2: 500 and 2,000); flights follow the network (344). */
 export const AIRLINE_SIZES: AirlineSizes = { users: 600, reservations: 2000 };
 
 /**

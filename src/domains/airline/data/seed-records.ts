@@ -8,7 +8,7 @@
  * namesake (same first and last name, another user id, date of birth and address).
  */
 import { Rng } from '../../../util/rng.js';
-import { makeFlight, type Json } from './generate.js';
+import { makeFlight, type Json } from './network.js';
 
 const landed = (date: string, dep: string, arr: string): Json => ({ status: 'landed', actual_departure_time_est: `${date}T${dep}`, actual_arrival_time_est: `${date}T${arr}` });
 const avail = (be: number, ec: number, bu: number, seats = 9): Json => ({
