@@ -39,7 +39,7 @@ export const T02_DONE = 'Done: both flights are now business and you have 6 chec
 /** The gold bag step: 6 bags, 2 above the business allowance of a regular member with 2 passengers. */
 export const bags = (nonfree_baggages: number) => call('update_reservation_baggages', { reservation_id: 'Q7M4LT', total_baggages: 6, nonfree_baggages, payment_id: GIFT });
 /** The T02 agent that pays the upgrade with the credit card: its summary and closing. */
-export const T02_CREDIT_CARD_SUMMARY = 'Upgrading both flights of Q7M4LT to business costs $1302, charged to your Mastercard ending 5510; 4 of the 6 bags are free in business and the other 2 cost $100 on your gift card.';
+export const T02_CREDIT_CARD_SUMMARY = 'Upgrading both flights of Q7M4LT to business costs $1302, charged to your Mastercard ending 5510; 4 of the 6 bags are free in business and the other 2 cost $100 on your gift card: $1402 in total.';
 export const T02_CREDIT_CARD_DONE = 'Done: both flights are now business ($1302 on your Mastercard ending 5510) and you have 6 checked bags ($100 on your gift card).';
 
 // ---- T03: cancel for a verified 5 h delay, gold-tier certificates ----------------------------

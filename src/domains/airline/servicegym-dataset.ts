@@ -28,14 +28,8 @@ export const SERVICEGYM_AIRLINE_TASK_FILES = ['t01-basic-economy-date-change.jso
  * generated filler (generated user and reservation ids never collide with the seed records').
  */
 export function servicegymAirlineDbJson(seed = 2026): { flights: Record<string, any>; users: Record<string, any>; reservations: Record<string, any> } {
-  const seededRes = seedReservations();
-  const seededUsers = seedUsers();
-  const db = generateAirlineDb(seed, AIRLINE_SIZES, [...Object.keys(seededRes), ...Object.keys(seededUsers)]);
-  return {
-    flights: { ...seedFlights(), ...db.flights },
-    users: { ...seededUsers, ...db.users },
-    reservations: { ...seededRes, ...db.reservations },
-  };
+  const db = generateAirlineDb(seed, AIRLINE_SIZES, { flights: seedFlights(), users: seedUsers(), reservations: seedReservations() });
+  return { flights: db.flights, users: db.users, reservations: db.reservations };
 }
 
 /**

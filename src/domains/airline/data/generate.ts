@@ -100,20 +100,21 @@ function makeUser(rng: Rng, userId: string, first: string, last: string, nextId:
 }
 
 /** Customers with unique ids `<first>_<last>_<4 digits>`. */
-function makeUsers(rng: Rng, count: number, nextId: () => number, reserved: Set<string>): { users: Json; homes: Record<string, string> } {
-  const users: Json = {};
+function makeUsers(rng: Rng, count: number, nextId: () => number, users: Json): { ids: string[]; homes: Record<string, string> } {
+  const ids: string[] = [];
   const homes: Record<string, string> = {};
   for (let made = 0; made < count; ) {
     const first = rng.pick(FIRST);
     const last = rng.pick(LAST);
     const userId = `${first.toLowerCase()}_${last.toLowerCase()}_${rng.int(1000, 9999)}`;
-    if (users[userId] || reserved.has(userId)) continue;
+    if (users[userId]) continue;
     const { user, home } = makeUser(rng, userId, first, last, nextId);
     users[userId] = user;
     homes[userId] = home;
+    ids.push(userId);
     made++;
   }
-  return { users, homes };
+  return { ids, homes };
 }
 
 /** Flight numbers by `origin-destination`, and their scheduled times. */
@@ -158,14 +159,18 @@ function passengers(rng: Rng, user: Json): Json[] {
   return out;
 }
 
-const NOW_MS = Date.parse(`${SERVICEGYM_AIRLINE_NOW}Z`);
-const OCT1_MS = Date.parse('2026-10-01T00:00:00Z');
+/** Minutes from 2026-10-01 00:00 to now; day names from 2026-08-01 (index 0 = day -61). */
+const NOW_MIN = (Date.parse(`${SERVICEGYM_AIRLINE_NOW}Z`) - Date.parse('2026-10-01T00:00:00Z')) / 60_000;
+const FIRST_DAY = -61;
+const DAY_NAMES = Array.from({ length: 92 }, (_, i) => new Date(Date.parse('2026-10-01T00:00:00Z') + (i + FIRST_DAY) * 86_400_000).toISOString().slice(0, 10));
 
 /** Booking time before the first flight (`day`: its index in October) and not after now: `YYYY-MM-DDTHH:MM:SS`. */
 function createdAt(rng: Rng, day: number): string {
-  const latest = Math.min(OCT1_MS + day * 86_400_000 - 3_600_000, NOW_MS);
-  const t = rng.chance(0.04) && DATES[day] > TODAY ? NOW_MS - rng.int(1, 23) * 3_600_000 : latest - rng.int(60, 50 * 24 * 60) * 60_000;
-  return new Date(t).toISOString().slice(0, 19);
+  const latest = Math.min(day * 1440 - 60, NOW_MIN);
+  const t = rng.chance(0.04) && DATES[day] > TODAY ? NOW_MIN - rng.int(1, 23) * 60 : latest - rng.int(60, 50 * 24 * 60);
+  const d = Math.floor(t / 1440);
+  const m = t - d * 1440;
+  return `${DAY_NAMES[d - FIRST_DAY]}T${pad(Math.floor(m / 60))}:${pad(m % 60)}:00`;
 }
 
 /** How the booking total was paid (policy 7.3): at most one certificate, gift cards, one credit card. */
@@ -230,11 +235,13 @@ function makeReservation(rng: Rng, net: Network, id: string, user: Json, home: s
 
 /**
  * Customers and reservations over `flights` (see the module comment). Deterministic in `rng`'s
- * state. User ids and reservation ids (6 characters) are unique and never one of `reserved`.
+ * state. The customers are added to `users` and the reservations to `reservations` (both may
+ * hold records already, whose ids are never reused; user ids are `<first>_<last>_<4 digits>`,
+ * reservation ids 6 characters). A generated customer's reservation ids are oldest first.
  */
-export function generateBookings(rng: Rng, flights: Json, info: Record<string, RouteInfo>, sizes: BookingSizes, reserved: Set<string>): { users: Json; reservations: Json } {
+export function generateBookings(rng: Rng, flights: Json, info: Record<string, RouteInfo>, sizes: BookingSizes, users: Json, reservations: Json): void {
   const nextId = idMaker(rng);
-  const { users, homes } = makeUsers(rng, sizes.users, nextId, reserved);
+  const { ids: userIds, homes } = makeUsers(rng, sizes.users, nextId, users);
   const byRoute = new Map<string, string[]>();
   for (const [fn, r] of Object.entries(info)) {
     const k = `${r.origin}-${r.destination}`;
@@ -243,23 +250,21 @@ export function generateBookings(rng: Rng, flights: Json, info: Record<string, R
   }
   const airports = [...new Set(Object.values(info).map((r) => r.origin))];
   const net: Network = { byRoute, flights, info, nextId, airports };
-  const userIds = Object.keys(users);
-  const reservations: Json = {};
   for (let made = 0; made < sizes.reservations; ) {
     let id = '';
     // A letter first: an all-digit id would be an integer-like key, which objects reorder.
     do id = rng.pick(LETTERS) + rng.pick(ID_CHARS) + rng.pick(ID_CHARS) + rng.pick(ID_CHARS) + rng.pick(ID_CHARS) + rng.pick(ID_CHARS);
-    while (reservations[id] || reserved.has(id));
+    while (reservations[id]);
     const userId = rng.pick(userIds);
     const r = makeReservation(rng, net, id, users[userId], homes[userId]);
     if (r) {
       reservations[id] = r;
+      users[userId].reservations.push(id);
       made++;
     }
   }
-  const byCreation = Object.values(reservations).sort((a: Json, b: Json) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
-  for (const r of byCreation) users[r.user_id].reservations.push(r.reservation_id);
-  return { users, reservations };
+  const created = (id: string) => reservations[id].created_at as string;
+  for (const u of userIds) users[u].reservations.sort((a: string, b: string) => (created(a) < created(b) ? -1 : created(a) > created(b) ? 1 : 0));
 }
 
 /** How many records to generate (the defaults reach tau2's airline scale). */
@@ -269,12 +274,13 @@ export type AirlineSizes = BookingSizes;
 export const AIRLINE_SIZES: AirlineSizes = { users: 600, reservations: 2000 };
 
 /**
- * Generates the whole DB. Same seed, same DB (deep-equal, same key order). `reservedIds`:
- * user and reservation ids the generator must not use (the seed records').
+ * Generates the whole DB. Same seed, same DB (deep-equal, same key order). `base`: records to
+ * put first (the seed records'), whose ids the generator never reuses; its tables are filled in
+ * place (no copy of the large tables) and returned.
  */
-export function generateAirlineDb(seed = 2026, sizes: AirlineSizes = AIRLINE_SIZES, reservedIds: Iterable<string> = []): Json {
+export function generateAirlineDb(seed = 2026, sizes: AirlineSizes = AIRLINE_SIZES, base: { flights: Json; users: Json; reservations: Json } = { flights: {}, users: {}, reservations: {} }): Json {
   const rng = new Rng(seed);
-  const { flights, info } = generateFlights(rng);
-  const { users, reservations } = generateBookings(rng, flights, info, sizes, new Set(reservedIds));
-  return { flights, users, reservations };
+  const { info } = generateFlights(rng, base.flights);
+  generateBookings(rng, base.flights, info, sizes, base.users, base.reservations);
+  return base;
 }

@@ -49,6 +49,18 @@ export function addMinutes(hms: string, minutes: number): string {
   return `${pad(Math.floor(t / 60))}:${pad(t % 60)}:00${day > 0 ? `+${day}` : ''}`;
 }
 
+/** Minutes after midnight of `HH:MM:SS` (plus a day for tau2's `+1` suffix). */
+export function hmsMinutes(hms: string): number {
+  return (hms.charCodeAt(0) - 48) * 600 + (hms.charCodeAt(1) - 48) * 60 + (hms.charCodeAt(3) - 48) * 10 + (hms.charCodeAt(4) - 48) + (hms.endsWith('+1') ? 1440 : 0);
+}
+
+/** `2026-10-DDTHH:MM:00` for `minutes` after midnight of October `day` (may run into the next day). */
+export function octoberTimestamp(day: number, minutes: number): string {
+  const d = day + Math.floor(minutes / 1440);
+  const t = ((minutes % 1440) + 1440) % 1440;
+  return `2026-10-${pad(d)}T${pad(Math.floor(t / 60))}:${pad(t % 60)}:00`;
+}
+
 /** Great-circle distance in km between two airports of {@link AIRPORT_COORDS}. */
 export function distanceKm(a: string, b: string): number {
   const [la1, lo1] = AIRPORT_COORDS[a].map((x) => (x * Math.PI) / 180);
@@ -69,26 +81,23 @@ export function faresFor(rng: Rng, base: number): Json {
  * fare in dollars (default: the original narrow band for seed flights).
  */
 export function dateStatus(rng: Rng, date: string, dep: string, arr: string, base?: number): Json {
-  const at = (d: string, hms: string, delta = 0) => {
-    const [h, m] = hms.slice(0, 5).split(':').map(Number);
-    const t = h * 60 + m + delta + (hms.endsWith('+1') ? 1440 : 0);
-    const dd = Number(d.slice(8)) + Math.floor(t / 1440);
-    return `2026-10-${pad(dd)}T${pad(Math.floor((t % 1440) / 60))}:${pad(t % 60)}:00`;
-  };
+  const depMin = hmsMinutes(dep);
+  const arrMin = hmsMinutes(arr);
+  const day = Number(date.slice(8));
+  const at = (minutes: number, delta = 0) => octoberTimestamp(day, minutes + delta);
   if (date < TODAY) {
     if (rng.chance(0.03)) return { status: 'cancelled' };
     const d1 = rng.int(-15, 40);
-    return { status: 'landed', actual_departure_time_est: at(date, dep, d1), actual_arrival_time_est: at(date, arr, d1 + rng.int(-10, 10)) };
+    return { status: 'landed', actual_departure_time_est: at(depMin, d1), actual_arrival_time_est: at(arrMin, d1 + rng.int(-10, 10)) };
   }
   if (date === TODAY) {
-    const depMin = Number(dep.slice(0, 2)) * 60 + Number(dep.slice(3, 5));
-    if (depMin < 13 * 60) return { status: 'landed', actual_departure_time_est: at(date, dep, 5), actual_arrival_time_est: at(date, arr, 2) };
-    if (depMin < 15 * 60) return { status: 'flying', actual_departure_time_est: at(date, dep, 3), estimated_arrival_time_est: at(date, arr, 0) };
+    if (depMin < 13 * 60) return { status: 'landed', actual_departure_time_est: at(depMin, 5), actual_arrival_time_est: at(arrMin, 2) };
+    if (depMin < 15 * 60) return { status: 'flying', actual_departure_time_est: at(depMin, 3), estimated_arrival_time_est: at(arrMin) };
     if (rng.chance(0.15)) {
       const late = rng.int(35, 260);
-      return { status: 'delayed', estimated_departure_time_est: at(date, dep, late), estimated_arrival_time_est: at(date, arr, late) };
+      return { status: 'delayed', estimated_departure_time_est: at(depMin, late), estimated_arrival_time_est: at(arrMin, late) };
     }
-    return { status: 'on time', estimated_departure_time_est: at(date, dep), estimated_arrival_time_est: at(date, arr) };
+    return { status: 'on time', estimated_departure_time_est: at(depMin), estimated_arrival_time_est: at(arrMin) };
   }
   if (base === undefined) {
     const b = rng.int(60, 160);
@@ -138,10 +147,10 @@ function routes(): [string, string][] {
 /**
  * The generated flights (`HAT500` upwards; the seed records use HAT1xx–HAT4xx): two departures
  * a day on every route of {@link routes}, at times spread over the day so that hub connections
- * exist, durations from the great-circle distance, fares from the distance.
+ * exist, durations from the great-circle distance, fares from the distance. Added to `flights`
+ * (in place) and returned with each flight's route.
  */
-export function generateFlights(rng: Rng): { flights: Json; info: Record<string, RouteInfo> } {
-  const flights: Json = {};
+export function generateFlights(rng: Rng, flights: Json = {}): { flights: Json; info: Record<string, RouteInfo> } {
   const info: Record<string, RouteInfo> = {};
   let n = 500;
   for (const [o, d] of routes()) {
