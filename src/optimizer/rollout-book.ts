@@ -48,13 +48,21 @@ export class RolloutBook {
   fresh = 0;
   /** The first error a rollout threw (a bug, a kill, or a model error the suite propagates): no queued rollout starts after it. */
   private failure: unknown = null;
+  private readonly keys = new Map<string, string>();
 
   constructor(private readonly o: RolloutBookOptions) {
     this.limit = pLimit(o.concurrency);
   }
 
-  /** The cache key of a rollout. */
+  /** The cache key of a rollout (memoised: the budget asks for the same keys again and again). */
   key(promptSha: string, spec: RolloutSpec): string {
+    const id = `${promptSha}\u0000${spec.caseId}\u0000${spec.trial}\u0000${spec.stream}`;
+    let k = this.keys.get(id);
+    if (k === undefined) this.keys.set(id, (k = this.computeKey(promptSha, spec)));
+    return k;
+  }
+
+  private computeKey(promptSha: string, spec: RolloutSpec): string {
     const seed = trialSeed(this.o.runSeed, spec.stream, spec.caseId, spec.trial);
     return canonicalHash({
       suite: this.o.suite.id,

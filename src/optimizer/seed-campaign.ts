@@ -82,7 +82,8 @@ export function seedConfig(c: LoadedCampaign): OptimizeConfig {
     gate: { alpha: 0.05, alpha_look1: 0.01, holdout_margin: 0.05, min_cases_improved: 2, min_trials_per_case: 4, min_coverage: 0.9, confirm_fraction: 0.5, screen_min_net: 1 },
     search: { rounds: 1, parents_per_round: 1, proposals_per_parent: 1, max_edits: 3, max_added_chars: 600, escalate_after: 3 },
     budget: { max_rollouts: rollouts, max_judge_calls: rollouts, max_proposer_calls: 1, max_tokens: null, max_cost_usd: null },
-    models: { agent: { model: c.spec.model.model, temperature: c.spec.model.temperature } },
+    // One model for every role, at the campaign's temperature (the release record pins both).
+    models: { agent: { model: c.spec.model.model, temperature: c.spec.model.temperature }, proposer: { model: c.spec.model.model, temperature: c.spec.model.temperature } },
     canary: { simulate: false, min_episodes: 200, max_episodes: 400, resolution_drop: 0.1, alpha: 0.05, beta: 0.05 },
     concurrency: 1,
   };

@@ -169,7 +169,8 @@ export class SeedProtocol implements SearchProtocol {
     return {
       input: {
         decision: gate.decision, stage: 'gate', reasons: failed.length ? failed : ['seed gate: every check passed'], gateRows: rows,
-        statistics: { seed_gate: { checks: gate.checks, metrics: gate.metrics } },
+        // The rows' seeds name the trial streams; the seed campaign sends no sampling seed to the model.
+        statistics: { seed_gate: { checks: gate.checks, metrics: gate.metrics }, sampling: 'unseeded' },
       },
     };
   }

@@ -88,6 +88,8 @@ describe('seed campaign replay', () => {
     expect(rel.statistics.seed_gate).toEqual({ checks: outcome.gate.checks, metrics: outcome.gate.metrics });
     expect(rel.outcomes.gate.filter((r) => !r.parent.success && r.candidate.success).map((r) => r.case_id)).toEqual(['B1-不可退票要退款', 'B5-超额免费行李']);
     expect(rel.edits).toHaveLength(outcome.proposal!.edits.length);
+    expect(rel.models).toMatchObject({ pins: { agent: 'doubao-seed-1-6-flash-250615', proposer: 'doubao-seed-1-6-flash-250615' }, temperature: outcome.campaign.spec.model.temperature, proposer_temperature: outcome.campaign.spec.model.temperature });
+    expect(rel.statistics.sampling).toBe('unseeded');
   });
 
   it('is deterministic: a second replay gives a byte-identical record', async () => {
