@@ -17,6 +17,7 @@ import { registerCanary } from './canary.js';
 import { registerView } from './view.js';
 import { registerLint } from './lint.js';
 import { registerCompare } from './compare.js';
+import { registerTerminal } from './terminal.js';
 
 /** Runs the CLI on `argv` (as process.argv) and returns the exit code; never calls process.exit. */
 export async function main(argv: string[]): Promise<number> {
@@ -40,6 +41,7 @@ export async function main(argv: string[]): Promise<number> {
   registerPrompts(program, setExit);
   registerView(program, setExit);
   registerCompare(program, setExit);
+  registerTerminal(program, setExit);
   try {
     await program.parseAsync(argv);
     return code;

@@ -14,6 +14,7 @@ import { bankingPackage } from './banking/index.js';
 import { hotelPackage } from './hotel/index.js';
 import { insurancePackage } from './insurance/index.js';
 import { utilityPackage } from './utility/index.js';
+import { gdsPackage } from './gds/index.js';
 
 export const domains: Record<string, Domain<any>> = {
   yunshu: yunshuDomain,
@@ -26,6 +27,7 @@ export const domainPackages: Record<string, DomainPackage> = {
   hotel: hotelPackage,
   insurance: insurancePackage,
   utility: utilityPackage,
+  gds: gdsPackage,
 };
 
 /** The domain registered under `name`; throws {@link BadInputError} listing the known names. */

@@ -21,4 +21,9 @@ export interface StateOps<S> {
   diff(a: S, b: S): FieldDiff[];
   /** A content hash of the state (tau2-compatible where the domain promises it). */
   hash(s: S): string;
+  /**
+   * The compared state as plain JSON, for checks that read values at JSON pointers (`field_in`,
+   * `state_count`). Absent: the state itself is plain JSON. Must be consistent with `diff` paths.
+   */
+  view?(s: S): unknown;
 }

@@ -61,6 +61,21 @@ export const CheckSchema = z.discriminatedUnion('kind', [
   z.strictObject({ ...base, kind: z.literal('db_gold'), paths: z.array(z.string()).optional() }),
   /** The final value at a JSON pointer is one of `values` (e.g. any allowed refund method). */
   z.strictObject({ ...base, kind: z.literal('field_in'), path: z.string(), values: z.array(z.unknown()).min(1) }),
+  /**
+   * The number of entries (object values or array items) under the JSON pointer `path` of the final
+   * state whose fields equal every `where` value and differ from every `where_not` value lies
+   * within [min, max] — e.g. "exactly two WCHR requests for passenger 1.1, none on the cancelled
+   * flight", whatever the flights. Read through the domain's state view.
+   */
+  z.strictObject({
+    ...base,
+    kind: z.literal('state_count'),
+    path: z.string(),
+    where: z.record(z.string(), z.unknown()).default({}),
+    where_not: z.record(z.string(), z.unknown()).default({}),
+    min: z.number().int().min(0).default(0),
+    max: z.number().int().min(0).optional(),
+  }),
   /** Nothing under these JSON pointers may change (forbidden writes). */
   z.strictObject({ ...base, kind: z.literal('unchanged'), paths: z.array(z.string()).min(1) }),
   /** The number of matching calls lies within [min, max] (max 0: a forbidden call, e.g. a decoy). */

@@ -160,5 +160,6 @@ export function cowDbStateOps<T extends Tables>(hash: (db: CowDb<T>) => string):
     equal: (a, b) => CowDb.equal(a, b),
     diff: (a, b) => CowDb.diff(a, b),
     hash,
+    view: (s) => s.materialize(),
   };
 }

@@ -5,6 +5,7 @@ import { CowDb } from '../../env/cow-db.js';
 import { canonicalJson } from '../../util/canonical.js';
 import type { CheckResult } from '../types.js';
 import type { CheckContext, CheckOf } from './context.js';
+import type { StateOps } from '../../spec/state.js';
 
 /**
  * `db_gold`: the episode's final state equals the gold replay's, over the whole state or only
@@ -34,9 +35,13 @@ export function checkUnchanged<S>(check: CheckOf<'unchanged'>, ctx: CheckContext
   return { ...base, verdict: 'fail', evidence: `${cmp.diff.length} field(s) changed under ${scope}: ${describeDiffs(cmp.diff, ['before', 'after'])}` };
 }
 
-/** The value at a JSON pointer of a state (a copy-on-write table DB or a plain JSON value). */
-export function stateValueAt(state: unknown, pointer: string): unknown {
+/**
+ * The value at a JSON pointer of a state: through the domain's plain view when its StateOps has one
+ * (`ops.view`), else a copy-on-write table DB or a plain JSON value.
+ */
+export function stateValueAt(state: unknown, pointer: string, ops?: StateOps<any>): unknown {
   const segs = pointerSegments(pointer);
+  if (ops?.view) return at(ops.view(state), segs);
   if (state instanceof CowDb) {
     if (segs.length === 0) return state.materialize();
     if (segs.length === 1) return state.materialize()[segs[0]];
@@ -51,7 +56,7 @@ export function stateValueAt(state: unknown, pointer: string): unknown {
  * card" (seed T05). Evidence names the value found.
  */
 export function checkFieldIn<S>(check: CheckOf<'field_in'>, ctx: CheckContext<S>): CheckResult {
-  const value = stateValueAt(ctx.trace.finalState, check.path);
+  const value = stateValueAt(ctx.trace.finalState, check.path, ctx.ops);
   const ok = value !== undefined && check.values.some((v) => canonicalJson(v) === canonicalJson(value));
   const shown = value === undefined ? 'absent' : JSON.stringify(value);
   return {
@@ -60,4 +65,23 @@ export function checkFieldIn<S>(check: CheckOf<'field_in'>, ctx: CheckContext<S>
     verdict: ok ? 'pass' : 'fail',
     evidence: `${check.path} is ${shown}; allowed: ${check.values.map((v) => JSON.stringify(v)).join(', ')}`,
   };
+}
+
+/**
+ * `state_count`: counts the entries under `path` in the final state whose fields match `where` and
+ * none of `where_not` (deep equality, key order ignored); the count must lie in [min, max].
+ * Evidence names the count and the matching keys.
+ */
+export function checkStateCount<S>(check: CheckOf<'state_count'>, ctx: CheckContext<S>): CheckResult {
+  const value = stateValueAt(ctx.trace.finalState, check.path, ctx.ops);
+  const entries: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : value && typeof value === 'object' ? Object.entries(value) : [];
+  const same = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
+  const hits = entries.filter(([, v]) => {
+    const rec = (v ?? {}) as Record<string, unknown>;
+    return Object.entries(check.where).every(([k, want]) => same(rec[k], want)) && Object.entries(check.where_not).every(([k, not]) => !same(rec[k], not));
+  });
+  const n = hits.length;
+  const ok = n >= check.min && (check.max === undefined || n <= check.max);
+  const range = check.max === undefined ? `at least ${check.min}` : `${check.min}..${check.max}`;
+  return { id: check.id, kind: check.kind, verdict: ok ? 'pass' : 'fail', evidence: `${n} entr${n === 1 ? 'y' : 'ies'} under ${check.path} match (allowed ${range})${n ? `: ${hits.map(([k]) => k).join(', ')}` : ''}` };
 }

@@ -10,7 +10,7 @@ import type { CheckResult } from '../types.js';
 import { checkConfirmationBeforeWrite } from './confirmation.js';
 import { checkOrder, checkToolCalls } from './calls.js';
 import type { CheckContext, CheckOf } from './context.js';
-import { checkDbGold, checkFieldIn, checkUnchanged } from './db.js';
+import { checkDbGold, checkFieldIn, checkStateCount, checkUnchanged } from './db.js';
 import { checkStatedAmount, checkTranscript } from './transcript.js';
 
 export type { CheckContext, CheckOf } from './context.js';
@@ -22,6 +22,7 @@ export const checkFunctions: { [K in SyncKind]: (check: CheckOf<K>, ctx: CheckCo
   db_gold: checkDbGold,
   unchanged: checkUnchanged,
   field_in: checkFieldIn,
+  state_count: checkStateCount,
   tool_calls: checkToolCalls,
   order: checkOrder,
   confirmation_before_write: checkConfirmationBeforeWrite,

@@ -1,0 +1,50 @@
+/**
+ * The GDS episode state: the committed store (flights and PNRs, compared and hashed), the PNR
+ * history (an audit trail, shown by `*H`, not compared), and the terminal session (work area,
+ * last availability display, pager), which lives only for the episode.
+ */
+import type { StateOps } from '../../spec/state.js';
+import { CowDb } from '../../env/cow-db.js';
+import type { PagerState } from '../../surfaces/terminal.js';
+import { cowRecordHash } from '../common/record-hash.js';
+import type { Flight, HistoryEntry, Pnr } from './schema.js';
+
+/** The store's tables by key. */
+export type GdsTables = { flights: Record<string, Flight>; pnrs: Record<string, Pnr> };
+/** An episode's copy-on-write view of the store. */
+export type GdsStore = CowDb<GdsTables>;
+
+/** The terminal session: the PNR being worked on and what the last entries displayed. */
+export interface GdsSession {
+  /** The working copy of the retrieved PNR (changes stay here until end transaction). */
+  area: Pnr | null;
+  /** Pending changes, in words, for the history (sorted at end transaction). */
+  changes: string[];
+  /** The pending received-from (entry `6`). */
+  received: string | null;
+  /** The last availability display: its date, city pair and flight keys by line number. */
+  avail: { date: string; from: string; to: string; keys: string[] } | null;
+  pager: PagerState;
+}
+
+export interface GdsState {
+  db: GdsStore;
+  history: HistoryEntry[];
+  session: GdsSession;
+}
+
+/** An empty session. */
+export const newSession = (): GdsSession => ({ area: null, changes: [], received: null, avail: null, pager: { lines: [], top: 0 } });
+
+/**
+ * StateOps for the GDS: fork copies the store and history and starts a fresh session; equality,
+ * diff and hash look at the committed store only (pending changes that were never ended are, as in
+ * a real GDS, not there).
+ */
+export const gdsStateOps: StateOps<GdsState> = {
+  fork: (s) => ({ db: s.db.branch(), history: structuredClone(s.history), session: newSession() }),
+  equal: (a, b) => CowDb.equal(a.db, b.db),
+  diff: (a, b) => CowDb.diff(a.db, b.db),
+  hash: (s) => cowRecordHash(s.db),
+  view: (s) => s.db.materialize(),
+};

@@ -1,0 +1,51 @@
+/**
+ * `servicegym terminal gds --task T12` driven as a person would: in a pseudo-terminal (`script`
+ * from util-linux allocates one), typing one entry at a time after each prompt, reading the screens,
+ * and leaving with QUIT to get the session scored. Skipped where `script` is missing.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+import { ROOT } from '../support/paths.js';
+
+const HAS_SCRIPT = spawnSync('script', ['--version']).status === 0;
+
+/** Types `entries` one per prompt into the command under a pty; resolves with everything shown. */
+function drive(argv: string[], entries: string[]): Promise<{ screen: string; code: number | null }> {
+  const cmd = [process.execPath, '--import', 'tsx', path.join(ROOT, 'src', 'cli', 'bin.ts'), ...argv].map((a) => `'${a}'`).join(' ');
+  const child = spawn('script', ['-qfec', cmd, '/dev/null'], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+  let screen = '';
+  let sent = 0;
+  const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+  child.stdout.on('data', (d: Buffer) => {
+    screen += d.toString('utf8');
+    const prompts = (screen.match(/> /g) ?? []).length;
+    // One entry per prompt, as a person waits for the screen before typing.
+    while (sent < entries.length && sent < prompts) child.stdin.write(`${entries[sent++]}\r`);
+  });
+  return new Promise((resolve) => child.on('close', (code) => {
+    clearTimeout(timer);
+    resolve({ screen, code });
+  }));
+}
+
+describe('servicegym terminal', () => {
+  it.skipIf(!HAS_SCRIPT)('a person rebooks T12 at the prompt and gets the session scored', async () => {
+    const { screen, code } = await drive(['terminal', 'gds', '--task', 'T12'], ['*LKJ8TQ', '120OCTJFKORD', '02M3', 'X1', '3WCHR/1-1.1', '6AGENT', 'E', 'QUIT']);
+    expect(code).toBe(0);
+    expect(screen).toContain('TASK T12:');
+    expect(screen).toContain('3 XA 208  F0 A0 J1 C0 Y0 B0 M2 H0 Q1  JFKORD 1300 1445 738');
+    expect(screen).toContain('OK 1400 LKJ8TQ');
+    expect(screen).toMatch(/T12: reward 1, partial 100%/);
+  }, 120_000);
+
+  it('refuses a domain without a terminal surface, and an unknown task', async () => {
+    const r = await runCli(['terminal', 'banking']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('the banking domain has no terminal surface');
+    const t = await runCli(['terminal', 'gds', '--task', 'T99']);
+    expect(t.code).toBe(2);
+    expect(t.err).toContain('unknown task id(s): T99');
+  });
+});
