@@ -39,6 +39,7 @@ async function session(domainName: string, taskId: string | undefined, input: No
   const { tool, param } = terminalToolOf(domainName, loaded.domain.tools);
   const task = taskId ? selectTasks(loaded, [taskId])[0] : undefined;
   const env = new Environment(loaded.domain, { now: loaded.now ?? '1970-01-01T00:00:00', idSeed: '' });
+  await env.open();
   const messages: ChatMessage[] = [{ role: 'system', content: loaded.policy }, { role: 'user', content: task ? workItem(task) : 'terminal session' }];
   out.write(`${loaded.domain.description}\n${task ? `${workItem(task)}\n` : ''}One entry per line; QUIT to leave.\n> `);
   const rl = readline.createInterface({ input, terminal: false });
@@ -51,16 +52,17 @@ async function session(domainName: string, taskId: string | undefined, input: No
       continue;
     }
     const id = `human_${n++}`;
-    const entry = await Promise.resolve(env.execute({ id, type: 'function', function: { name: tool.name, arguments: JSON.stringify({ [param]: line }) } }));
+    const entry = await env.execute({ id, type: 'function', function: { name: tool.name, arguments: JSON.stringify({ [param]: line }) } }, 'assistant', { message_index: messages.length });
     messages.push({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: tool.name, arguments: JSON.stringify({ [param]: line }) } }] });
     messages.push({ role: 'tool', tool_call_id: id, content: entry.output });
     out.write(`${entry.output}\n> `);
   }
   rl.close();
+  await env.close();
   out.write('\n');
   if (!task) return 0;
   messages.push({ role: 'assistant', content: 'Session ended.' });
-  const ev = await evaluateTask({ loaded, task, trace: { messages, toolLog: env.log, termination: 'agent_stop', finalState: env.state }, env: { now: loaded.now ?? '1970-01-01T00:00:00', idSeed: '' } });
+  const ev = await evaluateTask({ loaded, task, trace: { messages, actionLog: env.actionLog, termination: 'agent_stop', finalState: env.state }, env: { now: loaded.now ?? '1970-01-01T00:00:00', idSeed: '' } });
   const failed = ev.checks.filter((c) => c.verdict === 'fail');
   out.write(`${task.id}: reward ${ev.reward ?? 'not judged'}, partial ${(ev.partial * 100).toFixed(0)}%\n${failed.map((c) => `  failed ${c.id}: ${c.evidence}`).join('\n')}${failed.length ? '\n' : ''}`);
   return 0;

@@ -10,7 +10,7 @@ import { CowDb } from '../../env/cow-db.js';
 import type { Domain, LoadedDomain } from '../../spec/domain.js';
 import { BadInputError } from '../../spec/errors.js';
 import type { Task } from '../../spec/task.js';
-import type { ToolDef } from '../../spec/tool.js';
+import type { ToolContext, ToolDef } from '../../spec/tool.js';
 import { readTextFile } from '../../util/json-file.js';
 import { loadBuiltinTasks } from '../common/builtin-dataset.js';
 import { validateAt } from '../common/tau2-folder.js';
@@ -18,7 +18,7 @@ import { scroll, showScreen, type TerminalGeometry } from '../../surfaces/termin
 import { generateGds, SERVICEGYM_GDS_NOW } from './data/generate.js';
 import { SEED_FLIGHTS, seedPnrs } from './data/seed-records.js';
 import { interpret } from './entries.js';
-import { GdsDbSchema, segKey, type GdsDb } from './schema.js';
+import { GdsDbSchema, segKey, type GdsDb, type HistoryEntry } from './schema.js';
 import { gdsStateOps, newSession, type GdsState, type GdsTables } from './state.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -59,11 +59,33 @@ export const gdsTerminalTool: ToolDef<GdsState, { command: string }> = {
   parameters: z.strictObject({ command: z.string().max(200).describe("One terminal entry, for example '*LKJ8TQ' or '120OCTJFKORD'.") }),
   kind: 'write',
   requestor: 'assistant',
-  invoke: ({ command }, { state, now }) => {
+  records: 'self',
+  invoke: ({ command }, { state, now, record }) => {
     const s = state.session;
-    return scroll(command, s.pager, GDS_GEOMETRY) ?? showScreen(interpret(state, command, now), s.pager, GDS_GEOMETRY);
+    const scrolled = scroll(command, s.pager, GDS_GEOMETRY);
+    if (scrolled !== null) return scrolled;
+    const committed = state.history.length;
+    const screen = interpret(state, command, now);
+    for (const entry of state.history.slice(committed)) recordCommit(entry, record);
+    return showScreen(screen, s.pager, GDS_GEOMETRY);
   },
 };
+
+/** The back-end operation of each committed change, by the change's first word (see entries.ts). */
+const OPERATIONS: Record<string, string> = { SOLD: 'sell_segment', XX: 'cancel_segment', HK: 'accept_schedule_change', SSR: 'add_ssr', RMK: 'add_remark', PHONE: 'add_phone', TKT: 'reissue_tickets' };
+
+/**
+ * An end transaction in the action log: one write per committed change (e.g. `sell_segment`,
+ * `cancel_segment`, `reissue_tickets`), then `end_transaction` with the received-from — so
+ * ordering and forbidden-write checks see what the terminal did to the PNR store.
+ */
+function recordCommit(entry: HistoryEntry, record: ToolContext<GdsState>['record']): void {
+  for (const change of entry.changes) {
+    const word = change.split(' ')[0];
+    record({ name: OPERATIONS[word] ?? 'change_pnr', arguments: { locator: entry.locator, change }, result: 'OK', error: false, mutating: true });
+  }
+  record({ name: 'end_transaction', arguments: { locator: entry.locator, received_from: entry.received_from }, result: `OK ${entry.locator}`, error: false, mutating: true });
+}
 
 /** The GDS domain over a validated store. */
 export function createGdsDomain(db: GdsDb, policy: string): Domain<GdsState> {
