@@ -115,7 +115,8 @@ describe('servicegym optimize (mock HTTP server)', () => {
     const resumed = await cli(['optimize', file, '-q', '--no-store', '--resume']);
     expect(resumed.code).toBe(0);
     expect(s2.requests.length).toBe(n);
-  });
+  }, 180_000);
+
 
   it('--dry-run prints the split and pre-flight estimate without a request', async () => {
     const s = await server();

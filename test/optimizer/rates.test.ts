@@ -31,7 +31,8 @@ async function rates(handler: OptimizerHandlerOptions): Promise<{ released: numb
   return { released, counts };
 }
 
-describe(`gate rates over ${REPS} seeded repetitions`, () => {
+// Each case runs 100 whole optimisations in process: seconds alone, much longer on a loaded machine.
+describe(`gate rates over ${REPS} seeded repetitions`, { timeout: 180_000 }, () => {
   it('releases a real fix in at least 90% of repetitions', async () => {
     const r = await rates({ proposer: 'fix' });
     expect(r.released, JSON.stringify(r.counts)).toBeGreaterThanOrEqual(90);
