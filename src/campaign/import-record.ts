@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { prepareOutputDir } from '../util/output-dir.js';
+import { insideDir, safeName } from '../util/safe-path.js';
 import type { CampaignSpec } from '../spec/campaign.js';
 import { BadInputError } from '../spec/errors.js';
 import type { Receipt } from '../spec/receipt.js';
@@ -73,6 +74,11 @@ export function importRecord(recordFile: string, outDir: string, opts: { force?:
   const rec: ExperimentRecord = validate(ExperimentRecordSchema, parseJsonText(text, recordFile), recordFile, { keepRaw: true });
   const turns = rec.api_turns as Receipt[];
   const evalKeys = Object.keys(rec.evaluations);
+  // Keys become file names (prompts/<key>.txt) and campaign ids: plain names only, never a path.
+  for (const k of evalKeys) {
+    if (!/^[a-z][a-z0-9_]*$/.test(k)) fail(`evaluation key ${JSON.stringify(k)} is not a plain id (a-z, 0-9, _; it becomes prompts/<key>.txt)`, recordFile, `$.evaluations[${JSON.stringify(k)}]`);
+  }
+  safeName(`record-${rec.experiment_id}`, 'experiment id (it becomes the campaign name)', { file: recordFile, path: '$.experiment_id' });
   const initial = rec.evaluations.initial;
   const taskTurns = turns.map((t, i) => [t, i] as const).filter(([t]) => t.kind === 'task_agent');
   if (taskTurns.length === 0) fail('no task_agent receipts', recordFile, '$.api_turns');
@@ -218,7 +224,7 @@ export function importRecord(recordFile: string, outDir: string, opts: { force?:
   // The prompts of an earlier import's evaluations are replaced, not mixed with this record's.
   if (earlier) fs.rmSync(path.join(outDir, 'prompts'), { recursive: true, force: true });
   for (const [rel, content] of Object.entries(files)) {
-    const p = path.join(outDir, rel);
+    const p = insideDir(outDir, rel, 'output file');
     fs.mkdirSync(path.dirname(p), { recursive: true });
     fs.writeFileSync(p, content);
   }

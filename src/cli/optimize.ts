@@ -17,7 +17,7 @@ import { loadOptimizeConfig, resolveConfigPath } from '../optimizer/config.js';
 import { Journal } from '../optimizer/journal.js';
 import { runOptimization } from '../optimizer/run.js';
 import { buildRunRecord, optimizeRunId, saveOptimizeRun } from '../optimizer/run-record.js';
-import { buildModels, buildSuite, clearOutput, outputDir } from '../optimizer/setup.js';
+import { buildModels, buildSuite, clearOutput, markOutput, outputDir } from '../optimizer/setup.js';
 import { preflightEstimate } from '../optimizer/budget.js';
 import { splitRoles } from '../optimizer/splits.js';
 import { BadInputError } from '../spec/errors.js';
@@ -61,7 +61,7 @@ export function registerOptimize(program: Command, setExit: (code: number) => vo
       const models = buildModels(loaded, flags);
       const outDir = outputDir(loaded, flags.outDir);
       if (flags.fresh) clearOutput(outDir);
-      fs.mkdirSync(outDir, { recursive: true });
+      markOutput(outDir);
       const journal = Journal.open(path.join(outDir, 'events.jsonl'), { resume: !!flags.resume });
       const traffic = journal.events().find((e) => e.type === 'note' && e.key.startsWith('traffic-canary:'));
       if (traffic) throw new BadInputError(`this run's canary was decided on traffic (${traffic.type === 'note' ? traffic.text : ''}); resuming would rebuild record.json without that decision — start a new run with --fresh or another --out-dir`, { file: path.join(outDir, 'events.jsonl') });

@@ -80,8 +80,46 @@ export function outputDir(loaded: LoadedOptimizeConfig, flag?: string): string {
   return loaded.config.output_dir ? resolveConfigPath(loaded, loaded.config.output_dir) : `.servicegym/optimize/${loaded.config.name}`;
 }
 
-/** Removes what a run writes in its output folder (only those files), for `--fresh`. */
+/** The file an optimise run writes first into its output folder; `--fresh` clears only folders that hold it. */
+export const OUTPUT_MARKER = '.servicegym-optimize';
+const MARKER_TEXT = 'servicegym optimize output folder: --fresh may clear events.jsonl, record.json, stable.txt, prompts/ and releases/ here\n';
+
+/** Writes the output-folder marker (creating the folder) unless it is there. */
+export function markOutput(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, OUTPUT_MARKER);
+  if (!fs.existsSync(file)) fs.writeFileSync(file, MARKER_TEXT);
+}
+
+/**
+ * True when `dir` holds an optimise run's output: the marker file, or (folders written before the
+ * marker existed) an `events.jsonl` whose first line is this journal's `run` event.
+ */
+export function isOptimizerOutput(dir: string): boolean {
+  try {
+    if (fs.readFileSync(path.join(dir, OUTPUT_MARKER), 'utf8').startsWith(MARKER_TEXT.slice(0, 40))) return true;
+  } catch {
+    /* no marker: look at the journal */
+  }
+  try {
+    const first = JSON.parse(fs.readFileSync(path.join(dir, 'events.jsonl'), 'utf8').split('\n', 1)[0]);
+    return first?.type === 'run' && first?.key === 'run' && typeof first?.identity === 'string';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Removes what a run writes in its output folder (only those files), for `--fresh`. A missing or
+ * empty folder is left as it is.
+ * @throws BadInputError naming the folder when it is not an optimiser output folder (issue 11:
+ *   `"output_dir": "."` must never wipe a user's own prompts/ or stable.txt).
+ */
 export function clearOutput(dir: string): void {
+  if (!fs.existsSync(dir) || (fs.statSync(dir).isDirectory() && fs.readdirSync(dir).length === 0)) return;
+  if (!isOptimizerOutput(dir)) {
+    throw new BadInputError(`--fresh refused: this folder is not an optimise output folder (no ${OUTPUT_MARKER} marker and no run journal), so its files are not servicegym's to remove; choose another output_dir / --out-dir`, { file: dir });
+  }
   for (const f of ['events.jsonl', 'record.json', 'stable.txt']) fs.rmSync(path.join(dir, f), { force: true });
   for (const d of ['releases', 'prompts']) fs.rmSync(path.join(dir, d), { recursive: true, force: true });
 }
