@@ -43,6 +43,7 @@ export function registerView(program: Command, setExit: (code: number) => void):
     .option('--db <path>', 'run store (SQLite)', DEFAULT_STORE_PATH)
     .option('--port <n>', 'port to listen on (0 picks a free one)', String(DEFAULT_VIEWER_PORT))
     .option('--host <addr>', 'address to bind (the viewer has no authentication)', DEFAULT_VIEWER_HOST)
+    .option('--allow-host <name>', 'also accept this Host name (besides loopback; repeatable), e.g. when serving on a LAN address', (v: string, acc: string[]) => [...acc, v], [] as string[])
     .option('--export <dir>', 'write a static site (index.html, assets, data.js) into DIR instead of serving (new, empty, or an earlier export)')
     .option('--force', 'with --export: write into a non-empty folder that holds no earlier export')
     .option('-q, --quiet', 'no progress on stderr')
@@ -60,7 +61,8 @@ export function registerView(program: Command, setExit: (code: number) => void):
       }
       if (!LOOPBACK.has(flags.host)) log(`warning: binding ${flags.host}: anyone who can reach it can read the store`);
       const { startViewer } = await import('../viewer/server.js');
-      const viewer = await startViewer({ dbPath: flags.db, host: flags.host, port });
+      const allowHosts = [...flags.allowHost, ...(LOOPBACK.has(flags.host) ? [] : [flags.host])];
+      const viewer = await startViewer({ dbPath: flags.db, host: flags.host, port, allowHosts });
       // Handlers first: a caller may stop the viewer as soon as it sees the URL.
       const stopped = untilStopped();
       process.stdout.write(`servicegym view: ${viewer.url} (store ${flags.db}; read-only; Ctrl-C to stop)\n`);

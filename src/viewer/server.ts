@@ -30,6 +30,27 @@ export interface ViewerOptions {
   uiDir?: string;
   /** How long a request waits for a writer's lock before reporting it, in ms; default 2000. */
   busyTimeoutMs?: number;
+  /** Host names (without port) accepted in `Host` besides loopback ones (`--allow-host`, a non-loopback `--host`). */
+  allowHosts?: string[];
+}
+
+/** Loopback names a browser on this machine sends as `Host`; anything else may be a DNS-rebinding page. */
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/** The host name of a `Host` header value or an origin URL, lower-case, without port. */
+export function hostName(value: string): string | null {
+  try {
+    return new URL(value.includes('://') ? value : `http://${value}`).hostname.toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+/** True when `host` (a `Host` header or URL host) is loopback or one of `allow` (case-insensitive). */
+export function hostAllowed(host: string | undefined, allow: readonly string[] = []): boolean {
+  const name = host ? hostName(host) : null;
+  if (!name) return false;
+  return LOOPBACK_HOST.test(name) || allow.some((a) => (hostName(a) ?? a.toLowerCase()) === name);
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -70,6 +91,21 @@ export function createViewerApp(opts: ViewerOptions): Hono {
   const uiDir = opts.uiDir ?? defaultUiDir();
   const busyTimeoutMs = opts.busyTimeoutMs ?? 2000;
   const app = new Hono();
+  const allow = opts.allowHosts ?? [];
+
+  // DNS rebinding: a page on another site that resolves its name to 127.0.0.1 sends its own Host.
+  // Only loopback (or explicitly allowed) hosts are served; anything but a plain GET/HEAD must also
+  // come from an allowed Origin.
+  app.use('*', async (c, next) => {
+    const host = c.req.header('host') ?? new URL(c.req.url).host;
+    if (!hostAllowed(host, allow)) return c.text(`host '${host}' is not allowed (loopback only; servicegym view --allow-host NAME adds one)`, 403);
+    const method = c.req.method.toUpperCase();
+    if (method !== 'GET' && method !== 'HEAD') {
+      const origin = c.req.header('origin');
+      if (!origin || !hostAllowed(origin, allow)) return c.text(`origin '${origin ?? '(none)'}' is not allowed`, 403);
+    }
+    await next();
+  });
 
   const withStore = <T>(c: Context, read: (store: RunStore) => T, respond: (value: T) => Response) => {
     let store: RunStore | undefined;
@@ -89,7 +125,8 @@ export function createViewerApp(opts: ViewerOptions): Hono {
     return c.json(value as object);
   };
 
-  app.get('/api/status', (c) => withStore(c, () => ({ ok: true, db: path.resolve(opts.dbPath) }), (v) => json(c, v)));
+  // The store's file name only: an absolute path would tell any reader the user's folders.
+  app.get('/api/status', (c) => withStore(c, () => ({ ok: true, db: path.basename(opts.dbPath) }), (v) => json(c, v)));
   app.get('/api/runs', (c) => withStore(c, listRunItems, (v) => json(c, v)));
   app.get('/api/runs/:id', (c) => {
     const id = c.req.param('id');
