@@ -43,6 +43,9 @@ export function registerOptimize(program: Command, setExit: (code: number) => vo
     .option('--timeout <seconds>', 'per-attempt timeout in seconds')
     .option('--max-retries <n>', 'retries on 429/5xx/timeouts')
     .option('--strict', "task suites: strict evaluation of every rollout (ACTION in every reward basis, real transfer calls); the dataset's known-bad tasks are left out")
+    .option('--max-retry-after <seconds>', 'longest retry-after wait honoured; longer ones are cut to it (default 60)')
+    .option('--call-deadline <seconds>', 'total time for one model call across attempts and waits (default 600)')
+    .option('--body-timeout <seconds>', 'an attempt whose body sends no byte for this long is retried (default 30)')
     .option('--json', 'print the run record as JSON instead of the report')
     .option('-q, --quiet', 'no progress on stderr')
     .action(async (file: string, flags) => {

@@ -5,6 +5,7 @@
 import type { EpisodeReportRow } from '../run/report-rows.js';
 import type { RunSummary } from '../run/summary.js';
 import { table } from './output.js';
+import type { UsageByRole } from '../models/usage.js';
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : `${(x * 100).toFixed(1)}%`);
 const num = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : x.toFixed(3));
@@ -24,10 +25,35 @@ export function episodeTable(records: readonly EpisodeReportRow[]): string {
       r.termination,
       ev ? (ev.reward === null ? 'not judged' : num(ev.reward)) : 'error',
       ev ? pct(ev.partial) : 'error',
-      r.harnessError ? `harness error: ${r.harnessError.slice(0, 80)}` : r.infraError ? `infrastructure: ${r.infraError.slice(0, 80)}` : r.evaluationError ? `evaluation: ${r.evaluationError.slice(0, 80)}` : failing.join(', ') || '-',
+      r.harnessError ? `harness error: ${r.harnessError.slice(0, 80)}` : r.infraError ? `infrastructure: ${withoutEndpoint(r.infraError).slice(0, 120)}` : r.evaluationError ? `evaluation: ${r.evaluationError.slice(0, 80)}` : failing.join(', ') || '-',
     ]);
   }
   return table(rows);
+}
+
+/** A provider error without its endpoint URL, so the provider's reason fits the table. */
+function withoutEndpoint(message: string): string {
+  return message.replace(/ call to \S+ failed: /, ' call failed: ');
+}
+
+/**
+ * Model calls and their retries from per-role usage, e.g.
+ * `model calls: 42 (7 retried: 9 extra attempts, 3.5 s waited; rate_limited 4, server_error 3, timeout 2)`.
+ */
+export function callsText(usage: UsageByRole): string {
+  let calls = 0, retried = 0, extra = 0, waited = 0;
+  const faults: Record<string, number> = {};
+  for (const u of Object.values(usage)) {
+    if (!u) continue;
+    calls += u.calls;
+    retried += u.retried_calls ?? 0;
+    extra += u.extra_attempts ?? 0;
+    waited += u.retry_wait_seconds ?? 0;
+    for (const [k, n] of Object.entries(u.faults ?? {})) faults[k] = (faults[k] ?? 0) + n;
+  }
+  if (retried === 0) return `model calls: ${calls} (no retries)`;
+  const kinds = Object.entries(faults).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([k, n]) => `${k} ${n}`).join(', ');
+  return `model calls: ${calls} (${retried} retried: ${extra} extra attempts, ${waited.toFixed(1)} s waited; ${kinds})`;
 }
 
 /** The run summary: counts, means, pass^k with its bootstrap interval over tasks, terminations. */

@@ -24,7 +24,7 @@ import { OpenAICompatibleModel } from '../models/openai-adapter.js';
 import type { FinishedEpisode } from '../run/run-tasks.js';
 import type { UsageByRole } from '../models/usage.js';
 import { BadInputError } from '../spec/errors.js';
-import { episodeTable, summaryText } from './run-report.js';
+import { callsText, episodeTable, summaryText } from './run-report.js';
 import { progressLogger, table } from './output.js';
 
 /** Per persona: episodes, successes (reward 1), reward mean and partial mean (infrastructure errors left out, as in the summary). */
@@ -59,6 +59,9 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
     .option('--provider <label>', 'provider label for receipts')
     .option('--timeout <seconds>', 'per-attempt timeout in seconds')
     .option('--max-retries <n>', 'retries on 429/5xx/timeouts')
+    .option('--max-retry-after <seconds>', 'longest retry-after wait honoured; longer ones are cut to it (default 60)')
+    .option('--call-deadline <seconds>', 'total time for one model call across attempts and waits (default 600)')
+    .option('--body-timeout <seconds>', 'an attempt whose body sends no byte for this long is retried (default 30)')
     .option('--temperature <t>', 'sampling temperature of agent and user', '0')
     .option('--strict', "strict evaluation: ACTION in every reward basis, a transfer must be a real call; the dataset's known-bad tasks are left out and listed")
     .option('--resume <run-id>', 'continue this run: finished episodes are not run again')
@@ -71,6 +74,9 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
       const strict = flags.strict === true;
       const { tasks, excluded } = strictTaskSelection(loaded, selectTasks(loaded, flags.tasks?.split(',').map((s: string) => s.trim()).filter(Boolean)), strict);
       const trials = Number(flags.trials);
+      // Checked before the store is touched: a bad count must not leave an empty run behind.
+      if (!(Number.isInteger(trials) && trials >= 1)) throw new BadInputError(`--trials must be a whole number >= 1, got '${flags.trials}'`);
+      if (!/^\d+$/.test(String(flags.concurrency)) || Number(flags.concurrency) < 1) throw new BadInputError(`-j/--concurrency must be a whole number >= 1, got '${flags.concurrency}'`);
       const temperature = Number(flags.temperature);
       if (!(Number.isFinite(temperature) && temperature >= 0 && temperature <= 2)) throw new BadInputError(`--temperature must be a number from 0 to 2, got '${flags.temperature}'`);
       const personas = flags.personas !== undefined ? parsePersonas(flags.personas) : undefined;
@@ -128,8 +134,9 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
         // Every episode of the run, the kept ones of a resumed run included.
         const rows = mergeReportRows(tasks.map((t) => t.id), kept, res.records.map(reportRowOf));
         if (flags.json) process.stdout.write(JSON.stringify({ run_id: runId, strict, summary: res.summary, usage: res.usage, excluded_known_bad: excluded, episodes: rows.map((r) => ({ task_id: r.taskId, trial: r.trial, ...(personas ? { persona: r.persona } : {}), termination: r.termination, evaluation: r.evaluation, infra_error: r.infraError ?? null, ...(flags.resume ? { kept: !!r.kept } : {}) })) }, null, 2) + '\n');
-        else process.stdout.write(`run ${runId}${strict ? ' (strict)' : ''}\n\n${episodeTable(rows)}\n\n${personas ? `${personaTable(rows, personas)}\n\n` : ''}${excludedLines(excluded)}${summaryText(res.summary)}\n`);
-        setExit(res.summary.infraErrors > 0 ? 1 : 0);
+        else process.stdout.write(`run ${runId}${strict ? ' (strict)' : ''}\n\n${episodeTable(rows)}\n\n${personas ? `${personaTable(rows, personas)}\n\n` : ''}${excludedLines(excluded)}${summaryText(res.summary)}\n${callsText(res.usage)}\n`);
+        if (res.stopped) process.stderr.write(`servicegym: the run stopped: the provider refused the credential (${res.stopped}); fix the key and continue with --resume ${runId}\n`);
+        setExit(res.summary.infraErrors > 0 || res.stopped ? 1 : 0);
       } finally {
         store.close();
       }

@@ -13,6 +13,7 @@ import type { OutputStyle } from '../spec/domain.js';
 import type { ToolContext, ToolDef } from '../spec/tool.js';
 import { ToolError, ToolResult } from '../spec/tool.js';
 import { pyDumps } from '../util/pyjson.js';
+import { parseModelJson } from '../util/json-bounds.js';
 
 /** What one invocation produced. */
 export interface DispatchOutcome {
@@ -31,7 +32,7 @@ export interface DispatchOutcome {
 export function parseArguments(tool: ToolDef<any>, raw: string): { ok: true; args: unknown } | { ok: false; arguments: unknown; output: string } {
   let args: unknown;
   try {
-    args = raw.trim() === '' ? {} : JSON.parse(raw);
+    args = raw.trim() === '' ? {} : parseModelJson(raw);
   } catch (e) {
     return { ok: false, arguments: raw, output: `Error: arguments for ${tool.name} are not valid JSON: ${(e as Error).message}` };
   }

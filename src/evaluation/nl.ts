@@ -10,6 +10,7 @@ import type { ChatModel, ChatRequestInput } from '../models/chat-model.js';
 import { combineVerdicts, quote, verdictScore, type ComponentResult } from './evidence.js';
 import type { CheckResult, Verdict } from './types.js';
 import { textOf } from './trace-index.js';
+import { parseModelJson } from '../util/json-bounds.js';
 
 /** One assertion's verdict and the judge's reason (or why it was not judged). */
 export interface NlVerdict {
@@ -79,7 +80,7 @@ export function parseNlJudgeReply(text: string, assertions: readonly string[]): 
   const body = text.trim().replace(/^```(?:json)?\s*|\s*```$/g, '');
   let results: unknown[];
   try {
-    const parsed = JSON.parse(body) as { results?: unknown };
+    const parsed = parseModelJson(body) as { results?: unknown };
     if (!Array.isArray(parsed?.results)) throw new Error('no "results" array');
     results = parsed.results;
   } catch (e) {

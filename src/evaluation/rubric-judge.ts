@@ -4,6 +4,7 @@
  */
 import type { ChatModel, ModelCallResult } from '../models/chat-model.js';
 import { fillTemplate } from '../util/template.js';
+import { parseModelJson } from '../util/json-bounds.js';
 
 export interface RubricJudgement {
   /** true/false as judged; null when the judge's reply could not be read (never counted as handled). */
@@ -32,7 +33,7 @@ export async function judgeReply(opts: {
   );
   const text = (call.response.choices[0].message.content ?? '').trim().replace(/^```(?:json)?\s*|\s*```$/g, '');
   try {
-    const parsed = JSON.parse(text) as { handled?: unknown; reason?: unknown };
+    const parsed = parseModelJson(text) as { handled?: unknown; reason?: unknown };
     if (typeof parsed.handled !== 'boolean') throw new Error('no boolean "handled"');
     return { handled: parsed.handled, reason: typeof parsed.reason === 'string' ? parsed.reason : null, call };
   } catch (e) {

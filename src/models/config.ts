@@ -9,11 +9,15 @@
  * | provider    | `--provider`    | `SERVICEGYM_PROVIDER`                         | host of the base URL        |
  * | timeout (s) | `--timeout`     | `SERVICEGYM_TIMEOUT`                          | 120                         |
  * | retries     | `--max-retries` | `SERVICEGYM_MAX_RETRIES`                      | 4                           |
+ * | retry-after cap (s) | `--max-retry-after` | `SERVICEGYM_MAX_RETRY_AFTER`      | 60                          |
+ * | call deadline (s)   | `--call-deadline`   | `SERVICEGYM_CALL_DEADLINE`        | 600 (all attempts and waits)|
+ * | body timeout (s)    | `--body-timeout`    | `SERVICEGYM_BODY_TIMEOUT`         | 30 (no byte for that long)  |
  *
  * The key is read from the environment only, so it never appears in shell history, receipts,
  * logs or the store.
  */
 import { BadInputError } from '../spec/errors.js';
+import { redactUrlCredentials } from '../util/redact.js';
 
 export interface LiveModelConfig {
   baseURL: string;
@@ -23,6 +27,12 @@ export interface LiveModelConfig {
   /** Per-attempt timeout in seconds. */
   timeoutSeconds: number;
   maxRetries: number;
+  /** Longest server-requested wait (`retry-after`) honoured, in seconds (default 60); longer ones are cut to it. */
+  maxRetryAfterSeconds?: number;
+  /** Total seconds one call may take across attempts and waits (default 600). */
+  callDeadlineSeconds?: number;
+  /** Seconds without a body byte after the headers before an attempt counts as stalled (default 30). */
+  bodyTimeoutSeconds?: number;
 }
 
 export interface LiveModelFlags {
@@ -31,6 +41,9 @@ export interface LiveModelFlags {
   provider?: string;
   timeout?: string | number;
   maxRetries?: string | number;
+  maxRetryAfter?: string | number;
+  callDeadline?: string | number;
+  bodyTimeout?: string | number;
 }
 
 const first = (env: NodeJS.ProcessEnv, names: string[]): string | undefined =>
@@ -51,14 +64,30 @@ export function resolveLiveModelConfig(flags: LiveModelFlags, env: NodeJS.Proces
   const model = flags.model ?? first(env, ['SERVICEGYM_MODEL', 'OPENAI_MODEL']);
   if (!model) throw new BadInputError('no model: pass --model or set SERVICEGYM_MODEL');
   let host = 'openai-compatible';
+  let parsedUrl: URL;
   try {
-    host = new URL(baseURL).host;
+    parsedUrl = new URL(baseURL);
+    host = parsedUrl.host;
   } catch {
-    throw new BadInputError(`base URL '${baseURL}' is not a URL (SERVICEGYM_BASE_URL / --base-url)`);
+    throw new BadInputError(`base URL '${redactUrlCredentials(baseURL)}' is not a URL (SERVICEGYM_BASE_URL / --base-url)`);
+  }
+  if (parsedUrl.username || parsedUrl.password) {
+    // The key goes as a Bearer token; a user:pass@ in the URL could only leak (and fetch refuses it).
+    throw new BadInputError(`base URL '${redactUrlCredentials(baseURL)}' carries credentials (user:pass@host); put the credential in SERVICEGYM_API_KEY instead`);
   }
   const timeoutSeconds = Number(flags.timeout ?? env.SERVICEGYM_TIMEOUT ?? 120);
   const maxRetries = Number(flags.maxRetries ?? env.SERVICEGYM_MAX_RETRIES ?? 4);
   if (!(timeoutSeconds > 0)) throw new BadInputError(`timeout must be a positive number of seconds, got '${flags.timeout ?? env.SERVICEGYM_TIMEOUT}'`);
   if (!(Number.isInteger(maxRetries) && maxRetries >= 0)) throw new BadInputError(`max retries must be a whole number >= 0`);
-  return { baseURL, apiKey, model, provider: flags.provider ?? env.SERVICEGYM_PROVIDER ?? host, timeoutSeconds, maxRetries };
+  const seconds = (flag: string | number | undefined, envName: string, flagName: string, dflt: number, min: number): number => {
+    const raw = flag ?? env[envName];
+    const v = raw === undefined || raw === '' ? dflt : typeof raw === 'number' ? raw : /^\s*\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : NaN;
+    if (!(Number.isFinite(v) && v >= min)) throw new BadInputError(`${flagName} (${envName}) must be a number of seconds >= ${min}, got '${raw}'`);
+    return v;
+  };
+  const maxRetryAfterSeconds = seconds(flags.maxRetryAfter, 'SERVICEGYM_MAX_RETRY_AFTER', '--max-retry-after', 60, 0);
+  const callDeadlineSeconds = seconds(flags.callDeadline, 'SERVICEGYM_CALL_DEADLINE', '--call-deadline', 600, 0.001);
+  const bodyTimeoutSeconds = seconds(flags.bodyTimeout, 'SERVICEGYM_BODY_TIMEOUT', '--body-timeout', 30, 0.001);
+  const provider = flags.provider ?? env.SERVICEGYM_PROVIDER ?? host;
+  return { baseURL, apiKey, model, provider, timeoutSeconds, maxRetries, maxRetryAfterSeconds, callDeadlineSeconds, bodyTimeoutSeconds };
 }

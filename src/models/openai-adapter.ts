@@ -1,39 +1,54 @@
 /**
  * The OpenAI-compatible adapter: any chat-completions endpoint (OpenAI, vLLM, Ollama, LiteLLM,
- * OpenRouter, Ark, …) through the `openai` SDK.
+ * OpenRouter, Ark, …) over HTTP.
  *
- * Retries: the SDK retries 408/409/429/5xx and timeouts with exponential backoff (0.5 s doubling,
- * at most 8 s, jitter), honouring `retry-after-ms` and `retry-after`; `maxRetries` bounds it.
- * The request body is sent exactly as given and the response body is kept as received, so the
- * receipt is the wire exchange minus the credential.
+ * Retries ({@link postJsonWithRetries}): 408/409/429/5xx, timeouts, stalled, truncated and non-JSON
+ * bodies, with exponential backoff (0.5 s doubling, at most 8 s, jitter) or the server's
+ * `retry-after-ms` / `retry-after` capped at `maxRetryAfterSeconds`; `maxRetries` bounds the count
+ * and `callDeadlineSeconds` the time. 401/403 are not retried. A call that needed retries records
+ * them in its receipt (`retries`). The request body is sent exactly as given and the response body
+ * is kept as received (the key's value redacted), so the receipt is the wire exchange minus the
+ * credential.
  */
-import OpenAI from 'openai';
 import { ChatResponseSchema, type ModelRole } from '../spec/messages.js';
 import { jsonPath, MalformedResponseError, ProviderError } from '../spec/errors.js';
+import type { Receipt } from '../spec/receipt.js';
 import type { ChatModel, ChatRequestInput, ModelCallResult } from './chat-model.js';
 import { withModel } from './chat-model.js';
 import type { LiveModelConfig } from './config.js';
+import { postJsonWithRetries, TransportError, type TransportOptions } from './transport.js';
+import { redactSecrets, redactUrlCredentials } from '../util/redact.js';
 
 /** A {@link ChatModel} on any OpenAI-compatible endpoint; the key stays in memory, never in receipts. */
 export class OpenAICompatibleModel implements ChatModel {
   readonly provider: string;
   readonly endpoint: string;
   readonly model: string;
-  private readonly client: OpenAI;
+  private readonly transport: TransportOptions;
   private readonly apiKey: string;
 
   constructor(cfg: LiveModelConfig) {
-    this.provider = cfg.provider;
-    this.endpoint = `${cfg.baseURL}/chat/completions`;
+    this.provider = redactUrlCredentials(cfg.provider);
+    const wire = new URL(cfg.baseURL);
+    wire.pathname = `${wire.pathname.replace(/\/+$/, '')}/chat/completions`;
+    // What receipts and messages show: the URL with any credential query value redacted.
+    this.endpoint = redactUrlCredentials(wire.toString());
     this.model = cfg.model;
     this.apiKey = cfg.apiKey;
-    this.client = new OpenAI({
-      baseURL: cfg.baseURL,
-      apiKey: cfg.apiKey,
-      timeout: cfg.timeoutSeconds * 1000,
+    this.transport = {
+      url: wire.toString(),
+      headers: { authorization: `Bearer ${cfg.apiKey}` },
+      timeoutMs: cfg.timeoutSeconds * 1000,
+      bodyTimeoutMs: (cfg.bodyTimeoutSeconds ?? 30) * 1000,
       maxRetries: cfg.maxRetries,
-      logLevel: 'off',
-    });
+      maxRetryAfterMs: (cfg.maxRetryAfterSeconds ?? 60) * 1000,
+      deadlineMs: (cfg.callDeadlineSeconds ?? 600) * 1000,
+    };
+  }
+
+  /** `text` without the key's value or URL credentials. */
+  private redact(text: string): string {
+    return redactSecrets(text, [this.apiKey]);
   }
 
   /** Sends one request; throws {@link ProviderError} when every attempt failed. */
@@ -42,14 +57,17 @@ export class OpenAICompatibleModel implements ChatModel {
     const request = structuredClone(withModel(this.model, input));
     const started = performance.now();
     let body: unknown;
+    let retries: Receipt['retries'];
     try {
-      body = await this.client.chat.completions.create(request as never);
+      ({ body, retries } = await postJsonWithRetries(request, this.transport));
     } catch (e) {
-      const status = (e as { status?: number }).status;
+      const t = e instanceof TransportError ? e : undefined;
       // A provider may echo the credential in its error text (e.g. "Incorrect API key provided: …"):
       // it must never reach a log, the store or a receipt.
-      throw new ProviderError(redactSecret(`${role} call to ${this.endpoint} failed: ${(e as Error).message}`, this.apiKey), { status });
+      throw new ProviderError(this.redact(`${role} call to ${this.endpoint} failed: ${(e as Error).message}`), { status: t?.status, retries: t?.retries, fatal: t?.fatal });
     }
+    // A provider that echoes the key inside a 200 body must not get it into a receipt.
+    if (this.apiKey.length >= 8 && JSON.stringify(body).includes(this.apiKey.slice(-8))) body = JSON.parse(this.redact(JSON.stringify(body)));
     const elapsedSeconds = Math.round(performance.now() - started) / 1000;
     const parsed = ChatResponseSchema.safeParse(body);
     if (!parsed.success) {
@@ -63,7 +81,7 @@ export class OpenAICompatibleModel implements ChatModel {
     return {
       response,
       elapsedSeconds,
-      receipt: { kind: role, provider: this.provider, endpoint: this.endpoint, request, response, elapsed_seconds: elapsedSeconds },
+      receipt: { kind: role, provider: this.provider, endpoint: this.endpoint, request, response, elapsed_seconds: elapsedSeconds, ...(retries ? { retries } : {}) },
     };
   }
 }
@@ -73,10 +91,7 @@ function hasChoicesArray(body: unknown): boolean {
   return typeof body === 'object' && body !== null && Array.isArray((body as { choices?: unknown }).choices);
 }
 
-/** `text` with every occurrence of `secret` (and of its last 8+ characters) replaced by `***`. */
+/** `text` with every occurrence of `secret` (and of its last 8+ characters) and URL credentials replaced by `***`. */
 export function redactSecret(text: string, secret: string): string {
-  if (!secret) return text;
-  let out = text.split(secret).join('***');
-  if (secret.length >= 12) out = out.split(secret.slice(-8)).join('***');
-  return out;
+  return redactSecrets(text, [secret]);
 }

@@ -14,6 +14,41 @@ export interface RoleUsage {
   /** Sum of provider-reported costs in USD, or null when no call reported one. */
   provider_reported_cost_usd: number | null;
   provider_reported_cost_observations: number;
+  /** Present only when some call needed retries: calls that needed more than one attempt. */
+  retried_calls?: number;
+  /** Attempts beyond the first, over all calls. */
+  extra_attempts?: number;
+  /** Seconds waited between attempts (backoff, retry-after). */
+  retry_wait_seconds?: number;
+  /** Failed attempts by kind (`rate_limited`, `server_error`, `timeout`, `body_stalled`, …). */
+  faults?: Record<string, number>;
+}
+
+/** A call's retries as recorded in its receipt. */
+export interface RetriesLike {
+  attempts: number;
+  waited_seconds: number;
+  faults: readonly string[];
+}
+
+/** Adds one call's retries to `r` (creating the retry fields on first use). */
+export function addRetries(r: RoleUsage, retries: RetriesLike | undefined): void {
+  if (!retries || retries.attempts <= 1) return;
+  r.retried_calls = (r.retried_calls ?? 0) + 1;
+  r.extra_attempts = (r.extra_attempts ?? 0) + retries.attempts - 1;
+  r.retry_wait_seconds = round6((r.retry_wait_seconds ?? 0) + retries.waited_seconds);
+  r.faults ??= {};
+  for (const f of retries.faults) r.faults[f] = (r.faults[f] ?? 0) + 1;
+}
+
+/** Adds `u`'s retry fields (if any) to `r`. */
+export function mergeRetries(r: RoleUsage, u: RoleUsage): void {
+  if (!u.retried_calls) return;
+  r.retried_calls = (r.retried_calls ?? 0) + u.retried_calls;
+  r.extra_attempts = (r.extra_attempts ?? 0) + (u.extra_attempts ?? 0);
+  r.retry_wait_seconds = round6((r.retry_wait_seconds ?? 0) + (u.retry_wait_seconds ?? 0));
+  r.faults ??= {};
+  for (const [k, n] of Object.entries(u.faults ?? {})) r.faults[k] = (r.faults[k] ?? 0) + n;
 }
 
 export type UsageByRole = Partial<Record<ModelRole, RoleUsage>>;
@@ -34,10 +69,11 @@ function emptyRole(): RoleUsage {
 export class UsageTracker {
   readonly byRole: UsageByRole = {};
 
-  /** Adds one call. `usage` may be missing (some providers omit it); tokens then count 0. */
-  add(role: ModelRole, usage: Usage | undefined, elapsedSeconds: number): void {
+  /** Adds one call. `usage` may be missing (some providers omit it); tokens then count 0. `retries`: the receipt's, if any. */
+  add(role: ModelRole, usage: Usage | undefined, elapsedSeconds: number, retries?: RetriesLike): void {
     const r = (this.byRole[role] ??= emptyRole());
     r.calls += 1;
+    addRetries(r, retries);
     const p = usage?.prompt_tokens ?? 0;
     const c = usage?.completion_tokens ?? 0;
     r.prompt_tokens += p;

@@ -10,6 +10,7 @@ import { pyDumps } from '../util/pyjson.js';
 import { fillTemplate } from '../util/template.js';
 import type { LearningSignal } from './learning-signal.js';
 import type { PromptEdit } from './apply-edits.js';
+import { parseModelJson } from '../util/json-bounds.js';
 
 export const APPLY_EDITS = 'apply_edits';
 
@@ -78,7 +79,7 @@ export async function proposeEdits(opts: {
   if (!tc) return { edits: [], rationale: '', error: 'the coding agent did not call apply_edits', call };
   let args: unknown;
   try {
-    args = JSON.parse(tc.function.arguments);
+    args = parseModelJson(tc.function.arguments);
   } catch (e) {
     return { edits: [], rationale: '', error: `apply_edits arguments are not valid JSON: ${(e as Error).message}`, call };
   }

@@ -14,6 +14,7 @@ import { APPLY_EDITS } from './coding-agent.js';
 import { clauseMap, parseClauses } from './clauses.js';
 import type { OptimizerSignal } from './signal.js';
 import { renderTrajectory, type Rollout } from './suite.js';
+import { parseModelJson } from '../util/json-bounds.js';
 
 /** The intents an edit may declare. */
 export const INTENTS = [
@@ -152,7 +153,7 @@ export function parseProposal(call: Pick<ModelCallResult, 'response'>): ParsedPr
   if (!tc) return { edits: [], rationale: '', error: `the proposer did not call ${APPLY_EDITS}` };
   let args: unknown;
   try {
-    args = JSON.parse(tc.function.arguments);
+    args = parseModelJson(tc.function.arguments);
   } catch (e) {
     return { edits: [], rationale: '', error: `${APPLY_EDITS} arguments are not valid JSON: ${(e as Error).message}` };
   }

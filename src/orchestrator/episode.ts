@@ -68,6 +68,8 @@ export interface EpisodeFailure {
   message: string;
   /** For `malformed`: every malformed response body received, as sent by the provider. */
   raw?: unknown[];
+  /** The provider refused the credential (401/403): later calls cannot succeed either. */
+  fatal?: true;
 }
 
 /**
@@ -119,7 +121,7 @@ function classify(by: 'agent' | 'user', e: unknown): EpisodeFailure {
   if (e instanceof MalformedResponseError) return { by, kind: 'malformed', message: `${e.name}: ${e.message}`, raw: e.raw };
   const provider = e instanceof ProviderError || e instanceof ReplayMissError;
   const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-  return { by, kind: provider ? 'provider' : 'internal', message };
+  return { by, kind: provider ? 'provider' : 'internal', message, ...(e instanceof ProviderError && e.fatal ? { fatal: true as const } : {}) };
 }
 
 /** The failure of a harness fault. */
@@ -206,8 +208,8 @@ class EpisodeRun<S> {
   private account(call: ModelCallResult | undefined): void {
     if (!call) return;
     this.receipts.push(call.receipt);
-    this.tracker.add(call.receipt.kind, call.response.usage, call.elapsedSeconds);
-    this.opts.usage?.add(call.receipt.kind, call.response.usage, call.elapsedSeconds);
+    this.tracker.add(call.receipt.kind, call.response.usage, call.elapsedSeconds, call.receipt.retries);
+    this.opts.usage?.add(call.receipt.kind, call.response.usage, call.elapsedSeconds, call.receipt.retries);
     this.opts.onReceipt?.(call.receipt);
   }
 

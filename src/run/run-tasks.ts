@@ -24,7 +24,7 @@ import type { Task } from '../spec/task.js';
 import type { Receipt } from '../spec/receipt.js';
 import { BadInputError, HarnessError } from '../spec/errors.js';
 import { Environment } from '../env/environment.js';
-import type { UsageByRole, UsageTracker } from '../models/usage.js';
+import { mergeRetries, type UsageByRole, type UsageTracker } from '../models/usage.js';
 import type { TerminationReason } from '../evaluation/types.js';
 import { DEFAULT_REPLAY_ENV, taskInitialState, type ReplayEnvOptions } from '../evaluation/initial-state.js';
 import type { Agent } from '../agents/agent.js';
@@ -113,6 +113,8 @@ export interface RunResult<E extends EvaluationLike, S = any> {
   summary: RunSummary;
   /** Usage of this run's episodes per role. */
   usage: UsageByRole;
+  /** Set when the provider refused the credential (401/403): its message; later episodes were not started. */
+  stopped?: string;
 }
 
 function validate<E extends EvaluationLike, S>(opts: RunTasksOptions<E, S>): void {
@@ -134,7 +136,7 @@ export function mergeUsage(parts: readonly UsageByRole[]): UsageByRole {
   const out: UsageByRole = {};
   for (const part of parts) {
     for (const [role, u] of Object.entries(part) as [keyof UsageByRole, NonNullable<UsageByRole[keyof UsageByRole]>][]) {
-      const r = (out[role] ??= { ...u, provider_reported_cost_usd: null, calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, latency_seconds: 0, provider_reported_cost_observations: 0 });
+      const r = (out[role] ??= { calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, latency_seconds: 0, provider_reported_cost_usd: null, provider_reported_cost_observations: 0 });
       r.calls += u.calls;
       r.prompt_tokens += u.prompt_tokens;
       r.completion_tokens += u.completion_tokens;
@@ -142,6 +144,7 @@ export function mergeUsage(parts: readonly UsageByRole[]): UsageByRole {
       r.latency_seconds = Math.round((r.latency_seconds + u.latency_seconds) * 1e6) / 1e6;
       r.provider_reported_cost_observations += u.provider_reported_cost_observations;
       if (u.provider_reported_cost_usd !== null) r.provider_reported_cost_usd = (r.provider_reported_cost_usd ?? 0) + u.provider_reported_cost_usd;
+      mergeRetries(r, u);
     }
   }
   return out;
@@ -180,8 +183,10 @@ export async function runTasks<E extends EvaluationLike, S = any>(opts: RunTasks
     }
   };
 
+  // A refused credential (401/403) ends the run: the remaining episodes would only fail the same way.
+  let stopped: string | undefined;
   const runOne = async (task: Task, trial: number): Promise<EpisodeRecord<E, S> | null> => {
-    if (sinkError) return null;
+    if (sinkError || stopped) return null;
     const key = { taskId: task.id, trial };
     let episode: EpisodeResult<S>;
     try {
@@ -202,6 +207,7 @@ export async function runTasks<E extends EvaluationLike, S = any>(opts: RunTasks
     const rec: EpisodeRecord<E, S> = { ...key, episode, evaluation: null };
     if (episode.termination === 'harness_error') rec.harnessError = episode.failure?.message ?? 'harness error';
     else if (episode.failure && isInfrastructureFailure(episode.failure)) rec.infraError = episode.failure.message;
+    if (episode.failure?.fatal) stopped ??= episode.failure.message;
     try {
       rec.evaluation = await opts.evaluate(task, episode);
     } catch (e) {
@@ -238,5 +244,5 @@ export async function runTasks<E extends EvaluationLike, S = any>(opts: RunTasks
     outcomes.push({ taskId: f.taskId, trial: f.trial, termination: f.termination, reward: f.reward, partial: f.partial ?? null, infraError: f.infraError ?? false, harnessError: f.harnessError ?? false, evaluationError: f.evaluationError ?? false });
   }
   const keptUsage = (opts.finished ?? []).flatMap((f) => (f.usage ? [f.usage] : []));
-  return { records, skipped, summary: summarizeRun(outcomes), usage: mergeUsage([...keptUsage, ...records.map((r) => r.episode.usage)]) };
+  return { records, skipped, summary: summarizeRun(outcomes), usage: mergeUsage([...keptUsage, ...records.map((r) => r.episode.usage)]), ...(stopped ? { stopped } : {}) };
 }

@@ -20,13 +20,19 @@ export class BadInputError extends Error {
   }
 }
 
-/** A model provider call failed after all retries (network, 5xx, 429, timeout). */
+/** A model provider call failed after all retries (network, 5xx, 429, timeout), or its credential was refused. */
 export class ProviderError extends Error {
   readonly status?: number;
-  constructor(message: string, opts: { status?: number; cause?: unknown } = {}) {
+  /** Attempts, waits and fault kinds of the failed call, when known. */
+  readonly retries?: { attempts: number; waited_seconds: number; faults: string[] };
+  /** The credential was refused (401/403): further calls cannot succeed, a run stops at once. */
+  readonly fatal: boolean;
+  constructor(message: string, opts: { status?: number; cause?: unknown; retries?: { attempts: number; waited_seconds: number; faults: string[] }; fatal?: boolean } = {}) {
     super(message, { cause: opts.cause });
     this.name = 'ProviderError';
     this.status = opts.status;
+    this.retries = opts.retries;
+    this.fatal = opts.fatal ?? false;
   }
 }
 

@@ -17,5 +17,13 @@ export const ReceiptSchema = z.strictObject({
   response: ChatResponseSchema,
   /** Wall time of the call in seconds, retries included. */
   elapsed_seconds: z.number().nonnegative(),
+  /** Only when the call needed more than one attempt: attempts, seconds waited between them, the kind of each failed attempt. */
+  retries: z
+    .strictObject({
+      attempts: z.number().int().min(1),
+      waited_seconds: z.number().nonnegative(),
+      faults: z.array(z.enum(['rate_limited', 'server_error', 'timeout', 'body_stalled', 'body_truncated', 'not_json', 'network', 'auth', 'client_error'])),
+    })
+    .optional(),
 });
 export type Receipt = z.infer<typeof ReceiptSchema>;
