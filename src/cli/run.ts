@@ -17,6 +17,9 @@ import { isSuccess } from '../evaluation/pass-k.js';
 import { loadDomain } from '../domains/index.js';
 import { DEFAULT_STORE_PATH, RunStore } from '../store/store.js';
 import { excludedLines, runDomainTasks, selectTasks, strictTaskSelection } from '../run/task-run.js';
+import { acquireRunLock, type RunLock } from '../store/run-lock.js';
+import { unattachedUsage, type RunAttempt } from '../run/receipt-accounting.js';
+import { mergeUsage } from '../run/run-tasks.js';
 import { mergeReportRows, reportRowOf, reportRowOfStored, type EpisodeReportRow } from '../run/report-rows.js';
 import { parsePersonas, PERSONAS } from '../users/personas.js';
 import { resolveLiveModelConfig } from '../models/config.js';
@@ -85,12 +88,17 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
       const userModel = live(flags.userModel);
       const judge = flags.judgeModel ? live(flags.judgeModel) : undefined;
       const store = RunStore.open(flags.db);
+      let lock: RunLock | undefined;
       try {
         let runId: string = flags.resume ?? `run-${flags.domain}-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+        // One process per run: a second --resume while the first is alive would overwrite its episodes.
+        lock = acquireRunLock(flags.db, runId, { onTakeover: (m) => process.stderr.write(`servicegym: ${m}\n`) });
         let finished: FinishedEpisode[] = [];
         let kept: EpisodeReportRow[] = [];
         // A resumed run keeps the date it was started.
         let createdAt = new Date().toISOString();
+        let unattached: UsageByRole = {};
+        let attempts: RunAttempt[] = [];
         if (flags.resume) {
           const stored = store.getRun(runId);
           if (!stored) throw new BadInputError(`no run '${runId}' in the store`, { file: flags.db });
@@ -107,6 +115,9 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
             throw new BadInputError(`run '${runId}' was started with other settings (${differs.map((k) => `${k}: ${JSON.stringify(k === 'domain' ? stored.domain : was[k])} vs ${JSON.stringify(now[k])}`).join('; ')}); resume it with the same flags`, { file: flags.db });
           }
           const storedRows = store.episodes(runId);
+          // Calls of episodes killed before they were stored were paid for: they count as unattached.
+          unattached = unattachedUsage(store.receipts(runId), storedRows.filter((e) => !(e.result as any)?.infra_error));
+          attempts = Array.isArray(started.attempts) ? (started.attempts as RunAttempt[]) : [];
           kept = storedRows.filter((e) => !(e.result as any)?.infra_error).map(reportRowOfStored);
           finished = storedRows.map((e) => {
             const r = (e.result ?? {}) as { infra_error?: string | null; evaluation_error?: string | null; usage?: UsageByRole };
@@ -119,7 +130,8 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
           }
           log(`resuming ${runId}: ${finished.length} finished episodes kept`);
         }
-        const meta = { agent_model: agentModel.model, user_model: userModel.model, judge_model: judge?.model ?? null, provider: agentModel.provider, tasks: tasks.length, task_ids: tasks.map((t) => t.id).join(','), trials, temperature, personas: personas ?? null, data: loaded.source, mode: loaded.mode, strict, excluded_known_bad: excluded.map((k) => k.id) };
+        attempts = [...attempts, { attempt: attempts.length + 1, pid: process.pid, started_at: new Date().toISOString(), first_receipt_seq: store.receipts(runId).length }];
+        const meta = { agent_model: agentModel.model, user_model: userModel.model, judge_model: judge?.model ?? null, provider: agentModel.provider, tasks: tasks.length, task_ids: tasks.map((t) => t.id).join(','), trials, temperature, personas: personas ?? null, data: loaded.source, mode: loaded.mode, strict, excluded_known_bad: excluded.map((k) => k.id), attempts };
         log(`run ${runId} (resume a killed run with --resume ${runId})`);
         store.saveRun({ id: runId, kind: 'run', name: `run ${flags.domain}`, domain: flags.domain, created_at: createdAt, summary: meta, record: null });
         const bar = flags.quiet ? undefined : new cliProgress.SingleBar({ format: 'servicegym: {bar} {value}/{total} episodes | {task}', stream: process.stderr, noTTYOutput: true, notTTYSchedule: 5000 }, cliProgress.Presets.shades_classic);
@@ -130,7 +142,8 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
           onProgress: (done, _total, rec) => bar?.update(done, { task: `${rec.taskId}#${rec.trial}${rec.persona ? ` (${rec.persona})` : ''} ${rec.episode.termination}` }),
         });
         bar?.stop();
-        store.saveRun({ id: runId, kind: 'run', name: `run ${flags.domain}`, domain: flags.domain, created_at: createdAt, summary: { ...meta, ...res.summary, tasks: tasks.length, usage: res.usage }, record: null });
+        if (Object.keys(unattached).length) res.usage = mergeUsage([res.usage, unattached]);
+        store.saveRun({ id: runId, kind: 'run', name: `run ${flags.domain}`, domain: flags.domain, created_at: createdAt, summary: { ...meta, ...res.summary, tasks: tasks.length, usage: res.usage, ...(Object.keys(unattached).length ? { unattached_usage: unattached } : {}) }, record: null });
         // Every episode of the run, the kept ones of a resumed run included.
         const rows = mergeReportRows(tasks.map((t) => t.id), kept, res.records.map(reportRowOf));
         if (flags.json) process.stdout.write(JSON.stringify({ run_id: runId, strict, summary: res.summary, usage: res.usage, excluded_known_bad: excluded, episodes: rows.map((r) => ({ task_id: r.taskId, trial: r.trial, ...(personas ? { persona: r.persona } : {}), termination: r.termination, evaluation: r.evaluation, infra_error: r.infraError ?? null, ...(flags.resume ? { kept: !!r.kept } : {}) })) }, null, 2) + '\n');
@@ -138,6 +151,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
         if (res.stopped) process.stderr.write(`servicegym: the run stopped: the provider refused the credential (${res.stopped}); fix the key and continue with --resume ${runId}\n`);
         setExit(res.summary.infraErrors > 0 || res.stopped ? 1 : 0);
       } finally {
+        lock?.release();
         store.close();
       }
     });

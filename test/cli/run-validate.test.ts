@@ -110,6 +110,7 @@ describe('run (against the mock model server)', () => {
     expect(before1.usage.task_agent.calls).toBeGreaterThan(0);
     // As if the run had died before its second trial finished.
     const sql = new Database(db);
+    const killed = JSON.parse((sql.prepare("SELECT result FROM episodes WHERE run_id = ? AND episode_id = 'T01#1'").get(runId) as { result: string }).result).usage;
     sql.prepare("DELETE FROM episodes WHERE run_id = ? AND episode_id = 'T01#1'").run(runId);
     sql.close();
     const before = mock.server.requests.length;
@@ -119,11 +120,12 @@ describe('run (against the mock model server)', () => {
     const trialCells = again.out.split('\n').filter((l) => l.startsWith('T01')).map((l) => l.split(/\s{2,}/)[1]);
     expect(trialCells).toEqual(['0 (kept)', '1', '2 (kept)']);
     expect(again.out).toMatch(/episodes: 3 \(3 scored/);
-    // The run keeps its start date, and its usage covers every episode, kept ones included.
+    // The run keeps its start date, and its usage covers every paid call: kept episodes, the
+    // episode run again, and the calls of the killed attempt whose receipts stayed in the store.
     const after1 = runRow();
     expect(after1.created_at).toBe(before1.created_at);
-    expect(after1.usage.task_agent.calls).toBe(before1.usage.task_agent.calls);
-    expect(after1.usage.user_simulator.calls).toBe(before1.usage.user_simulator.calls);
+    expect(after1.usage.task_agent.calls).toBe(before1.usage.task_agent.calls + killed.task_agent.calls);
+    expect(after1.usage.user_simulator.calls).toBe(before1.usage.user_simulator.calls + killed.user_simulator.calls);
     const json = await cli([...args, '--resume', runId, '--json']);
     expect(JSON.parse(json.out).episodes.map((e: { trial: number; kept: boolean }) => `${e.trial}:${e.kept}`)).toEqual(['0:true', '1:true', '2:true']);
   });

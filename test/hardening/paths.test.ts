@@ -74,11 +74,12 @@ describe('campaign folders: files and names stay inside (item 1)', () => {
   it('a campaign name that climbs out of the work folder is refused before anything is written', async () => {
     const dir = copy();
     const work = path.join(tmpDir('sg-w-'), 'work');
-    const specFile = edit(dir, (s) => (s.name = '../../escaped'));
+    const escaped = `escaped-${process.pid}-${Date.now()}`;
+    const specFile = edit(dir, (s) => (s.name = `../../${escaped}`));
     const r = await cli(['replay', dir, '--no-store', '-q', '--work-dir', work]);
     expect(r.code).toBe(2);
     expect(r.err).toContain(`${specFile} at $.name`);
-    expect(fs.existsSync(path.join(work, '..', '..', 'escaped'))).toBe(false);
+    expect(fs.existsSync(path.join(work, '..', '..', escaped))).toBe(false);
   });
 });
 

@@ -1,0 +1,70 @@
+/**
+ * Accounting of paid model calls across the attempts of a run (issue 11, item 9). Every receipt
+ * is stored as its call returns, but an episode row only when the episode ends; after a kill -9
+ * the calls of the episodes in flight are in the store without an episode. They were paid for:
+ * they stay in the store, are attached to the attempt (process invocation) that made them, and
+ * count in the run's usage as `unattached`.
+ */
+import type { EpisodeRow, ReceiptRow } from '../store/store.js';
+import { UsageTracker, type RoleUsage, type UsageByRole } from '../models/usage.js';
+import type { ModelRole, Usage } from '../spec/messages.js';
+
+/** One invocation of `run` on a run id: its receipts have seq >= `first_receipt_seq` (until the next attempt's). */
+export interface RunAttempt {
+  attempt: number;
+  pid: number;
+  started_at: string;
+  first_receipt_seq: number;
+}
+
+/** The attempt each receipt seq belongs to, by the attempts' `first_receipt_seq` (attempt 0 for receipts before any attempt was recorded). */
+export function attemptOfSeq(attempts: readonly RunAttempt[], seq: number): number {
+  let at = 0;
+  for (const a of attempts) if (seq >= a.first_receipt_seq) at = a.attempt;
+  return at;
+}
+
+/**
+ * Usage of the stored receipts that no kept episode accounts for: per role, the stored receipts
+ * minus the calls the kept episodes' usage and their evaluations' receipts hold (clamped at 0).
+ * `kept`: the episode rows whose usage the run reports (not the infrastructure failures that a
+ * resume runs again).
+ */
+export function unattachedUsage(receipts: readonly ReceiptRow[], kept: readonly EpisodeRow[]): UsageByRole {
+  const all = new UsageTracker();
+  for (const r of receipts) {
+    const usage = (r.response as { usage?: Usage } | null)?.usage;
+    all.add(r.kind as ModelRole, usage, r.elapsed_seconds);
+  }
+  const accounted = new UsageTracker();
+  for (const e of kept) {
+    const result = (e.result ?? {}) as { usage?: UsageByRole; evaluation?: { receipts?: { kind: ModelRole; response?: { usage?: Usage }; elapsed_seconds: number }[] } };
+    for (const [role, u] of Object.entries(result.usage ?? {}) as [ModelRole, RoleUsage][]) {
+      const r = (accounted.byRole[role] ??= { ...u, calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, latency_seconds: 0, provider_reported_cost_usd: null, provider_reported_cost_observations: 0 });
+      r.calls += u.calls;
+      r.prompt_tokens += u.prompt_tokens;
+      r.completion_tokens += u.completion_tokens;
+      r.total_tokens += u.total_tokens;
+      r.latency_seconds += u.latency_seconds;
+      r.provider_reported_cost_observations += u.provider_reported_cost_observations;
+      if (u.provider_reported_cost_usd !== null) r.provider_reported_cost_usd = (r.provider_reported_cost_usd ?? 0) + u.provider_reported_cost_usd;
+    }
+    for (const rc of result.evaluation?.receipts ?? []) accounted.add(rc.kind, rc.response?.usage, rc.elapsed_seconds);
+  }
+  const out: UsageByRole = {};
+  for (const [role, u] of Object.entries(all.byRole) as [ModelRole, RoleUsage][]) {
+    const a = accounted.byRole[role];
+    const calls = u.calls - (a?.calls ?? 0);
+    if (calls <= 0) continue;
+    out[role] = {
+      calls,
+      prompt_tokens: Math.max(0, u.prompt_tokens - (a?.prompt_tokens ?? 0)),
+      completion_tokens: Math.max(0, u.completion_tokens - (a?.completion_tokens ?? 0)),
+      total_tokens: Math.max(0, u.total_tokens - (a?.total_tokens ?? 0)),
+      latency_seconds: Math.max(0, Math.round((u.latency_seconds - (a?.latency_seconds ?? 0)) * 1e6) / 1e6),
+      provider_reported_cost_usd: u.provider_reported_cost_usd === null ? null : Math.max(0, u.provider_reported_cost_usd - (a?.provider_reported_cost_usd ?? 0)),
+      provider_reported_cost_observations: Math.max(0, u.provider_reported_cost_observations - (a?.provider_reported_cost_observations ?? 0)),
+    };
+  }
+  return out;
+}
