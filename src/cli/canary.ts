@@ -93,14 +93,14 @@ function judge(dir: string, recordFile: string, flags: CanaryFlags, setExit: (co
       source: path.basename(flags.episodes), stableSource: flags.stableEpisodes !== undefined ? path.basename(flags.stableEpisodes) : `--stable-rate ${p0}`,
     });
   } catch (e) {
-    if (e instanceof BadInputError && !e.file) throw new BadInputError(e.message, { file: recordFile });
+    if (e instanceof BadInputError && !e.file) throw new BadInputError(e.path ? e.message.replace(`at ${e.path}: `, '') : e.message, { file: recordFile, path: e.path });
     throw e;
   }
   const { decision, canary, release } = res;
   let storeNote = '';
   if (release) {
     // Everything is checked before the first write, so a refusal leaves the folder as it was.
-    if (!/^[0-9a-f]{12}$/.test(canary.version) || !canary.sha256.startsWith(canary.version)) throw new BadInputError(`canary version '${canary.version}' is not the first 12 hex digits of its sha256`, { file: recordFile });
+    if (!/^[0-9a-f]{12}$/.test(canary.version) || !canary.sha256.startsWith(canary.version)) throw new BadInputError(`canary version '${canary.version}' is not the first 12 hex digits of its sha256`, { file: recordFile, path: '$.releases' });
     const promptFile = path.join(dir, 'prompts', `${canary.version}.txt`);
     const text = res.promoted ? readTextFile(promptFile) : null;
     if (text !== null && sha256Hex(text) !== canary.sha256) throw new BadInputError(`the prompt text does not hash to the canary's sha256 ${canary.sha256}; it was changed after the release`, { file: promptFile });

@@ -10,7 +10,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { BadInputError } from '../spec/errors.js';
+import { z } from 'zod';
+import { BadInputError, jsonPath } from '../spec/errors.js';
 import { ReceiptSchema, type Receipt } from '../spec/receipt.js';
 import type { Rollout } from './suite.js';
 
@@ -24,6 +25,26 @@ export type JournalEvent =
   | { type: 'note'; key: string; text: string };
 
 const EVENT_TYPES = new Set<string>(['run', 'rollout', 'proposal', 'decision', 'stop', 'note']);
+
+const count = z.number().int().nonnegative();
+/** A journalled rollout read back is held to its shape: its numbers feed the gate's statistics and the record's hashes. */
+const RolloutSchema = z.looseObject({
+  case_id: z.string(),
+  trial: count,
+  seed: z.number().int(),
+  prompt_sha256: z.string(),
+  valid: z.boolean(),
+  infra_error: z.string().optional(),
+  success: z.boolean(),
+  critical: z.array(z.string()),
+  dimensions: z.record(z.string(), z.looseObject({ verdict: z.string(), evidence: z.string() })),
+  termination: z.string(),
+  messages: z.array(z.looseObject({ role: z.string() })),
+  usage: z.record(
+    z.string(),
+    z.looseObject({ calls: count, prompt_tokens: count, completion_tokens: count, total_tokens: count, latency_seconds: z.number().nonnegative().optional(), provider_reported_cost_usd: z.number().nonnegative().nullable(), provider_reported_cost_observations: count }),
+  ),
+});
 
 /** An append-only journal, in memory when `file` is null. */
 export class Journal {
@@ -54,10 +75,17 @@ export class Journal {
         try {
           e = JSON.parse(line) as JournalEvent;
         } catch {
-          throw new BadInputError(`line ${i + 1} is not valid JSON; the journal is damaged`, { file });
+          throw new BadInputError(`line ${i + 1} is not valid JSON; the journal is damaged`, { file, path: '$' });
         }
         if (!e || typeof e !== 'object' || !EVENT_TYPES.has(e.type) || typeof e.key !== 'string') {
-          throw new BadInputError(`line ${i + 1} is not a journal event (a known "type" and a "key" are needed); the journal is damaged`, { file });
+          throw new BadInputError(`line ${i + 1} is not a journal event (a known "type" and a "key" are needed); the journal is damaged`, { file, path: '$.type' });
+        }
+        if (e.type === 'rollout') {
+          const r = RolloutSchema.safeParse(e.rollout);
+          if (!r.success) {
+            const issue = r.error.issues[0];
+            throw new BadInputError(`line ${i + 1}: ${issue.message}; the journal is damaged`, { file, path: jsonPath(['rollout', ...issue.path]) });
+          }
         }
         if (e.type === 'proposal') {
           // A receipt read back is held to the receipt format (no unknown key such as a headers block).

@@ -34,10 +34,10 @@ export const TrafficEpisodeSchema = z.strictObject({
  */
 export function readTrafficEpisodes(file: string): CanaryEpisode[] {
   const lines = readJsonLines(file, TrafficEpisodeSchema);
-  if (lines.length === 0) throw new BadInputError('no episode in the file', { file });
+  if (lines.length === 0) throw new BadInputError('no episode in the file', { file, path: '$' });
   const seen = new Set<string>();
-  return lines.map((l) => {
-    if (seen.has(l.id)) throw new BadInputError(`episode id '${l.id}' appears twice`, { file });
+  return lines.map((l, i) => {
+    if (seen.has(l.id)) throw new BadInputError(`episode id '${l.id}' appears twice (episode ${i + 1})`, { file, path: '$.id' });
     seen.add(l.id);
     return { id: l.id, success: l.success, critical: l.critical ?? false, valid: l.valid ?? true };
   });
@@ -46,7 +46,7 @@ export function readTrafficEpisodes(file: string): CanaryEpisode[] {
 /** Success rate of the valid episodes (stable's traffic); throws BadInputError when none is valid. */
 export function resolutionRate(episodes: readonly CanaryEpisode[], file: string): number {
   const valid = episodes.filter((e) => e.valid);
-  if (valid.length === 0) throw new BadInputError('no valid episode to take stable\'s resolution rate from', { file });
+  if (valid.length === 0) throw new BadInputError('no valid episode to take stable\'s resolution rate from', { file, path: '$.valid' });
   return valid.filter((e) => e.success).length / valid.length;
 }
 
@@ -90,11 +90,11 @@ export function applyTrafficCanary(run: OptimizeRunRecordLike, opts: { episodes:
   const canary = current.find((e) => e.state === 'canary');
   if (!canary) {
     const states = current.map((e) => `${e.version} ${e.state}`).join(', ');
-    throw new BadInputError(`no prompt is in canary state (${states || 'no releases'}): only a prompt released to canary can be promoted or rolled back`);
+    throw new BadInputError(`no prompt is in canary state (${states || 'no releases'}): only a prompt released to canary can be promoted or rolled back`, { path: '$.releases' });
   }
   const released = run.release_records.find((r) => r.sha256 === canary.release_sha256);
-  if (!released) throw new BadInputError(`the release record ${canary.release_sha256} of canary ${canary.version} is missing from release_records`);
-  if (!verifyRecord(released) || released.candidate?.sha256 !== canary.sha256) throw new BadInputError(`the release record ${canary.release_sha256} of canary ${canary.version} does not verify (it was changed after it was sealed)`);
+  if (!released) throw new BadInputError(`the release record ${canary.release_sha256} of canary ${canary.version} is missing from release_records`, { path: '$.release_records' });
+  if (!verifyRecord(released) || released.candidate?.sha256 !== canary.sha256) throw new BadInputError(`the release record ${canary.release_sha256} of canary ${canary.version} does not verify (it was changed after it was sealed)`, { path: '$.release_records' });
   const decision = canaryDecision(opts.episodes, opts.params);
   if (decision.decision === 'continue') return { decision, canary, release: null, record: run, promoted: false };
   const { sha256: _s, ...base } = released;

@@ -22,7 +22,9 @@ export function readTextFile(file: string): string {
     const lenient = new TextDecoder('utf-8').decode(bytes);
     const idx = lenient.indexOf('\uFFFD');
     const ok = idx < 0 ? 0 : Buffer.byteLength(lenient.slice(0, idx), 'utf8');
-    throw new BadInputError(`not valid UTF-8 text (first bad byte at offset ${ok}); expected a UTF-8 file`, { file });
+    // For a JSON file, the JSON path of the value holding the bad byte ('$' for other text).
+    const where = idx < 0 ? '$' : jsonPath(getLocation(lenient, idx).path);
+    throw new BadInputError(`not valid UTF-8 text (first bad byte at offset ${ok}); expected a UTF-8 file`, { file, path: where });
   }
 }
 
@@ -84,7 +86,7 @@ export function readJsonLines<T>(file: string, schema: z.ZodType<T>): T[] {
       try {
         value = JSON.parse(line);
       } catch (e) {
-        throw new BadInputError(`line ${i + 1} is not valid JSON (${(e as Error).message})`, { file });
+        throw new BadInputError(`line ${i + 1} is not valid JSON (${(e as Error).message})`, { file, path: '$' });
       }
       const r = schema.safeParse(value);
       if (!r.success) {

@@ -57,11 +57,12 @@ describe('retries bounded in time (item 2)', () => {
     const started = Date.now();
     const r = await model(s.url, { maxRetryAfter: 0.05 }).complete(input, 'task_agent');
     expect(r.response.choices[0].message.content).toBe('after three');
-    expect(Date.now() - started).toBeLessThan(5000);
+    // Far below even one honoured retry-after (a day); the generous bound only tolerates a loaded machine.
+    expect(Date.now() - started).toBeLessThan(30_000);
     expect(r.receipt.retries).toEqual({ attempts: 4, waited_seconds: expect.any(Number), faults: ['rate_limited', 'rate_limited', 'server_error'] });
     expect(r.receipt.retries!.waited_seconds).toBeLessThanOrEqual(0.2);
     expect(ReceiptSchema.parse(r.receipt)).toEqual(r.receipt);
-  }, 15_000);
+  }, 60_000);
 
   it('the default cap is 60 s, from SERVICEGYM_MAX_RETRY_AFTER or --max-retry-after', () => {
     const env = { SERVICEGYM_API_KEY: KEY };
@@ -81,9 +82,9 @@ describe('retries bounded in time (item 2)', () => {
     const started = Date.now();
     const r = await model(s.url, { timeout: 60, bodyTimeout: 0.3 }).complete(input, 'task_agent');
     expect(r.response.choices[0].message.content).toBe('after the stall');
-    expect(Date.now() - started).toBeLessThan(5000);
+    expect(Date.now() - started).toBeLessThan(30_000); // the attempt timeout alone would wait 60 s
     expect(r.receipt.retries?.faults).toEqual(['body_stalled']);
-  }, 15_000);
+  }, 60_000);
 
   it('a truncated 200 body and a non-JSON 200 body are retried like a 5xx', async () => {
     const cut: Behaviour = (_q, res) => {
@@ -104,7 +105,7 @@ describe('retries bounded in time (item 2)', () => {
     const r = await model(s.url, { maxRetryAfter: 0 }).complete(input, 'task_agent');
     expect(r.response.choices[0].message.content).toBe('whole');
     expect(r.receipt.retries?.faults).toEqual(['body_truncated', 'not_json', 'body_truncated']);
-  }, 20_000);
+  }, 60_000);
 
   it('a call never outlasts its deadline across attempts, however many retries are allowed', async () => {
     const s = await scripted([() => undefined]); // every attempt hangs
@@ -112,10 +113,10 @@ describe('retries bounded in time (item 2)', () => {
     const p = model(s.url, { timeout: 1, maxRetries: 50, callDeadline: 2.5 }).complete(input, 'task_agent');
     const e = (await p.catch((x: unknown) => x)) as ProviderError;
     expect(e).toBeInstanceOf(ProviderError);
-    expect(Date.now() - started).toBeLessThan(4000);
+    expect(Date.now() - started).toBeLessThan(20_000); // 50 retries of 1 s attempts would take 50 s and more
     expect(e.message).toMatch(/deadline|no complete answer/);
     expect(e.retries?.faults.every((f) => f === 'timeout')).toBe(true);
-  }, 15_000);
+  }, 60_000);
 
   it('401 and 403 are not retried and carry the provider reason', async () => {
     for (const code of [401, 403]) {

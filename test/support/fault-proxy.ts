@@ -32,7 +32,11 @@ function rng(seed: number): () => number {
 }
 
 /** Starts the proxy on 127.0.0.1 forwarding to `upstream` (a base URL ending in `/v1`); `rate` of requests get a fault. */
-export async function startFaultProxy(upstream: string, opts: { rate?: number; seed?: number; faults?: Fault[] } = {}): Promise<FaultProxy> {
+/**
+ * `cycle`: instead of drawing, every `1/rate`-th request gets the next fault kind in turn, so a
+ * drill of enough requests sees every kind at exactly the given rate.
+ */
+export async function startFaultProxy(upstream: string, opts: { rate?: number; seed?: number; faults?: Fault[]; cycle?: boolean } = {}): Promise<FaultProxy> {
   const rate = opts.rate ?? 0.2;
   const faults = opts.faults ?? ALL_FAULTS;
   const next = rng(opts.seed ?? 11);
@@ -61,7 +65,11 @@ export async function startFaultProxy(upstream: string, opts: { rate?: number; s
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
-      const fault = next() < rate ? faults[Math.floor(next() * faults.length)] : null;
+      const i = injected.length;
+      const every = Math.round(1 / rate);
+      const fault = opts.cycle
+        ? i % every === every - 1 ? faults[Math.floor(i / every) % faults.length] : null
+        : next() < rate ? faults[Math.floor(next() * faults.length)] : null;
       injected.push(fault);
       const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {
         res.writeHead(status, { 'content-type': 'application/json', ...headers });
