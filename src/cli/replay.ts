@@ -37,6 +37,7 @@ export function registerReplay(program: Command, setExit: (code: number) => void
       const log = progressLogger(flags.quiet);
       const campaign = loadCampaign(dir);
       if (!campaign.receipts) throw new BadInputError('the campaign names no receipts_file; replay needs recorded receipts', { file: path.join(dir, 'campaign.json'), path: '$.receipts_file' });
+      if (campaign.receipts.length === 0) throw new BadInputError('holds no receipt; replay needs the recorded receipts (one JSON object per line)', { file: path.resolve(campaign.dir, campaign.spec.receipts_file!), path: '$' });
       const clock = new VirtualClock(campaign.spec.experiment?.created_at);
       const model = new ReplayModel(campaign.receipts, campaign.spec.model.model, clock);
       const started = performance.now();

@@ -27,6 +27,10 @@ import { episodeTable, summaryText } from './run-report.js';
 import { reportRowOf } from '../run/report-rows.js';
 import { progressLogger } from './output.js';
 import { sha256Hex } from '../util/canonical.js';
+import path from 'node:path';
+import { BadInputError } from '../spec/errors.js';
+import type { LoadedDomain } from '../spec/domain.js';
+import type { Task } from '../spec/task.js';
 
 /** Registers `servicegym validate`; exit 0 when every task is perfect (or perfect but NL not judged), else 1. */
 export function registerValidate(program: Command, setExit: (code: number) => void): void {
@@ -49,6 +53,7 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
       const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir });
       const strict = flags.strict === true;
       const { tasks, excluded } = strictTaskSelection(loaded, selectTasks(loaded, flags.tasks?.split(',').map((s: string) => s.trim()).filter(Boolean)), strict);
+      checkGoldTools(loaded, tasks, flags.dataDir);
       const lint = await lintDataset(loaded, { tasks });
       const personas = flags.personas !== undefined ? parsePersonas(flags.personas) : undefined;
       const judge = flags.judgeModel ? new OpenAICompatibleModel(resolveLiveModelConfig({ model: flags.judgeModel })) : undefined;
@@ -82,4 +87,22 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
         store?.close();
       }
     });
+}
+
+/**
+ * A gold action must call a tool of the domain (for its requestor): otherwise the oracle and the
+ * gold replay would both get the same "tool not found" error and the task would pass unchecked.
+ * @throws BadInputError naming the tasks file (tau2 folder) or the task, and the action's JSON path.
+ */
+function checkGoldTools(loaded: LoadedDomain<any>, tasks: readonly Task[], dataDir?: string): void {
+  const tools = new Set(loaded.domain.tools.map((t) => `${t.requestor}:${t.name}`));
+  for (const task of tasks) {
+    (task.evaluation_criteria?.actions ?? []).forEach((a, j) => {
+      if (tools.has(`${a.requestor ?? 'assistant'}:${a.name}`)) return;
+      const i = loaded.tasks.indexOf(task);
+      const file = dataDir ? path.join(dataDir, 'tasks.json') : `task ${task.id} (${loaded.source})`;
+      const at = dataDir ? `$[${i}].evaluation_criteria.actions[${j}].name` : `$.evaluation_criteria.actions[${j}].name`;
+      throw new BadInputError(`task ${task.id}: gold action ${j + 1} calls tool '${a.name}', which domain ${loaded.domain.name} has not for the ${a.requestor ?? 'assistant'}`, { file, path: at });
+    });
+  }
 }

@@ -88,6 +88,7 @@ export const OptimizeConfigSchema = z.strictObject({
   suite: SuiteSchema,
   roles: z
     .strictObject({ feedback: share.default(0.4), sealed: share.default(0.2), assign: z.record(z.string(), z.enum(['feedback', 'gate', 'sealed'])).optional() })
+    .refine((r) => r.feedback + r.sealed < 1, { message: 'roles.feedback + roles.sealed must be below 1: the gate gets the rest', path: ['sealed'] })
     .prefault({}),
   trials: z
     .strictObject({ feedback: count.default(4), screen: count.default(2), look1: count.default(4), look2: count.default(8), sealed: count.default(8), ablation: z.number().int().min(0).default(4) })

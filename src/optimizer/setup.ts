@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadCampaign } from '../campaign/load.js';
-import { loadDomain } from '../domains/index.js';
+import { domainPackages, loadDomain } from '../domains/index.js';
 import { resolveLiveModelConfig, type LiveModelFlags } from '../models/config.js';
 import { OpenAICompatibleModel } from '../models/openai-adapter.js';
 import type { ChatModel } from '../models/chat-model.js';
@@ -39,11 +39,13 @@ function buildSuiteOnly(loaded: LoadedOptimizeConfig, strict: boolean): { suite:
     const campaign = loadCampaign(dir);
     return { suite: new CampaignSuite(campaign), domain: campaign.spec.domain };
   }
+  if (!(s.domain in domainPackages)) throw new BadInputError(`unknown domain '${s.domain}' (known: ${Object.keys(domainPackages).join(', ')})`, { file: loaded.file, path: '$.suite.domain' });
   const data = loadDomain(s.domain, { dataDir: s.data_dir ? resolveConfigPath(loaded, s.data_dir) : undefined });
   const known = new Set(data.tasks.map((t) => t.id));
   const unknown = [...(s.tasks ?? []), ...(s.boundary ?? [])].filter((id) => !known.has(id));
   if (unknown.length) throw new BadInputError(`unknown task id(s) ${unknown.join(', ')} in domain ${s.domain}`, { file: loaded.file, path: '$.suite' });
   const promptFile = s.prompt_file ? resolveConfigPath(loaded, s.prompt_file) : null;
+  if (promptFile && !fs.existsSync(promptFile)) throw new BadInputError(`prompt file ${promptFile} not found (relative paths are resolved from the config file's folder)`, { file: loaded.file, path: '$.suite.prompt_file' });
   const prompt = promptFile ? { text: readTextFile(promptFile), source: promptFile } : undefined;
   let variants: string[] | undefined;
   try {

@@ -58,12 +58,16 @@ export interface PromptVersion extends ReleaseEntry {
 
 /**
  * Folds runs' release lists into one row per prompt: the entry with the latest `decided_at`
- * wins (ties: the later run in `runs` order, then the later entry). Sorted newest first.
+ * wins (ties: the later run in `runs` order, then the later entry); a rejected or undecided
+ * candidate identical to its parent is skipped. Sorted newest first.
  */
 export function promptVersions(runs: readonly { id: string; releases: readonly ReleaseEntry[] }[]): PromptVersion[] {
   const latest = new Map<string, PromptVersion>();
   for (const run of runs) {
     for (const e of run.releases) {
+      // A candidate identical to its parent (no edit applied) is no version of its own: its
+      // reject or insufficient_evidence must not relabel the stable prompt it equals.
+      if (e.decision !== null && e.sha256 === e.parent_sha256 && (e.state === 'rejected' || e.state === 'candidate')) continue;
       const cur = latest.get(e.sha256);
       if (!cur || e.decided_at >= cur.decided_at) latest.set(e.sha256, { ...e, run_id: run.id });
     }
