@@ -33,6 +33,20 @@ function usageTotals(usage: unknown): { cost: number | null; tokens: number | nu
   return { cost, tokens: tokens || null };
 }
 
+/** Retries summed over the roles of a per-role `usage`, or undefined when no call needed one. */
+function usageRetries(usage: unknown): RunListItem['retries'] {
+  if (!usage || typeof usage !== 'object') return undefined;
+  const out = { retried_calls: 0, extra_attempts: 0, waited_seconds: 0, faults: {} as Record<string, number> };
+  for (const role of Object.values(usage as Loose) as Loose[]) {
+    if (!role || typeof role !== 'object' || !(Number(role.retried_calls) > 0)) continue;
+    out.retried_calls += Number(role.retried_calls);
+    out.extra_attempts += Number(role.extra_attempts) || 0;
+    out.waited_seconds += Number(role.retry_wait_seconds) || 0;
+    for (const [k, n] of Object.entries((role.faults ?? {}) as Record<string, unknown>)) out.faults[k] = (out.faults[k] ?? 0) + (Number(n) || 0);
+  }
+  return out.retried_calls ? out : undefined;
+}
+
 /** The agent's system prompt of the run's first episode. */
 function firstPrompt(store: RunStore, runId: string): string | null {
   const [first] = store.episodeOutlines(runId, { message: '$.messages[0]' }, 1);
@@ -73,6 +87,7 @@ function listItem(run: Omit<RunRow, 'record'>, outlines: EpisodeOutline[], promp
     errors: outlines.length - scored.length,
     cost_usd: cost,
     total_tokens: tokens,
+    ...(usageRetries(summary.usage) ? { retries: usageRetries(summary.usage) } : {}),
     has_optimizer: run.kind !== 'run',
   };
 }

@@ -44,6 +44,8 @@ export interface RunListItem {
   /** Provider-reported cost in USD; null when the provider reported none (never estimated). */
   cost_usd: number | null;
   total_tokens: number | null;
+  /** Model-call retries summed over roles (absent when no call needed one): calls retried, extra attempts, seconds waited, failed attempts by kind. */
+  retries?: { retried_calls: number; extra_attempts: number; waited_seconds: number; faults: Record<string, number> };
   /** True when the optimiser page has something to show for this run. */
   has_optimizer: boolean;
 }

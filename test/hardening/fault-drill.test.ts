@@ -9,6 +9,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
 import { RunStore } from '../../src/store/store.js';
+import { createViewerApp } from '../../src/viewer/server.js';
 import { runCli as cli } from '../support/cli.js';
 import { tmpDir } from '../support/paths.js';
 import { startTwoRoleMock, last, type TwoRoleMock } from '../support/two-role-mock.js';
@@ -108,5 +109,8 @@ describe('fault drill (20% injected provider faults)', () => {
     for (const kind of ['rate_limited', 'server_error', 'timeout', 'body_stalled', 'body_truncated', 'not_json']) expect(faulty.out).toContain(kind);
     const retried = Object.values(summary.usage as Record<string, { retried_calls?: number }>).reduce((n, u) => n + (u.retried_calls ?? 0), 0);
     expect(retried).toBeGreaterThan(0);
+    // … and so does the viewer's run list.
+    const runs = (await (await createViewerApp({ dbPath: path.join(dir, 'faulty.db'), uiDir: dir }).request('/api/runs')).json()) as { id: string; retries?: { retried_calls: number; faults: Record<string, number> } }[];
+    expect(runs.find((r) => r.id === faultyId)?.retries?.retried_calls).toBe(retried);
   }, 180_000);
 });

@@ -153,6 +153,13 @@ function RunView({ detail, filters }: { detail: RunDetail; filters: RunFilters }
         <Stat name="tasks × trials" value={`${run.tasks} × ${run.trials}`} sub={run.labels.length > 1 ? labelSummary(run) : undefined} />
         <Stat name="episodes" value={String(run.episodes)} sub={`${run.failed} failed${run.errors ? `, ${run.errors} errors` : ''}`} />
         <Stat name="cost" value={cost(run.cost_usd)} sub={run.total_tokens ? tokens(run.total_tokens) : undefined} />
+        {run.retries ? (
+          <Stat
+            name="retried calls"
+            value={String(run.retries.retried_calls)}
+            sub={`${run.retries.extra_attempts} extra attempts, ${run.retries.waited_seconds.toFixed(1)} s waited · ${Object.entries(run.retries.faults).map(([k, n]) => `${k} ${n}`).join(', ')}`}
+          />
+        ) : null}
       </div>
       <div className="split">
         <section>
