@@ -8,6 +8,7 @@ import { benchValidate } from './validate.js';
 import { benchOptimizer } from './optimizer.js';
 import { benchViewerMatrix } from './viewer.js';
 import { benchDatasets } from './datasets.js';
+import { benchFaultDrill } from './fault-drill.js';
 
 const sections: [string, () => Promise<BenchRow[]>][] = [
   ['seed campaign replay', () => benchSeedReplay()],
@@ -18,6 +19,7 @@ const sections: [string, () => Promise<BenchRow[]>][] = [
   ['retail validate (tau2 tasks)', () => benchValidate('retail', 7.7)],
   ['optimizer at seed scale (mock HTTP server, scripted prompt-sensitive model)', () => benchOptimizer()],
   ['viewer matrix of 1,000 episodes (headless chromium)', () => benchViewerMatrix()],
+  ['fault drill: airline seed suite through a proxy faulting 20% of requests', () => benchFaultDrill()],
 ];
 
 for (const [title, fn] of sections) {
