@@ -182,7 +182,7 @@ describe('replay on bad campaign folders', () => {
     fs.writeFileSync(file, lines.join('\n'));
     const r = await cli(['replay', dir, ...replayFlags()]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(new RegExp(`^servicegym: error: ${escape(path.resolve(file))}: line 5 is not valid JSON \\(.+\\)\\n$`));
+    expect(r.stderr).toMatch(new RegExp(`^servicegym: error: ${escape(path.resolve(file))} at \\$: line 5 is not valid JSON \\(.+\\)\\n$`));
   });
 
   it('receipts.jsonl with a line of the wrong shape: exit 2 naming the line and the JSON path in it', async () => {
