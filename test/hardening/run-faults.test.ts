@@ -24,13 +24,13 @@ afterEach(() => (saved === undefined ? delete process.env.SERVICEGYM_API_KEY : (
 const deep = (levels: number) => `{"reservation_id":${'['.repeat(levels)}${']'.repeat(levels)}}`;
 
 describe('over-deep tool arguments (item 3)', () => {
-  it('the environment answers a tool error; nothing recursive sees the arguments', () => {
+  it('the environment answers a tool error; nothing recursive sees the arguments', async () => {
     const env = new Environment(loadDomain('airline').domain, { now: '2026-10-15T12:00:00' });
-    const entry = env.execute({ id: 'c1', type: 'function', function: { name: 'get_reservation_details', arguments: deep(20_000) } });
+    const entry = await env.execute({ id: 'c1', type: 'function', function: { name: 'get_reservation_details', arguments: deep(20_000) } });
     expect(entry.error).toBe(true);
     expect(entry.output).toMatch(/nests deeper than 64 levels/);
     expect(typeof entry.arguments).toBe('string');
-    const wide = env.execute({ id: 'c2', type: 'function', function: { name: 'get_reservation_details', arguments: `{"reservation_id":"${'x'.repeat(300_000)}"}` } });
+    const wide = await env.execute({ id: 'c2', type: 'function', function: { name: 'get_reservation_details', arguments: `{"reservation_id":"${'x'.repeat(300_000)}"}` } });
     expect(wide.error).toBe(true);
     expect(wide.output).toMatch(/characters long/);
   });
