@@ -83,14 +83,16 @@ export const CheckSchema = z.discriminatedUnion('kind', [
   /** Every call matching `then` is preceded by a call matching `first`; with `require`, `then` must occur. */
   z.strictObject({ ...base, kind: z.literal('order'), first: CallMatchSchema, then: CallMatchSchema, require: z.boolean().default(false) }),
   /**
-   * Before each call of a write tool (or of `tools`), the user confirmed (`confirm` regex) after
-   * the agent's last text message — the summary the user said yes to.
+   * Before each write (or call of `tools`) the agent's request named the action and its details
+   * (`details`, default true) and the customer's reply was an explicit yes (the confirmation
+   * classifier, or the `confirm` regex when given).
    */
   z.strictObject({
     ...base,
     kind: z.literal('confirmation_before_write'),
     tools: z.array(z.string()).optional(),
-    confirm: z.string().default('\\b(yes|yeah|yep|confirm|confirmed|go ahead|proceed|please do|sure|ok|okay|correct)\\b'),
+    confirm: z.string().optional(),
+    details: z.boolean().default(true),
   }),
   /** Regex rules over messages of one role: some must match, none may match `must_not_match`. */
   z.strictObject({

@@ -142,7 +142,7 @@ describe('partial credit', () => {
         { id: 'verified_first', kind: 'order', verdict: 'pass', evidence: '1 cancel_order call(s) after find_account at #0' },
         {
           id: 'confirmed', kind: 'confirmation_before_write', verdict: 'fail',
-          evidence: 'unconfirmed write(s): #1 cancel_order {"order_id":"O1","reason":"no longer needed"} (no confirming user message after the start of the conversation)',
+          evidence: 'unconfirmed write(s): #1 cancel_order {"order_id":"O1","reason":"no longer needed"} (no agent request before it)',
         },
         { id: 'orders_right', kind: 'db_gold', verdict: 'pass', evidence: "final state equals the gold replay's under /orders", diff: [] },
         { id: 'address_untouched', kind: 'unchanged', verdict: 'pass', evidence: 'unchanged: /accounts/A1/address', diff: [] },

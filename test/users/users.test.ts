@@ -72,6 +72,18 @@ describe('confirm-then-stop guard', () => {
     expect(guardConfirmThenStop(undefined, 'Yes ###STOP###')).toBeNull();
     expect(guardConfirmThenStop(ask, 'Great ###STOP###', { confirms: /great/i })).toBe('Great');
   });
+  it('does not fire on a refusal that contains an agreement word', () => {
+    expect(guardConfirmThenStop(ask, "No, that's not okay. ###STOP###")).toBeNull();
+    expect(guardConfirmThenStop(ask, 'Yes but not the card ###STOP###')).toBeNull();
+    expect(guardConfirmThenStop(ask, 'Maybe, I guess. ###STOP###')).toBeNull();
+  });
+  it('does not fire on a closing offer', () => {
+    expect(guardConfirmThenStop('Is there anything else I can help you with?', 'No, thanks, bye ###STOP###')).toBeNull();
+    expect(guardConfirmThenStop('Would you like me to help with anything else?', 'Okay, thanks! ###STOP###')).toBeNull();
+    expect(guardConfirmThenStop('Done: 3PZK9W is cancelled. Anything else?', 'Yes that is all ###STOP###')).toBeNull();
+    // A confirmation request followed by a closing line is still a confirmation request.
+    expect(guardConfirmThenStop('I will cancel 3PZK9W for a $420 refund. Shall I proceed? Anything else you need?', 'Yes, go ahead ###STOP###')).toBe('Yes, go ahead');
+  });
 });
 
 describe('LLMUserSimulator', () => {

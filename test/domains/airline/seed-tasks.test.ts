@@ -104,7 +104,7 @@ const T02: Record<string, ScriptStep[]> = {
   bagsBeforeUpgrade: [
     userDetails('raj_patel_118'),
     reservation('Q7M4LT'),
-    askToConfirm('Adding 4 bags: economy allows 1 free bag each, so 4 bags at $50 = $200; then the upgrade to business on both flights, $1302. Total: $1502 on your gift card.'),
+    askToConfirm('Adding 4 bags to Q7M4LT: economy allows 1 free bag each, so 4 bags at $50 = $200; then the upgrade to business on both flights, $1302. Total: $1502 on your gift card.'),
     bags(4),
     upgrade(GIFT),
     say('Done: 6 bags in total for $200 and both flights upgraded to business for $1302, $1502 in total on your gift card.'),

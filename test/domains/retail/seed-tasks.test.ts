@@ -63,7 +63,7 @@ const T04: Record<string, ScriptStep[]> = {
   noConfirmation: [...T04_READS, T04_BOTH, say(T04_DONE)],
   giftCardFirst: [
     ...T04_READS,
-    askToConfirm('In one exchange request: Hiking Boots size 9 for size 10 (+$10.00) and the Rain Jacket blue M for green M (-$5.00); the difference of +$5.00 goes on your gift card.'),
+    askToConfirm('In one exchange request for order #W4419983: Hiking Boots size 9 for size 10 (+$10.00) and the Rain Jacket blue M for green M (-$5.00); the difference of +$5.00 goes on your gift card.'),
     exchange(['6100000101', '6100000201'], ['6100000102', '6100000202'], 'gift_card_2207002'),
     askToConfirm('Sorry, there is no gift card in your profile. Same exchange, with the $5.00 on your Visa ending 1881 instead.'),
     T04_BOTH,
@@ -71,7 +71,7 @@ const T04: Record<string, ScriptStep[]> = {
   ],
   greenL: [
     ...T04_READS,
-    askToConfirm('In one exchange request: Hiking Boots size 9 for size 10 (+$10.00) and the Rain Jacket blue M for green L ($84.50, -$5.00); +$5.00 on your Visa ending 1881.'),
+    askToConfirm('In one exchange request for order #W4419983: Hiking Boots size 9 for size 10 (+$10.00) and the Rain Jacket blue M for green L ($84.50, -$5.00); +$5.00 on your Visa ending 1881.'),
     exchange(['6100000101', '6100000201'], ['6100000102', '6100000203']),
     say('Your exchange is requested: boots size 10 and the jacket in green L; $5.00 will be charged to your Visa ending 1881.'),
   ],
