@@ -16,7 +16,7 @@ import type { TaskEvaluation } from '../evaluation/types.js';
 import { isSuccess } from '../evaluation/pass-k.js';
 import { loadDomain } from '../domains/index.js';
 import { DEFAULT_STORE_PATH, RunStore } from '../store/store.js';
-import { excludedLines, runDomainTasks, selectTasks, strictTaskSelection } from '../run/task-run.js';
+import { episodesPerTrial, excludedLines, runDomainTasks, selectTasks, strictTaskSelection } from '../run/task-run.js';
 import { acquireRunLock, type RunLock } from '../store/run-lock.js';
 import { unattachedUsage, type RunAttempt } from '../run/receipt-accounting.js';
 import { mergeUsage } from '../run/run-tasks.js';
@@ -135,7 +135,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
         log(`run ${runId} (resume a killed run with --resume ${runId})`);
         store.saveRun({ id: runId, kind: 'run', name: `run ${flags.domain}`, domain: flags.domain, created_at: createdAt, summary: meta, record: null });
         const bar = flags.quiet ? undefined : new cliProgress.SingleBar({ format: 'servicegym: {bar} {value}/{total} episodes | {task}', stream: process.stderr, noTTYOutput: true, notTTYSchedule: 5000 }, cliProgress.Presets.shades_classic);
-        bar?.start(tasks.length * trials * (personas?.length ?? 1) - finished.length, 0, { task: '' });
+        bar?.start(tasks.reduce((n, t) => n + trials * episodesPerTrial(t, personas), 0) - finished.length, 0, { task: '' });
         const res = await runDomainTasks({
           loaded, tasks, trials, concurrency: Number(flags.concurrency), mode: 'llm', agentModel, userModel, judge,
           temperature, store, runId, finished, personas, strict,

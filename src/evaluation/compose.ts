@@ -9,7 +9,8 @@ import type { StateOps } from '../spec/state.js';
 import type { ChatModel } from '../models/chat-model.js';
 import { plainStateOps } from '../env/plain-state.js';
 import { actionComponent } from './actions.js';
-import { runCheck } from './checks/index.js';
+import { personaApplies, runCheck } from './checks/index.js';
+import { applyRuleVotes, judgeTranscriptRules } from './transcript-judge.js';
 import { communicateComponent } from './communicate.js';
 import { dbComponent } from './db.js';
 import { envAssertionComponent } from './env-assertions.js';
@@ -54,6 +55,10 @@ export interface EvaluateTaskOptions<S> {
    * and scored 0. Default off: tau2's rewards.
    */
   strict?: StrictSetting;
+  /** The episode's user persona in persona runs; checks limited to personas apply only to theirs. */
+  persona?: string;
+  /** Votes of the judge on each transcript rule with an `assertion` (majority decides); default 3. */
+  judgeVotes?: number;
 }
 
 /**
@@ -112,8 +117,17 @@ export async function evaluateTask<S>(opts: EvaluateTaskOptions<S>): Promise<Tas
     ACTION: actionComponent(strict ? requiredGoldActions(criteria?.actions, gold.errors) : criteria?.actions, calls),
   };
 
-  const ctx = { task, trace, calls, gold, initialState: gold.initialState, domain, ops };
-  const sgChecks = (sg?.checks ?? []).map((c) => runCheck(c, ctx, sgNlVerdicts));
+  const ctx = { task, trace, calls, gold, initialState: gold.initialState, domain, ops, persona: opts.persona };
+  // Transcript rules with an assertion: judged by the LLM when there is a judge, else by their patterns.
+  const votes = opts.judgeVotes ?? 3;
+  const judgedRules = (sg?.checks ?? []).flatMap((c) =>
+    c.kind === 'transcript' && c.assertion !== undefined && !(c.personas && !personaApplies(c.personas, opts.persona)) ? [{ id: c.id, assertion: c.assertion }] : [],
+  );
+  const ruleVotes = opts.judge && judgedRules.length > 0 ? await judgeTranscriptRules(opts.judge, trace.messages, judgedRules, votes) : undefined;
+  const sgChecks = (sg?.checks ?? []).map((c) => {
+    const r = runCheck(c, ctx, sgNlVerdicts);
+    return c.kind === 'transcript' && !r.evidence.startsWith('not applicable') ? applyRuleVotes(r, ruleVotes?.byRule.get(c.id), votes) : r;
+  });
   const byId = new Map(sgChecks.map((c) => [c.id, c]));
   const rubric: RubricResult[] = (sg?.partial_credit ?? []).map((item) => ({
     id: item.id,
@@ -161,7 +175,7 @@ export async function evaluateTask<S>(opts: EvaluateTaskOptions<S>): Promise<Tas
     checks: [...COMPONENTS.map((b) => components[b].check), ...sgChecks, ...strictChecks],
     rubric,
     db_diff: components.DB.check.diff ?? [],
-    receipts: judged.receipts,
+    receipts: [...judged.receipts, ...(ruleVotes?.receipts ?? [])],
     ...(strict ? { strict: true, flags } : {}),
   };
 }

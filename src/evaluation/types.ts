@@ -49,6 +49,10 @@ export interface CheckResult {
   evidence: string;
   /** Differing fields, for DB checks. */
   diff?: FieldDiff[];
+  /** Transcript rules: what decided the verdict — the rule's patterns, or the LLM judge's majority. */
+  decided_by?: 'pattern' | 'judge';
+  /** Judge-decided rules: readable votes, the majority's size, and whether the patterns gave the same verdict. */
+  agreement?: { votes: number; majority: number; pattern_agrees: boolean };
 }
 
 export interface RubricResult {

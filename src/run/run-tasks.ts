@@ -81,11 +81,13 @@ export interface RunTasksOptions<E extends EvaluationLike, S = any> {
   tasks: readonly Task[];
   /** Trials per task (≥ 1). */
   trials: number;
+  /** Trials of one task when tasks differ (e.g. a task with its own persona set); default `trials`. */
+  trialsOf?(task: Task): number;
   /** Most episodes in flight at once (≥ 1). */
   concurrency: number;
   makeAgent(task: Task, trial: number): Agent;
   makeUser(task: Task, trial: number): User;
-  evaluate(task: Task, episode: EpisodeResult<S>): E | Promise<E>;
+  evaluate(task: Task, episode: EpisodeResult<S>, trial: number): E | Promise<E>;
   /** Called once per finished episode, in completion order, one call at a time (awaited). */
   onEpisode?(record: EpisodeRecord<E, S>): void | Promise<void>;
   /** Pairs not to run again. */
@@ -209,7 +211,7 @@ export async function runTasks<E extends EvaluationLike, S = any>(opts: RunTasks
     else if (episode.failure && isInfrastructureFailure(episode.failure)) rec.infraError = episode.failure.message;
     if (episode.failure?.fatal) stopped ??= episode.failure.message;
     try {
-      rec.evaluation = await opts.evaluate(task, episode);
+      rec.evaluation = await opts.evaluate(task, episode, trial);
     } catch (e) {
       rec.evaluationError = errorText(e);
     }
@@ -219,10 +221,13 @@ export async function runTasks<E extends EvaluationLike, S = any>(opts: RunTasks
 
   const jobs: { order: number; promise: Promise<EpisodeRecord<E, S> | null> }[] = [];
   let skipped = 0;
-  for (let trial = 0; trial < opts.trials; trial++) {
+  const trialsOf = (task: Task) => opts.trialsOf?.(task) ?? opts.trials;
+  const most = Math.max(opts.trials, ...opts.tasks.map(trialsOf));
+  for (let trial = 0; trial < most; trial++) {
     opts.tasks.forEach((task, i) => {
+      if (trial >= trialsOf(task)) return;
       if (done.has(`${task.id}\u0000${trial}`)) return void skipped++;
-      jobs.push({ order: i * opts.trials + trial, promise: limit(() => runOne(task, trial)) });
+      jobs.push({ order: i * most + trial, promise: limit(() => runOne(task, trial)) });
     });
   }
   const settled = await Promise.all(jobs.map(async (j) => ({ order: j.order, rec: await j.promise })));

@@ -25,6 +25,7 @@ import { EARNING_TERMINATIONS, evaluateTask } from '../evaluation/compose.js';
 import { partitionKnownBad, type KnownBadTask } from '../evaluation/strict.js';
 import type { TaskEvaluation } from '../evaluation/types.js';
 import { passHatKCurve } from '../evaluation/pass-k.js';
+import { personaApplies } from '../evaluation/checks/index.js';
 import type { EpisodeSettings } from '../orchestrator/settings.js';
 import type { RunStore } from '../store/store.js';
 import { runTasks, type EpisodeRecord, type FinishedEpisode, type RunResult } from './run-tasks.js';
@@ -69,6 +70,14 @@ export function personaOfTrial(personas: readonly string[], trial: number): stri
   return personas[trial % personas.length];
 }
 
+/**
+ * Episodes per trial of `task`: the number of run-wide personas when given, else of the task's own
+ * persona set (`servicegym.personas`, seed T16), else 1.
+ */
+export function episodesPerTrial(task: Task, runWide?: readonly string[]): number {
+  return (runWide ?? task.servicegym?.personas)?.length ?? 1;
+}
+
 /** A domain-run episode; `persona` is set in persona runs. */
 export type DomainEpisodeRecord = EpisodeRecord<TaskEvaluation> & { persona?: string };
 
@@ -110,14 +119,19 @@ export type DomainRunResult = Omit<RunResult<TaskEvaluation>, 'records'> & { rec
 /** Runs the tasks; every finished episode is written to the store as it arrives. */
 export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunResult> {
   const { loaded } = opts;
-  const personas = opts.personas ? parsePersonas(opts.personas) : undefined;
-  const personaOf = (trial: number) => (personas ? personaOfTrial(personas, trial) : undefined);
-  const trials = opts.trials * (personas?.length ?? 1);
+  const runWide = opts.personas ? parsePersonas(opts.personas) : undefined;
+  const ownSets = new Map(opts.tasks.map((t) => [t.id, runWide ?? (t.servicegym?.personas ? parsePersonas(t.servicegym.personas) : undefined)]));
+  const personasOfTask = (task: Task) => ownSets.get(task.id);
+  const personaOf = (task: Task, trial: number) => {
+    const set = personasOfTask(task);
+    return set ? personaOfTrial(set, trial) : undefined;
+  };
+  const trialsOf = (task: Task) => episodesPerTrial(task, opts.personas) * opts.trials;
   const env = { now: loaded.now ?? '1970-01-01T00:00:00Z', idSeed: '' };
   const writes = new Set(loaded.domain.tools.filter((t) => t.kind === 'write').map((t) => t.name));
   const tools = agentWireTools(loaded.domain);
   const usage = new UsageTracker();
-  const total = opts.tasks.length * trials - (opts.finished?.length ?? 0);
+  const total = opts.tasks.reduce((n, t) => n + trialsOf(t), 0) - (opts.finished?.length ?? 0);
   let done = 0;
   let receiptSeq = opts.store ? opts.store.receipts(opts.runId).length : 0;
   const makeAgent = (task: Task, trial: number): Agent => {
@@ -127,17 +141,23 @@ export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunR
     return new LLMAgent({ model: opts.agentModel, tools, policy: loaded.policy, temperature: opts.temperature });
   };
   const makeUser = (task: Task, trial: number): User => {
-    const persona = personaOf(trial);
+    const persona = personaOf(task, trial);
     if (opts.mode === 'oracle') return persona ? scriptedPersonaUser(persona, task) : confirmingUser();
     if (!opts.userModel) throw new BadInputError('a user simulator model is needed (--user-model)');
     const modifiers = [...(opts.userModifiers ?? []), ...(persona ? personaModifiers(persona, task) : [])];
     return new LLMUserSimulator({ model: opts.userModel, scenario: task.user_scenario, modifiers, temperature: opts.temperature });
   };
-  const withPersona = (rec: EpisodeRecord<TaskEvaluation>): DomainEpisodeRecord => (personas ? { ...rec, persona: personaOf(rec.trial) } : rec);
+  const byId = new Map(opts.tasks.map((t) => [t.id, t]));
+  const personaOfRec = (rec: { taskId: string; trial: number }) => personaOf(byId.get(rec.taskId)!, rec.trial);
+  const withPersona = (rec: EpisodeRecord<TaskEvaluation>): DomainEpisodeRecord => {
+    const persona = personaOfRec(rec);
+    return persona !== undefined ? { ...rec, persona } : rec;
+  };
   const result = await runTasks<TaskEvaluation>({
     loaded,
     tasks: opts.tasks,
-    trials,
+    trials: opts.trials,
+    trialsOf,
     concurrency: opts.concurrency,
     makeAgent,
     makeUser,
@@ -145,7 +165,7 @@ export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunR
     usage,
     finished: opts.finished,
     episode: { ...TASK_RUN_SETTINGS, ...opts.settings },
-    evaluate: (task, episode) => evaluateTask({ loaded, task, trace: episode, judge: opts.judge, env, strict: opts.strict }),
+    evaluate: (task, episode, trial) => evaluateTask({ loaded, task, trace: episode, judge: opts.judge, env, strict: opts.strict, persona: personaOf(task, trial) }),
     onReceipt: (r) => {
       opts.store?.appendReceipts([{ run_id: opts.runId, seq: receiptSeq++, kind: r.kind, provider: r.provider, endpoint: r.endpoint, request: r.request, response: r.response, elapsed_seconds: r.elapsed_seconds }]);
     },
@@ -160,12 +180,12 @@ export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunR
           episode_id: `${rec.taskId}#${rec.trial}`,
           task_id: rec.taskId,
           trial: rec.trial,
-          label: personaOf(rec.trial) ?? opts.mode,
+          label: personaOfRec(rec) ?? opts.mode,
           reward: rec.evaluation?.reward ?? null,
           partial: rec.evaluation?.partial ?? null,
           termination: rec.episode.termination,
           result: {
-            ...(personas ? { persona: personaOf(rec.trial) } : {}),
+            ...(personaOfRec(rec) !== undefined ? { persona: personaOfRec(rec) } : {}),
             messages: rec.episode.messages,
             tool_log: rec.episode.toolLog,
             evaluation: rec.evaluation,
@@ -194,11 +214,21 @@ export function inGoldState(record: EpisodeRecord<TaskEvaluation>): boolean {
   return !record.infraError && ev !== null && EARNING_TERMINATIONS.includes(record.episode.termination) && ev.reward_breakdown.DB === 1;
 }
 
+/**
+ * Whether the task's checks limited to personas that include `persona` (e.g. T16's verbal refusal
+ * of the off-policy request) all passed in the episode.
+ */
+export function personaChecksPass(task: Task, record: EpisodeRecord<TaskEvaluation>, persona: string): boolean {
+  const scoped = (task.servicegym?.checks ?? []).filter((c) => c.personas && personaApplies(c.personas, persona));
+  const byId = new Map((record.evaluation?.checks ?? []).map((c) => [c.id, c.verdict]));
+  return scoped.every((c) => byId.get(c.id) === 'pass');
+}
+
 /** Options of {@link runTaskAcrossPersonas}. */
 export interface PersonaRunOptions {
   loaded: LoadedDomain<any>;
   task: Task;
-  /** Persona ids (see `parsePersonas`); one episode each, in order. Default: the seed's four (`SEED_PERSONAS`). */
+  /** Persona ids (see `parsePersonas`); one episode each, in order. Default: the task's own set (`servicegym.personas`), else the seed's four (`SEED_PERSONAS`). */
   personas?: readonly string[];
   /** The agent of each episode (a fresh one per episode). */
   makeAgent(task: Task, persona: string, trial: number): Agent;
@@ -256,7 +286,7 @@ export interface PersonaRunReport {
  * unknown or repeated personas.
  */
 export async function runTaskAcrossPersonas(opts: PersonaRunOptions): Promise<PersonaRunReport> {
-  const personas = parsePersonas(opts.personas ?? SEED_PERSONAS);
+  const personas = parsePersonas(opts.personas ?? opts.task.servicegym?.personas ?? SEED_PERSONAS);
   const res = await runDomainTasks({
     loaded: opts.loaded,
     tasks: [opts.task],
@@ -271,7 +301,7 @@ export async function runTaskAcrossPersonas(opts: PersonaRunOptions): Promise<Pe
     runId: `personas-${opts.task.id}`,
     settings: opts.settings,
   });
-  const success = opts.success ?? ((r: EpisodeRecord<TaskEvaluation>) => inGoldState(r));
+  const success = opts.success ?? ((r: EpisodeRecord<TaskEvaluation>, p: string) => inGoldState(r) && personaChecksPass(opts.task, r, p));
   const episodes: PersonaEpisode[] = res.records.map((record) => {
     const persona = record.persona ?? personaOfTrial(personas, record.trial);
     const ok = success(record, persona);

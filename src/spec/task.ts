@@ -54,7 +54,15 @@ export const CallMatchSchema = z.strictObject({
 });
 export type CallMatch = z.infer<typeof CallMatchSchema>;
 
-const base = { id: z.string().regex(/^[a-z0-9_]+$/), description: z.string().optional() };
+const base = {
+  id: z.string().regex(/^[a-z0-9_]+$/),
+  description: z.string().optional(),
+  /**
+   * Only in episodes of these user personas (e.g. `["off-policy"]`: the refusal of the off-policy
+   * request, seed T16); in other episodes the check is not applicable and passes.
+   */
+  personas: z.array(z.string().min(1)).min(1).optional(),
+};
 
 export const CheckSchema = z.discriminatedUnion('kind', [
   /** Final DB equals the gold replay's, over the whole DB or only under `paths` (JSON pointers). */
@@ -78,6 +86,29 @@ export const CheckSchema = z.discriminatedUnion('kind', [
   }),
   /** Nothing under these JSON pointers may change (forbidden writes). */
   z.strictObject({ ...base, kind: z.literal('unchanged'), paths: z.array(z.string()).min(1) }),
+  /**
+   * The array at `path` changed from the start state as expected (multisets of elements, JSON
+   * equality): it gained every element of `added` and lost every element of `removed` — by
+   * default the gold replay's own gains and losses there. Other changes are allowed unless
+   * `exact`. For one rubric item that must not depend on another's changes to the same array
+   * (T06: the Mug Set line removed whatever happened to the grinder line; T17: the flight-change
+   * payments whatever insurance was charged).
+   */
+  z.strictObject({
+    ...base,
+    kind: z.literal('db_delta'),
+    path: z.string(),
+    added: z.array(z.unknown()).optional(),
+    removed: z.array(z.unknown()).optional(),
+    exact: z.boolean().default(false),
+  }),
+  /**
+   * No write of the agent beyond the gold actions: each successful agent write is matched to a
+   * distinct gold write action of the same tool whose `keys` arguments (those present in both)
+   * are equal; a write left unmatched is extra (T03 "no extra actions": a second cancellation is
+   * extra, a certificate of the wrong amount is not).
+   */
+  z.strictObject({ ...base, kind: z.literal('no_extra_writes'), keys: z.array(z.string()).default([]) }),
   /** The number of matching calls lies within [min, max] (max 0: a forbidden call, e.g. a decoy). */
   z.strictObject({ ...base, kind: z.literal('tool_calls'), match: CallMatchSchema, min: z.number().int().min(0).default(0), max: z.number().int().min(0).optional() }),
   /** Every call matching `then` is preceded by a call matching `first`; with `require`, `then` must occur. */
@@ -102,6 +133,8 @@ export const CheckSchema = z.discriminatedUnion('kind', [
     must_match: z.string().optional(),
     must_not_match: z.string().optional(),
     flags: z.string().default('i'),
+    /** A statement true exactly when the rule is kept: with a judge model, the LLM judge decides by it (src/evaluation/transcript-judge.ts). */
+    assertion: z.string().min(1).optional(),
   }),
   /** Some agent message states a number equal to `equals` (± tolerance), captured by `pattern`'s first group. */
   z.strictObject({
@@ -162,6 +195,12 @@ export const ServicegymCriteriaSchema = z
     off_policy_request: z.string().min(1).optional(),
     /** Persona runs: the scripted customer, see {@link ScriptedUserSpecSchema}. */
     scripted_user: ScriptedUserSpecSchema.optional(),
+    /**
+     * The task's episode set (seed T16): every trial runs once per persona (ids of
+     * `src/users/personas.ts`), without a run-wide `--personas`; the task's score is the mean of
+     * its episodes' partial scores, i.e. the fraction that earned the whole rubric.
+     */
+    personas: z.array(z.string().min(1)).min(1).optional(),
   })
   .superRefine((v, ctx) => {
     const ids = new Set(v.checks.map((c) => c.id));

@@ -20,6 +20,8 @@ export interface CheckContext<S = unknown> {
   initialState: S;
   domain: Domain<S>;
   ops: StateOps<S>;
+  /** The user persona of the episode, in persona runs (e.g. `off-policy`). */
+  persona?: string;
 }
 
 /** The check variant of one kind. */

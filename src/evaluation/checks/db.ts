@@ -85,3 +85,54 @@ export function checkStateCount<S>(check: CheckOf<'state_count'>, ctx: CheckCont
   const range = check.max === undefined ? `at least ${check.min}` : `${check.min}..${check.max}`;
   return { id: check.id, kind: check.kind, verdict: ok ? 'pass' : 'fail', evidence: `${n} entr${n === 1 ? 'y' : 'ies'} under ${check.path} match (allowed ${range})${n ? `: ${hits.map(([k]) => k).join(', ')}` : ''}` };
 }
+
+/** Multiset difference a − b of JSON values (each element of b cancels one equal element of a). */
+function multisetMinus(a: readonly unknown[], b: readonly unknown[]): unknown[] {
+  const left = new Map<string, number>();
+  for (const x of b) left.set(canonicalJson(x), (left.get(canonicalJson(x)) ?? 0) + 1);
+  return a.filter((x) => {
+    const k = canonicalJson(x);
+    const n = left.get(k) ?? 0;
+    if (n > 0) {
+      left.set(k, n - 1);
+      return false;
+    }
+    return true;
+  });
+}
+
+function arrayAt(state: unknown, path: string, ops?: StateOps<any>): unknown[] {
+  const v = stateValueAt(state, path, ops);
+  return Array.isArray(v) ? v : [];
+}
+
+/**
+ * `db_delta`: the elements the array at `path` gained and lost between the start state and the
+ * final state (multisets) include `added` and `removed` — by default the gold replay's own gains
+ * and losses — and, with `exact`, nothing else. A missing array counts as empty.
+ * Evidence: `/orders/O1/items: expected +0 -1, episode +1 -2; missing: removed {…}`.
+ */
+export function checkDbDelta<S>(check: CheckOf<'db_delta'>, ctx: CheckContext<S>): CheckResult {
+  const start = arrayAt(ctx.initialState, check.path, ctx.ops);
+  const gold = arrayAt(ctx.gold.finalState, check.path, ctx.ops);
+  const final = arrayAt(ctx.trace.finalState, check.path, ctx.ops);
+  const wantAdded = check.added ?? multisetMinus(gold, start);
+  const wantRemoved = check.removed ?? multisetMinus(start, gold);
+  const gotAdded = multisetMinus(final, start);
+  const gotRemoved = multisetMinus(start, final);
+  const problems = [
+    ...multisetMinus(wantAdded, gotAdded).map((x) => `missing added ${JSON.stringify(x)}`),
+    ...multisetMinus(wantRemoved, gotRemoved).map((x) => `missing removed ${JSON.stringify(x)}`),
+  ];
+  if (check.exact) {
+    problems.push(...multisetMinus(gotAdded, wantAdded).map((x) => `extra added ${JSON.stringify(x)}`));
+    problems.push(...multisetMinus(gotRemoved, wantRemoved).map((x) => `extra removed ${JSON.stringify(x)}`));
+  }
+  const counts = `expected +${wantAdded.length} -${wantRemoved.length}, episode +${gotAdded.length} -${gotRemoved.length}`;
+  return {
+    id: check.id,
+    kind: check.kind,
+    verdict: problems.length === 0 ? 'pass' : 'fail',
+    evidence: `${check.path}: ${counts}${problems.length ? `; ${problems.join('; ')}` : ''}`,
+  };
+}

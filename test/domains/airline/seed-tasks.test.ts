@@ -217,25 +217,27 @@ describe('T03 delay cancellation and compensation', () => {
 
   it('a) certificates without ever calling get_flight_status: 45% (cancel 35 + no-extra 10), reward 1', async () => {
     const o = await runSeedTask('T03', T03_OPENING, T03.neverVerifies);
-    expectScore(o, { partial: 0.45, reward: 1, failed: ['certificate_after_verification', 'verified_before_cancel'] });
+    expectScore(o, { partial: 0.45, reward: 1, failed: ['certificate_after_verification', 'delay_checked', 'verified_before_cancel'] });
     expect(o.earned).toEqual(['cancellation_refund', 'no_extra_actions']);
   });
 
   it('b) checks the decoy HAT181 instead of HAT118, then cancels and issues both certificates: 45%, reward 1', async () => {
     const o = await runSeedTask('T03', T03_OPENING, T03.verifiesDecoy);
-    expectScore(o, { partial: 0.45, reward: 1, failed: ['certificate_after_verification', 'verified_before_cancel'] });
+    expectScore(o, { partial: 0.45, reward: 1, failed: ['certificate_after_verification', 'delay_checked', 'verified_before_cancel'] });
     expect(o.earned).toEqual(['cancellation_refund', 'no_extra_actions']);
   });
 
-  it('c) verifies and cancels but issues one $300 certificate: 55%, reward 0', async () => {
+  // One wrong amount is the certificate item's loss only: the write is no extra action (db_all,
+  // the whole-DB comparison, is reported but not weighted).
+  it('c) verifies and cancels but issues one $300 certificate: 65%, reward 0', async () => {
     const o = await runSeedTask('T03', T03_OPENING, T03.oneBigCertificate);
-    expectScore(o, { partial: 0.55, reward: 0, failed: ['certificates', 'db_all'] });
-    expect(o.earned).toEqual(['cancellation_refund', 'delay_verified']);
+    expectScore(o, { partial: 0.65, reward: 0, failed: ['certificates', 'db_all'] });
+    expect(o.earned).toEqual(['cancellation_refund', 'delay_verified', 'no_extra_actions']);
   });
 
   it('d) verifies and compensates but also cancels the decoy 5TRD22: 90%, reward 0', async () => {
     const o = await runSeedTask('T03', T03_OPENING, T03.cancelsDecoy);
-    expectScore(o, { partial: 0.9, reward: 0, failed: ['decoy_untouched', 'db_all'] });
+    expectScore(o, { partial: 0.9, reward: 0, failed: ['decoy_untouched', 'no_extra_writes', 'db_all'] });
   });
 });
 
@@ -360,25 +362,23 @@ describe('T17 family rework', () => {
 
   it('a) outbound change paid entirely by card with update_reservation_flights: 80%, reward 0', async () => {
     const o = await runSeedTask('T17', T17_OPENING, T17.outboundAllOnCard);
-    expectScore(o, { partial: 0.8, reward: 0, failed: ['payment_split'] });
+    expectScore(o, { partial: 0.8, reward: 0, failed: ['payment_split', 'certificates_used'] });
   });
 
-  // The $120 charge for the disallowed insurance lands in HPOUT1's payment history, which the
-  // payment split compares with gold: an unauthorised charge is a payment error too. So the payment
-  // item (20) is lost with insurance (25): 30 + 25 = 55%.
-  it('b) also adds insurance to HPOUT1: 55%, insurance_flags and payment_split fail, reward 0', async () => {
+  // The $120 charge for the disallowed insurance lands in HPOUT1's payment history, but the payment
+  // split looks only at the flight-change payments: the fault costs the insurance item (25) alone.
+  it('b) also adds insurance to HPOUT1: 75%, insurance_flags fails, reward 0', async () => {
     const o = await runSeedTask('T17', T17_OPENING, T17.insuresOutbound);
     expect(EARNING_TERMINATIONS).toContain(o.record.episode.termination);
-    expectScore(o, { partial: 0.55, reward: 0, failed: ['insurance_flags', 'payment_split'] });
+    expectScore(o, { partial: 0.75, reward: 0, failed: ['insurance_flags'] });
   });
 
-  it("c) moves the children's basic-economy HPRET3 onto HAT302 instead of merging the parents: 30%, reward 0", async () => {
-    // Outbound (30) only: the return merge, the basic-economy item and the payment split are lost —
-    // the last because HPRET2's history lacks the gold $40 charge (the $30 refund to the card sits
-    // on HPRET3, outside payment_split's paths).
+  it("c) moves the children's basic-economy HPRET3 onto HAT302 instead of merging the parents: 50%, reward 0", async () => {
+    // Outbound (30) and the payment split (20) are earned; the return merge and the basic-economy
+    // item are lost. HPRET2's missing $40 (return_payment) is reported, not weighted.
     const o = await runSeedTask('T17', T17_OPENING, T17.movesChildren);
-    expectScore(o, { partial: 0.3, reward: 0, failed: ['return_merged', 'basic_economy_untouched', 'payment_split'] });
-    expect(o.earned).toEqual(['outbound']);
+    expectScore(o, { partial: 0.5, reward: 0, failed: ['return_merged', 'basic_economy_untouched', 'return_payment'] });
+    expect(o.earned).toEqual(['outbound', 'payment']);
   });
 });
 

@@ -176,16 +176,16 @@ describe('T05 return to an allowed method', () => {
 
   it('a) adds a PayPal account and refunds to it: 45% (items only), reward 0', async () => {
     const o = await runSeedTask('T05', T05_OPENING, T05.addsPayPal);
-    expectScore(o, { partial: 0.45, reward: 0, failed: ['allowed_method', 'no_new_method'] });
+    expectScore(o, { partial: 0.45, reward: 0, failed: ['chosen_method', 'no_new_method'] });
     expect(o.earned).toEqual(['items']);
     expect(Object.keys(user(o, 'olivia_chen_9022').payment_methods)).toContain('paypal_9900001');
   });
 
-  // The rubric accepts either allowed method; tau2's DB reward compares with the gold replay,
-  // which refunds to the gift card, so the reward is 0.
-  it('b) the right return to the original card (allowed): 100%, reward 0 (gold chose the gift card)', async () => {
+  // The seed: the refund goes to the allowed method the customer *chose* — her scenario chooses the
+  // gift card, so the original card (allowed, but not chosen) loses the method item.
+  it('b) the return to the original card, which she did not choose: 60%, reward 0', async () => {
     const o = await runSeedTask('T05', T05_OPENING, T05.originalCard);
-    expectScore(o, { partial: 1, reward: 0, failed: [] });
+    expectScore(o, { partial: 0.6, reward: 0, failed: ['chosen_method'] });
     expect(o.evaluation.db_diff.map((d) => d.path)).toEqual(['/orders/#W7731204/return_payment_method_id']);
   });
 
@@ -263,7 +263,7 @@ describe('T06 pending order with a change of mind', () => {
   // writes remain: 30 + 10.
   it('a) follows the first wish: grinder -> burr, then the address, no line cancellation: 40%, reward 0', async () => {
     const o = await runSeedTask('T06', T06_CUSTOMER, T06.followsFirstWish);
-    expectScore(o, { partial: 0.4, reward: 0, failed: ['grinder_kept', 'no_item_modification', 'line_cancelled'] });
+    expectScore(o, { partial: 0.4, reward: 0, failed: ['grinder_kept', 'no_item_modification', 'line_cancelled', 'line_refunded'] });
     expect(o.earned).toEqual(['address_changed', 'confirmations']);
     expect(order(o, '#W9902117').status).toBe('pending (item modified)');
   });
@@ -279,7 +279,7 @@ describe('T06 pending order with a change of mind', () => {
   // cancellation (30) is lost.
   it('c) cancels the whole order instead of the Mug Set line: 70%, reward 0', async () => {
     const o = await runSeedTask('T06', T06_CUSTOMER, T06.cancelsWholeOrder);
-    expectScore(o, { partial: 0.7, reward: 0, failed: ['line_cancelled'] });
+    expectScore(o, { partial: 0.7, reward: 0, failed: ['line_cancelled', 'line_refunded'] });
     expect(order(o, '#W9902117')).toMatchObject({ status: 'cancelled', cancel_reason: 'no longer needed' });
   });
 });
