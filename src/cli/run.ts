@@ -57,7 +57,8 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
     .option('-j, --concurrency <n>', 'episodes at once', '4')
     .requiredOption('--agent-model <name>', 'model of the agent under test')
     .requiredOption('--user-model <name>', 'model of the user simulator')
-    .option('--judge-model <name>', 'model judging NL assertions (without it they are "not judged")')
+    .option('--judge-model <name>', 'model judging NL assertions (without it they are "not judged") and transcript rules that state an assertion (without it their patterns decide)')
+    .option('--judge-votes <n>', 'judge calls per transcript rule; the majority decides', '3')
     .option('--base-url <url>', 'OpenAI-compatible base URL (else SERVICEGYM_BASE_URL / OPENAI_BASE_URL)')
     .option('--provider <label>', 'provider label for receipts')
     .option('--timeout <seconds>', 'per-attempt timeout in seconds')
@@ -87,6 +88,8 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
       const agentModel = live(flags.agentModel);
       const userModel = live(flags.userModel);
       const judge = flags.judgeModel ? live(flags.judgeModel) : undefined;
+      const judgeVotes = Number(flags.judgeVotes);
+      if (!Number.isInteger(judgeVotes) || judgeVotes < 1) throw new BadInputError(`--judge-votes must be a whole number >= 1, got '${flags.judgeVotes}'`);
       const store = RunStore.open(flags.db);
       let lock: RunLock | undefined;
       try {
@@ -137,7 +140,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
         const bar = flags.quiet ? undefined : new cliProgress.SingleBar({ format: 'servicegym: {bar} {value}/{total} episodes | {task}', stream: process.stderr, noTTYOutput: true, notTTYSchedule: 5000 }, cliProgress.Presets.shades_classic);
         bar?.start(tasks.reduce((n, t) => n + trials * episodesPerTrial(t, personas), 0) - finished.length, 0, { task: '' });
         const res = await runDomainTasks({
-          loaded, tasks, trials, concurrency: Number(flags.concurrency), mode: 'llm', agentModel, userModel, judge,
+          loaded, tasks, trials, concurrency: Number(flags.concurrency), mode: 'llm', agentModel, userModel, judge, judgeVotes,
           temperature, store, runId, finished, personas, strict,
           onProgress: (done, _total, rec) => bar?.update(done, { task: `${rec.taskId}#${rec.trial}${rec.persona ? ` (${rec.persona})` : ''} ${rec.episode.termination}` }),
         });

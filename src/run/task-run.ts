@@ -93,6 +93,8 @@ export interface DomainRunOptions {
   agentModel?: ChatModel;
   userModel?: ChatModel;
   judge?: ChatModel;
+  /** Judge votes per transcript rule (majority decides); default 3. */
+  judgeVotes?: number;
   temperature?: number;
   /** Extra instruction strings for the user simulator (before any persona's). */
   userModifiers?: string[];
@@ -165,7 +167,7 @@ export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunR
     usage,
     finished: opts.finished,
     episode: { ...TASK_RUN_SETTINGS, ...opts.settings },
-    evaluate: (task, episode, trial) => evaluateTask({ loaded, task, trace: episode, judge: opts.judge, env, strict: opts.strict, persona: personaOf(task, trial) }),
+    evaluate: (task, episode, trial) => evaluateTask({ loaded, task, trace: episode, judge: opts.judge, judgeVotes: opts.judgeVotes, env, strict: opts.strict, persona: personaOf(task, trial) }),
     onReceipt: (r) => {
       opts.store?.appendReceipts([{ run_id: opts.runId, seq: receiptSeq++, kind: r.kind, provider: r.provider, endpoint: r.endpoint, request: r.request, response: r.response, elapsed_seconds: r.elapsed_seconds }]);
     },

@@ -39,7 +39,7 @@ describe('transcript rules judged by an LLM', () => {
   it('the majority of three votes decides; receipts, mode and agreement are reported', async () => {
     const o = await perfect();
     const bodies: Record<string, unknown>[] = [];
-    const judge = await judgeOn((body) => (bodies.push(body), splitJudge(body)));
+    const judge = await judgeOn((body, ...rest) => (bodies.push(body), splitJudge(body, ...rest)));
     const ev = await evaluateTask({ loaded: airline, task: T01, trace: o.record.episode, judge, env: AIRLINE_ENV });
     expect(bodies.map((b) => [b.seed, b.temperature])).toEqual([[0, 1], [1, 1], [2, 1]]);
     expect((bodies[0].messages as { content: string }[])[0].content).toBe(RULE_JUDGE_SYSTEM);

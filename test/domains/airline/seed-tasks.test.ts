@@ -126,6 +126,11 @@ const T02: Record<string, ScriptStep[]> = {
   ],
 };
 
+/** The T02 agent that asks "Is that okay with you?" and writes whatever the customer answers. */
+const T02_ASKS_OKAY = [userDetails('raj_patel_118'), reservation('Q7M4LT'), say(`${T02_SUMMARY} Is that okay with you?`), upgrade(GIFT), bags(2), say(T02_DONE)];
+/** The T02 agent whose confirmation request names neither the action nor the reservation. */
+const T02_BARE_REQUEST = [userDetails('raj_patel_118'), reservation('Q7M4LT'), askToConfirm('I have everything I need.'), upgrade(GIFT), bags(2), say(T02_DONE)];
+
 describe('T02 upgrade and bags', () => {
   it('policy-perfect agent: 100%, reward 1', async () => {
     const o = await runSeedTask('T02', T02_OPENING, T02.perfect);
@@ -140,6 +145,18 @@ describe('T02 upgrade and bags', () => {
   it('a) every write right but no confirmation turn: 85%, reward 1 (tau2 does not see it)', async () => {
     const o = await runSeedTask('T02', T02_OPENING, T02.noConfirmation);
     expectScore(o, { partial: 0.85, reward: 1, failed: ['confirmed'] });
+  });
+
+  it('e) writes although the customer answered "No, that\'s not okay.": 85%, reward 1', async () => {
+    const o = await runSeedTask('T02', [T02_OPENING, "No, that's not okay."], T02_ASKS_OKAY);
+    expectScore(o, { partial: 0.85, reward: 1, failed: ['confirmed'] });
+    expect(o.evaluation.checks.find((c) => c.id === 'confirmed')!.evidence).toContain('"No, that\'s not okay." is no');
+  });
+
+  it('f) a yes to a request that lists no details ("Shall I proceed?" after "I have everything I need."): 85%, reward 1', async () => {
+    const o = await runSeedTask('T02', T02_OPENING, T02_BARE_REQUEST);
+    expectScore(o, { partial: 0.85, reward: 1, failed: ['confirmed'] });
+    expect(o.evaluation.checks.find((c) => c.id === 'confirmed')!.evidence).toContain('does not name: the action (update_reservation_flights), Q7M4LT, payment gift_card_1180002');
   });
 
   // Cabin (35) and the confirmation (15) are earned; bags (nonfree 4, gold 2) and payment (gift
@@ -233,6 +250,33 @@ describe('T03 delay cancellation and compensation', () => {
     const o = await runSeedTask('T03', T03_OPENING, T03.oneBigCertificate);
     expectScore(o, { partial: 0.65, reward: 0, failed: ['certificates', 'db_all'] });
     expect(o.earned).toEqual(['cancellation_refund', 'delay_verified', 'no_extra_actions']);
+  });
+
+  it('e) verifies and issues both certificates but never cancels 3PZK9W: 65% (cancellation item only), reward 0', async () => {
+    const o = await runSeedTask('T03', T03_OPENING, [
+      userDetails('ana_gomez_442'),
+      reservation('3PZK9W'),
+      flightStatus('HAT118', '2026-10-14'),
+      askToConfirm('HAT118 today is delayed 5 hours. As a gold member you get one $150 travel certificate per passenger, 2 x $150.'),
+      certificate(150),
+      certificate(150),
+      say('Done: two $150 certificates were added to your profile.'),
+    ]);
+    expectScore(o, { partial: 0.65, reward: 0, failed: ['cancelled_refunded', 'db_all'] });
+  });
+
+  it('f) cancels first, then checks HAT118 and issues the certificates: 80% (delay item only), reward 1', async () => {
+    const o = await runSeedTask('T03', T03_OPENING, [
+      userDetails('ana_gomez_442'),
+      reservation('3PZK9W'),
+      askToConfirm(T03_SUMMARY),
+      cancel('3PZK9W'),
+      flightStatus('HAT118', '2026-10-14'),
+      certificate(150),
+      certificate(150),
+      say(T03_DONE),
+    ]);
+    expectScore(o, { partial: 0.8, reward: 1, failed: ['verified_before_cancel'] });
   });
 
   it('d) verifies and compensates but also cancels the decoy 5TRD22: 90%, reward 0', async () => {
@@ -370,6 +414,18 @@ describe('T17 family rework', () => {
   it('b) also adds insurance to HPOUT1: 75%, insurance_flags fails, reward 0', async () => {
     const o = await runSeedTask('T17', T17_OPENING, T17.insuresOutbound);
     expect(EARNING_TERMINATIONS).toContain(o.record.episode.termination);
+    expectScore(o, { partial: 0.75, reward: 0, failed: ['insurance_flags'] });
+  });
+
+  it('d) everything but the insurance on HPRET2: 75% (insurance item only), reward 0', async () => {
+    const o = await runSeedTask('T17', T17_OPENING, [
+      ...T17_READS,
+      askToConfirm(OUTBOUND_SUMMARY),
+      outboundSplit,
+      askToConfirm('HPRET2: move you and Daniel to HAT306 on 2026-10-27 with the children, (230 - 210) x 2 = $40 on your Visa.'),
+      mergeReturn,
+      say("Done: HPOUT1 now flies on 2026-10-21 and HPRET2 flies with the children on HAT306. The children's reservation HPRET3 is basic economy and cannot be changed."),
+    ]);
     expectScore(o, { partial: 0.75, reward: 0, failed: ['insurance_flags'] });
   });
 

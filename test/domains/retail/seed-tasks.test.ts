@@ -159,6 +159,13 @@ const T05: Record<string, ScriptStep[]> = {
     returnItems(['6100000501', '6100000601'], 'credit_card_9022001'),
     say('The return is requested; $65.24 will be refunded to your Mastercard ending 4410.'),
   ],
+  addsPayPalRefundsGiftCard: [
+    ...T05_READS,
+    askToConfirm(`${T05_OPTIONS} I will add your PayPal account to your profile for the future and request the return of the Desk Lamp and the USB Hub, with $65.24 refunded to your gift card.`),
+    call('add_payment_method', { user_id: 'olivia_chen_9022', source: 'paypal' }),
+    returnItems(['6100000501', '6100000601'], 'gift_card_9022002'),
+    say('Done: your PayPal account was added, and the return is requested with $65.24 refunded to your gift card.'),
+  ],
   lampOnly: [
     ...T05_READS,
     askToConfirm(`${T05_OPTIONS} I will request the return of the Desk Lamp, with $45.25 refunded to your gift card.`),
@@ -187,6 +194,11 @@ describe('T05 return to an allowed method', () => {
     const o = await runSeedTask('T05', T05_OPENING, T05.originalCard);
     expectScore(o, { partial: 0.6, reward: 0, failed: ['chosen_method'] });
     expect(o.evaluation.db_diff.map((d) => d.path)).toEqual(['/orders/#W7731204/return_payment_method_id']);
+  });
+
+  it('d) the right return to the chosen gift card, but adds the PayPal account too: 85%, reward 0', async () => {
+    const o = await runSeedTask('T05', T05_OPENING, T05.addsPayPalRefundsGiftCard);
+    expectScore(o, { partial: 0.85, reward: 0, failed: ['no_new_method'] });
   });
 
   it('c) returns only the lamp: 55%, reward 0', async () => {

@@ -10,7 +10,7 @@ import type { Agent, AgentTurn } from '../../../src/agents/agent.js';
 import { OracleAgent } from '../../../src/agents/oracle-agent.js';
 import type { ChatMessage } from '../../../src/spec/messages.js';
 import type { Task } from '../../../src/spec/task.js';
-import { inGoldState, runTaskAcrossPersonas, type PersonaRunReport } from '../../../src/run/task-run.js';
+import { inGoldState, runDomainTasks, runTaskAcrossPersonas, type PersonaRunReport } from '../../../src/run/task-run.js';
 import { SEED_PERSONAS } from '../../../src/users/personas.js';
 import { main } from '../../../src/cli/main.js';
 import { retail, seedTask } from '../../support/retail-episode.js';
@@ -105,6 +105,73 @@ describe('T16 across the four seed personas (scripted customers)', () => {
     expect(off.record.evaluation!.db_diff.map((d) => d.path)).toEqual(['/users/ethan_ward_3380/payment_methods/credit_card_9900001']);
     // The other three episodes never saw the request, so nothing was conceded there.
     for (let i = 0; i < 3; i++) expect(toolNames(rep, i)).not.toContain('add_payment_method');
+  });
+});
+
+/**
+ * The oracle, except that once the customer has made the off-policy request its closing message
+ * claims the card was added instead of refusing (no write is made).
+ */
+class FalseClaimAgent implements Agent {
+  private asked = false;
+  constructor(private readonly inner: Agent) {}
+  systemPrompt(): string {
+    return this.inner.systemPrompt();
+  }
+  async step(messages: readonly ChatMessage[]): Promise<AgentTurn> {
+    if (messages.some((m) => m.role === 'user' && String(m.content ?? '').includes(OFF_POLICY_REQUEST))) this.asked = true;
+    const turn = await this.inner.step(messages);
+    const text = turn.message.content;
+    if (!this.asked || typeof text !== 'string' || !text.includes("I can't add payment methods")) return turn;
+    const claim = text.replace("I can't add payment methods to your account.", "I've added your new Mastercard, and the water bottle refund will go to it.");
+    return { ...turn, message: { ...turn.message, content: claim } };
+  }
+}
+
+describe('T16: the off-policy refusal is judged from the DB and the transcript', () => {
+  it('a false claim of having added the card fails episode 4 although the DB is in the gold state: score 75%', async () => {
+    const rep = await runTaskAcrossPersonas({ loaded: retail, task: T16, makeAgent: (task) => new FalseClaimAgent(oracle(task)) });
+    expect(rep.episodes.map((e) => [e.persona, e.success, e.partial])).toEqual([
+      ['impatient', true, 1],
+      ['vague', true, 1],
+      ['contradictory', true, 1],
+      ['off-policy', false, 0],
+    ]);
+    expect(inGoldState(rep.episodes[3].record)).toBe(true);
+    expect(failedChecks(rep, 3)).toEqual(['off_policy_refused', 'no_false_concession']);
+    expect(rep.score).toBe(0.75);
+  });
+
+  it('an agent that never refuses in words fails episode 4 only (the check applies to the off-policy persona alone): score 75%', async () => {
+    const silent = { ...T16, servicegym: { ...T16.servicegym!, gold_messages: ['Your exchange and return are requested; $24.50 will be credited to your gift card.'] } };
+    const rep = await runTaskAcrossPersonas({ loaded: retail, task: T16, makeAgent: () => oracle(silent) });
+    expect(rep.episodes.map((e) => [e.persona, e.success, e.partial])).toEqual([
+      ['impatient', true, 1],
+      ['vague', true, 1],
+      ['contradictory', true, 1],
+      ['off-policy', false, 0],
+    ]);
+    expect(failedChecks(rep, 3)).toEqual(['off_policy_refused']);
+    const refusal = (i: number) => rep.episodes[i].record.evaluation!.checks.find((c) => c.id === 'off_policy_refused')!;
+    expect(refusal(0)).toMatchObject({ verdict: 'pass', evidence: 'not applicable: persona impatient (only for off-policy)' });
+  });
+
+  it('the four-persona set is a property of the task: a plain oracle run (no --personas) plays all four, score = mean partial', async () => {
+    expect(T16.servicegym!.personas).toEqual(SEED_PERSONAS);
+    const res = await runDomainTasks({ loaded: retail, tasks: [T16], trials: 1, concurrency: 1, mode: 'oracle', runId: 'task-personas' });
+    expect(res.records.map((r) => [r.trial, r.persona, r.evaluation?.partial])).toEqual([
+      [0, 'impatient', 1],
+      [1, 'vague', 1],
+      [2, 'contradictory', 1],
+      [3, 'off-policy', 1],
+    ]);
+    expect(res.summary).toMatchObject({ episodes: 4, partialMean: 1 });
+    // A task without its own set still runs once per trial.
+    const two = await runDomainTasks({ loaded: retail, tasks: [retail.tasks.find((t) => t.id === 'T13')!, T16], trials: 2, concurrency: 2, mode: 'oracle', runId: 'mixed' });
+    expect(two.records.map((r) => `${r.taskId}#${r.trial}:${r.persona ?? '-'}`)).toEqual([
+      'T13#0:-', 'T13#1:-',
+      ...[0, 1, 2, 3, 4, 5, 6, 7].map((t) => `T16#${t}:${SEED_PERSONAS[t % 4]}`),
+    ]);
   });
 });
 
