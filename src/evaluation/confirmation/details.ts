@@ -7,16 +7,16 @@
  *   upgrade …, "exchange" → swap / replace …) or its object ("baggages" → bag, "insurance"), or
  *   the tool name itself;
  * - identifiers: top-level string arguments a customer can recognise — codes mixing letters and digits
- *   (`3PZK9W`, `HAT301`, `#W4419983`; the `#` optional), dates (`2026-10-21`, also written
- *   "October 21" / "Oct 21" / "21 October"), and free text with digits such as an address line
+ *   (`3PZK9W`, `HAT301`, `#W4419983`; the `#` optional), at least one of its dates (`2026-10-21`,
+ *   also written "October 21" / "Oct 21" / "21 October"; an unchanged check-in may go unsaid), and free text with digits such as an address line
  *   ("845 Lake Shore Drive"); internal ids with underscores and plain digit strings (item ids, zip
  *   codes) are not required, nor are identifiers nested in lists (the full itinerary of a flight
  *   change repeats unchanged flights);
  * - amounts: numeric arguments named like an amount (`amount`, `price`, `total`, `fee`, `cost`, or ending `_amount` …; not counts such as `total_baggages`),
- *   as a number in the text (`$150`, `150.00`, `1,320`);
+ *   as a number in the text (`$150`, `150.00`, `1,320`; `…_cents` arguments in units: 28573 → 285.73);
  * - the payment method of a `payment…` argument: its id, or its kind's distinguishing word
  *   (`gift_card_…` → "gift", `paypal_…` → "paypal", `certificate_…` → "certificate"); a
- *   `credit_card_…` is also named by "credit", "visa", "mastercard", "amex", "discover", "debit".
+ *   card (`credit_card_…`, `card_…`) is also named by "card", "visa", "mastercard", "amex", "discover", "debit".
  */
 
 /** Verb families: a tool-name verb and the words that name the same action. */
@@ -32,10 +32,12 @@ const VERB_FAMILIES: Record<string, string[]> = {
   book: ['book', 'reserv'],
   remove: ['remov', 'delet', 'cancel', 'drop'],
   transfer: ['transfer'],
+  post: ['post', 'charg', 'bill', 'appl'],
 };
 /** Tool-name words that do not name what is acted on. */
 const GENERIC_NOUNS = new Set(['reservation', 'order', 'user', 'pending', 'delivered', 'and', 'items', 'item', 'details', 'split', 'payment', 'travel']);
-const AMOUNT_KEY = /(^|_)(amount|price|total|fee|cost|charge)$/i;
+const AMOUNT_KEY = /(^|_)(amount|price|total|fee|cost|charge)(_cents)?$/i;
+const CENTS_KEY = /_cents$/i;
 const PAYMENT_KEY = /payment/i;
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 const CARD_WORDS = /\b(credit|visa|mastercard|master card|amex|american express|discover|debit)\b/i;
@@ -86,7 +88,7 @@ function mentionsNumber(text: string, n: number): boolean {
 function mentionsPayment(text: string, id: string): boolean {
   if (text.toLowerCase().includes(id.toLowerCase())) return true;
   const kind = id.replace(/_?\d+$/, '').split('_');
-  if (kind[0] === 'credit' && CARD_WORDS.test(text)) return true;
+  if (['credit', 'debit', 'card'].includes(kind[0]) && (CARD_WORDS.test(text) || /\bcard\b/i.test(text))) return true;
   return new RegExp(`\\b${kind[0]}`, 'i').test(text.replace(/_/g, ' '));
 }
 
@@ -104,24 +106,33 @@ function isRecognisable(s: string): boolean {
  */
 export function missingDetails(text: string, write: WriteToDescribe): string[] {
   const missing: string[] = [];
-  if (!namesAction(text, write.name)) missing.push(`the action (${write.name})`);
   const seen = new Set<string>();
+  let amountStated = false;
+  const dates: string[] = [];
   for (const [key, value, depth] of leaves(write.arguments)) {
     const tag = `${key}=${JSON.stringify(value)}`;
     if (seen.has(tag)) continue;
     seen.add(tag);
     if (typeof value === 'number' && AMOUNT_KEY.test(key)) {
-      if (!mentionsNumber(text, value)) missing.push(`${key} ${value}`);
+      const shown = CENTS_KEY.test(key) ? value / 100 : value;
+      if (mentionsNumber(text, shown)) amountStated = true;
+      else missing.push(`${key} ${value}`);
     } else if (typeof value === 'string' && PAYMENT_KEY.test(key)) {
       if (!mentionsPayment(text, value)) missing.push(`payment ${value}`);
     } else if (depth > 0) {
       continue; // nested identifiers (a full itinerary's flights, item lists) are not required
     } else if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) {
-      if (!mentionsDate(text, value)) missing.push(value);
+      dates.push(value);
     } else if (typeof value === 'string' && isRecognisable(value)) {
       const bare = value.replace(/^#/, '').toLowerCase();
       if (!text.toLowerCase().includes(bare)) missing.push(value);
     }
   }
+  // Dates: at least one (a change of stay or flight names the date it sets; an unchanged one may be left out).
+  const dateStated = dates.some((d) => mentionsDate(text, d));
+  if (dates.length > 0 && !dateStated) missing.push(dates.length === 1 ? dates[0] : `a date (${dates.join(' or ')})`);
+  // The action is named by its words, or by the amount it moves or the date it sets ("the penalty is
+  // $285.73", "checking out 2026-10-22").
+  if (!amountStated && !dateStated && !namesAction(text, write.name)) missing.unshift(`the action (${write.name})`);
   return missing;
 }

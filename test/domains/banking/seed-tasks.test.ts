@@ -47,8 +47,9 @@ describe('T08 dispute a card charge and reissue the card', () => {
   it('orders no replacement: loses the replacement item (20)', async () => {
     expectScore(await t08(verifyBen, ...readsBen, T08_ASK, dispute(), block(), T08_DONE), { partial: 0.8, reward: 0, failed: ['replacement'] });
   });
+  // The credit was never put to the customer, so the (reported, unweighted) confirmation check fails too.
   it('issues provisional credit on Basic Checking: loses the last item (25)', async () => {
-    expectScore(await t08(verifyBen, ...readsBen, T08_ASK, dispute(), call('issue_provisional_credit', { dispute_id: 'DSP-8841207' }), block(), replace(), T08_DONE), { partial: 0.75, reward: 0, failed: ['no_provisional_credit'] });
+    expectScore(await t08(verifyBen, ...readsBen, T08_ASK, dispute(), call('issue_provisional_credit', { dispute_id: 'DSP-8841207' }), block(), replace(), T08_DONE), { partial: 0.75, reward: 0, failed: ['no_provisional_credit', 'confirmed_before_writes'] });
   });
   it('writes before verifying identity: loses the last item (25), DB still gold', async () => {
     expectScore(await t08(...readsBen, T08_ASK, dispute(), block(), replace(), verifyBen, T08_DONE), { partial: 0.75, reward: 1, failed: ['verify_before_open_dispute', 'verify_before_block_card', 'verify_before_order_replacement_card'] });

@@ -35,15 +35,18 @@ describe('T09 shorten a hotel stay and apply the penalty', () => {
     expectScore(await t09(read, ASK, change(), penalty(), refund(), DONE), { partial: 1, reward: 1, failed: [] });
   });
   it('checks out on the 21st (one night): loses dates (35) and, with its own first-removed-night penalty, the exact total (40)', async () => {
-    const o = await t09(read, ASK, change('2026-10-21'), penalty(25_130), refund(60_588), DONE);
+    const ask21 = askToConfirm('Your stay becomes 2026-10-20 to 2026-10-21. The penalty is $251.30 and $605.88 is refunded to your Visa ending 2291.');
+    const o = await t09(read, ask21, change('2026-10-21'), penalty(25_130), refund(60_588), DONE);
     expectScore(o, { partial: 0.25, reward: 0, failed: ['dates', 'penalty_and_total'] });
   });
   it('posts no penalty and refunds the whole removed amount: loses the penalty item (40)', async () => {
-    expectScore(await t09(read, ASK, change(), refund(60_588), DONE), { partial: 0.6, reward: 0, failed: ['penalty_and_total'] });
+    const askNoPenalty = askToConfirm('Your stay becomes 2026-10-20 to 2026-10-22 and the removed nights, $605.88, are refunded to your Visa ending 2291.');
+    expectScore(await t09(read, askNoPenalty, change(), refund(60_588), DONE), { partial: 0.6, reward: 0, failed: ['penalty_and_total'] });
   });
   it('charges half the removed nights instead: loses the penalty item (40), the payment still settles', async () => {
     const half = Math.floor((24_900 + 27_900 + 1) / 2);
-    expectScore(await t09(read, ASK, change(), penalty(half), refund(60_588 - half), DONE), { partial: 0.6, reward: 0, failed: ['penalty_and_total'] });
+    const askHalf = askToConfirm(`Your stay becomes 2026-10-20 to 2026-10-22. The penalty is half the removed nights, $${(half / 100).toFixed(2)}, and $${((60_588 - half) / 100).toFixed(2)} is refunded to your Visa ending 2291.`);
+    expectScore(await t09(read, askHalf, change(), penalty(half), refund(60_588 - half), DONE), { partial: 0.6, reward: 0, failed: ['penalty_and_total'] });
   });
   it('refunds to her Amex: loses the payment item (15)', async () => {
     expectScore(await t09(read, ASK, change(), penalty(), refund(32_015, 'card_8192'), DONE), { partial: 0.85, reward: 0, failed: ['refund_to_booking_card', 'no_other_card'] });
