@@ -49,7 +49,7 @@ export const DEFAULT_PROPOSER_SYSTEM =
 /** tau2's episode conventions (as `servicegym run`): transfer is an ordinary tool, every tool error counts. */
 const EPISODE_SETTINGS = { transferEnds: 'never', errorCounting: 'total' } as const;
 
-const RULE_KINDS = new Set(['order', 'confirmation_before_write', 'transcript', 'tool_calls']);
+const RULE_KINDS = new Set(['order', 'confirmation_before_write', 'transcript', 'tool_calls', 'no_extra_writes']);
 const COMMUNICATION = new Set(['tau2_communicate', 'tau2_nl_assertion']);
 const COMMUNICATION_KINDS = new Set(['communicate', 'nl', 'stated_amount']);
 
