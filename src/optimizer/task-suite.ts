@@ -164,7 +164,7 @@ export class TaskSuite implements Suite {
     if (ep.failure && ['provider', 'harness', 'deadline'].includes(ep.failure.kind)) return invalidRollout(req, ep.failure.message, usage);
     let evaluation: TaskEvaluation;
     try {
-      evaluation = await evaluateTask({ loaded: this.loaded, task, trace: ep, judge: models.judge, env: this.env, strict: this.strict });
+      evaluation = await evaluateTask({ loaded: this.loaded, task, trace: ep, judge: models.judge, env: this.env, strict: this.strict, persona: variant });
     } catch (e) {
       if (e instanceof ProviderError || e instanceof ReplayMissError) return invalidRollout(req, `judge: ${e.name}: ${e.message}`, usage);
       throw e;
