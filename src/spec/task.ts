@@ -136,11 +136,14 @@ export const CheckSchema = z.discriminatedUnion('kind', [
     /** A statement true exactly when the rule is kept: with a judge model, the LLM judge decides by it (src/evaluation/transcript-judge.ts). */
     assertion: z.string().min(1).optional(),
   }),
-  /** Some agent message states a number equal to `equals` (± tolerance), captured by `pattern`'s first group. */
+  /**
+   * Some agent message states a number equal to `equals` (± tolerance), captured by `pattern`'s
+   * first group that matched (default: `$1,785`, `$ 1785.00`, `USD 1,785`, `1,785 dollars`, `1785 USD`).
+   */
   z.strictObject({
     ...base,
     kind: z.literal('stated_amount'),
-    pattern: z.string().default('\\$\\s?([0-9][0-9,]*(?:\\.[0-9]{1,2})?)'),
+    pattern: z.string().default('\\$\\s?([0-9][0-9,]*(?:\\.[0-9]{1,2})?)|\\bUSD\\s?([0-9][0-9,]*(?:\\.[0-9]{1,2})?)|\\b([0-9][0-9,]*(?:\\.[0-9]{1,2})?)\\s?(?:dollars?|USD)\\b'),
     equals: z.number(),
     tolerance: z.number().min(0).default(0.005),
   }),

@@ -76,8 +76,8 @@ describe('GET /api/runs/:id', () => {
       ['T01#1', 'pass', []],
       ['T02#0', 'pass', []],
       ['T02#1', 'fail', ['tau2_db', 'tau2_action', 'payment']],
-      ['T03#0', 'partial', ['tau2_action', 'certificate_after_verification', 'verified_before_cancel']],
-      ['T03#1', 'partial', ['tau2_action', 'certificate_after_verification', 'verified_before_cancel']],
+      ['T03#0', 'partial', ['tau2_action', 'certificate_after_verification', 'delay_checked', 'verified_before_cancel']],
+      ['T03#1', 'partial', ['tau2_action', 'certificate_after_verification', 'delay_checked', 'verified_before_cancel']],
       ['T15#0', 'fail', ['tau2_communicate', 'total_stated']],
       ['T15#1', 'fail', ['tau2_communicate', 'total_stated']],
       ['T17#0', 'pass', []],
@@ -135,7 +135,7 @@ describe('GET /api/runs/:id/episodes/:eid', () => {
       ['reservation_untouched', '60 (no_state_change)'],
       ['reason_stated', '20 (reason)'],
     ]);
-    expect(failed[3].evidence).toMatch(/^must_match: no assistant message matches \/basic\[ -\]economy/);
+    expect(failed[3].evidence).toMatch(/^must_match: no assistant message matches \/basic\[ -\]\?economy/);
     expect(body.db_diff[0]).toEqual({ path: '/reservations/8KQ2ZD/flights/0/date', op: 'replace', before: '2026-10-20', after: '2026-10-21' });
     expect(body.position).toEqual({ index: 0, total: 10, prev: null, next: 'T01#1' });
     expect(body.transcript.filter((t) => t.kind === 'customer').map((t) => (t as { text: string }).text)).toEqual([

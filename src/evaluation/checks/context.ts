@@ -41,7 +41,8 @@ export function compileRegex(ctx: Pick<CheckContext, 'task'>, checkId: string, s
   }
 }
 
-/** `/source/flags` for evidence. */
+/** `/source/flags` for evidence; a source longer than 60 characters is cut there (`…`). */
 export function showRegex(re: RegExp): string {
-  return `/${re.source}/${re.flags}`;
+  const src = re.source.length > 60 ? `${re.source.slice(0, 60)}…` : re.source;
+  return `/${src}/${re.flags}`;
 }

@@ -48,8 +48,8 @@ export function checkTranscript(check: CheckOf<'transcript'>, ctx: CheckContext)
 const EPS = 1e-9;
 
 /**
- * `stated_amount`: some assistant message contains a number, captured by `pattern`'s first
- * group (whole match if it has none), commas stripped, within `equals` ± `tolerance`.
+ * `stated_amount`: some assistant message contains a number, captured by `pattern`'s first group
+ * that matched (whole match if none did), commas stripped, within `equals` ± `tolerance`.
  * Evidence: `message 6 states "1,234.50" (= 1234.5; expected 1234.5 ± 0.005)`, or the amounts
  * stated when none is right.
  */
@@ -59,7 +59,7 @@ export function checkStatedAmount(check: CheckOf<'stated_amount'>, ctx: CheckCon
   const stated: { i: number; raw: string; value: number }[] = [];
   for (const t of textsOf(ctx, 'assistant')) {
     for (const m of t.text.matchAll(global)) {
-      const raw = m[1] ?? m[0];
+      const raw = m.slice(1).find((g) => g !== undefined) ?? m[0];
       const value = Number(raw.replace(/,/g, ''));
       if (raw.trim() !== '' && Number.isFinite(value)) stated.push({ i: t.i, raw, value });
     }
