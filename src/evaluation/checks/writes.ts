@@ -1,11 +1,10 @@
 /**
- * The one place confirmation, forbidden-write and extra-write checks read an episode's writes
- * from: the agent's writes in order, each with the index of the message that caused it. Today
- * they come from the tool log aligned with the messages ({@link indexToolCalls}); the back-end
- * action log (src/spec/action-log.ts: `writesOf`, `cause.message_index`) has the same shape, so
- * pointing these checks at it changes only this file.
+ * The one place confirmation and extra-write checks read an episode's writes from: the agent's
+ * writes in order, each with the index of the message that caused it — read from the back-end
+ * action log (src/spec/action-log.ts; `ctx.calls` is {@link indexActions} over it, each entry's
+ * `cause.message_index` giving the message), so they hold whatever surface caused the write.
  */
-import { describeCall, isRecord, jsonEqual } from '../trace-index.js';
+import { describeCall, isRecord, jsonEqual, type indexActions } from '../trace-index.js';
 import type { CheckResult } from '../types.js';
 import type { CheckContext, CheckOf } from './context.js';
 
