@@ -27,7 +27,7 @@ export async function benchValidate(domain: string, baselineTasksPerSecond: numb
   const tasks = loaded.tasks.filter((t) => (t.evaluation_criteria?.actions ?? []).length > 0);
   const byId = new Map(tasks.map((t) => [t.id, t]));
   const once = async () => {
-    const r = await runDomainTasks({ loaded, tasks, trials: 1, concurrency: 8, mode: 'oracle', runId: 'bench' });
+    const r = await runDomainTasks({ loaded, tasks, trials: 1, concurrency: 8, agent: 'oracle', user: 'personas', runId: 'bench' });
     // Perfect, or (retail) NL assertions not judged with every other component scoring 1.
     const ok = r.records.filter((x) => classifyValidateEpisode(x.evaluation, byId.get(x.taskId)) !== 'failing').length;
     if (ok !== tasks.length) throw new Error(`${domain}: only ${ok}/${tasks.length} tasks scored 1 (or were not judged with everything else 1)`);

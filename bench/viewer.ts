@@ -51,7 +51,7 @@ async function fillStore(db: string): Promise<void> {
   const store = RunStore.open(db);
   try {
     const loaded = loadDomain('airline');
-    await runDomainTasks({ loaded, tasks: loaded.tasks, trials: 1, concurrency: 4, mode: 'oracle', store, runId: 'seed' });
+    await runDomainTasks({ loaded, tasks: loaded.tasks, trials: 1, concurrency: 4, agent: 'oracle', user: 'personas', store, runId: 'seed' });
     const seeds = store.episodes('seed');
     const rows: EpisodeRow[] = [];
     for (let t = 0; t < TASKS; t++) {

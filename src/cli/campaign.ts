@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import { loadCampaign } from '../campaign/load.js';
 import { runCampaign } from '../optimizer/seed-campaign.js';
 import { resolveLiveModelConfig } from '../models/config.js';
-import { OpenAICompatibleModel } from '../models/openai-adapter.js';
+import { createModel } from '../models/providers.js';
 import { ResumeModel } from '../models/resume-model.js';
 import { ReceiptSchema, type Receipt } from '../spec/receipt.js';
 import { DEFAULT_STORE_PATH } from '../store/store.js';
@@ -46,7 +46,7 @@ export function registerCampaign(program: Command, setExit: (code: number) => vo
       const log = progressLogger(flags.quiet);
       const campaign = loadCampaign(dir);
       const cfg = resolveLiveModelConfig(flags);
-      const live = new OpenAICompatibleModel(cfg);
+      const live = createModel('openai-compatible', { config: cfg });
       let previous: Receipt[] = [];
       if (flags.resume && fs.existsSync(flags.receipts)) {
         const cut = dropTornLastLine(flags.receipts);

@@ -23,7 +23,7 @@ import { mergeUsage } from '../run/run-tasks.js';
 import { mergeReportRows, reportRowOf, reportRowOfStored, type EpisodeReportRow } from '../run/report-rows.js';
 import { parsePersonas, PERSONAS } from '../users/personas.js';
 import { resolveLiveModelConfig } from '../models/config.js';
-import { OpenAICompatibleModel } from '../models/openai-adapter.js';
+import { createModel } from '../models/providers.js';
 import type { FinishedEpisode } from '../run/run-tasks.js';
 import type { UsageByRole } from '../models/usage.js';
 import { BadInputError } from '../spec/errors.js';
@@ -84,7 +84,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
       const temperature = Number(flags.temperature);
       if (!(Number.isFinite(temperature) && temperature >= 0 && temperature <= 2)) throw new BadInputError(`--temperature must be a number from 0 to 2, got '${flags.temperature}'`);
       const personas = flags.personas !== undefined ? parsePersonas(flags.personas) : undefined;
-      const live = (model: string) => new OpenAICompatibleModel(resolveLiveModelConfig({ ...flags, model }));
+      const live = (model: string) => createModel('openai-compatible', { config: resolveLiveModelConfig({ ...flags, model }) });
       const agentModel = live(flags.agentModel);
       const userModel = live(flags.userModel);
       const judge = flags.judgeModel ? live(flags.judgeModel) : undefined;
@@ -140,7 +140,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
         const bar = flags.quiet ? undefined : new cliProgress.SingleBar({ format: 'servicegym: {bar} {value}/{total} episodes | {task}', stream: process.stderr, noTTYOutput: true, notTTYSchedule: 5000 }, cliProgress.Presets.shades_classic);
         bar?.start(tasks.reduce((n, t) => n + trials * episodesPerTrial(t, personas), 0) - finished.length, 0, { task: '' });
         const res = await runDomainTasks({
-          loaded, tasks, trials, concurrency: Number(flags.concurrency), mode: 'llm', agentModel, userModel, judge, judgeVotes,
+          loaded, tasks, trials, concurrency: Number(flags.concurrency), agent: 'llm', user: 'llm', agentModel, userModel, judge, judgeVotes,
           temperature, store, runId, finished, personas, strict,
           onProgress: (done, _total, rec) => bar?.update(done, { task: `${rec.taskId}#${rec.trial}${rec.persona ? ` (${rec.persona})` : ''} ${rec.episode.termination}` }),
         });

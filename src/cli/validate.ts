@@ -22,7 +22,7 @@ import { parsePersonas, PERSONAS } from '../users/personas.js';
 import { personaTable } from './run.js';
 import { classifyValidateEpisode, notJudgedClause } from './validate-verdict.js';
 import { resolveLiveModelConfig } from '../models/config.js';
-import { OpenAICompatibleModel } from '../models/openai-adapter.js';
+import { createModel } from '../models/providers.js';
 import { episodeTable, summaryText } from './run-report.js';
 import { reportRowOf } from '../run/report-rows.js';
 import { progressLogger } from './output.js';
@@ -56,20 +56,20 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
       checkGoldTools(loaded, tasks, flags.dataDir);
       const lint = await lintDataset(loaded, { tasks });
       const personas = flags.personas !== undefined ? parsePersonas(flags.personas) : undefined;
-      const judge = flags.judgeModel ? new OpenAICompatibleModel(resolveLiveModelConfig({ model: flags.judgeModel })) : undefined;
+      const judge = flags.judgeModel ? createModel('openai-compatible', { config: resolveLiveModelConfig({ model: flags.judgeModel }) }) : undefined;
       const runId = `validate-${flags.domain}-${loaded.mode}-${sha256Hex(tasks.map((t) => t.id).join(',') + (personas ? `|${personas.join(',')}` : '') + (strict ? '|strict' : '')).slice(0, 8)}`;
       const store = flags.store !== false ? RunStore.open(flags.db) : undefined;
       try {
         log(`validating ${tasks.length} ${flags.domain} tasks (${loaded.mode} dataset, ${loaded.source})`);
-        store?.saveRun({ id: runId, kind: 'run', name: `validate ${flags.domain}`, domain: flags.domain, created_at: new Date().toISOString(), summary: { mode: 'oracle', tasks: tasks.length, personas: personas ?? null }, record: null });
+        store?.saveRun({ id: runId, kind: 'run', name: `validate ${flags.domain}`, domain: flags.domain, created_at: new Date().toISOString(), summary: { agent: 'oracle', user: 'personas', tasks: tasks.length, personas: personas ?? null }, record: null });
         const started = performance.now();
-        const res = await runDomainTasks({ loaded, tasks, trials: 1, concurrency: Number(flags.concurrency), mode: 'oracle', judge, store, runId, personas, strict });
+        const res = await runDomainTasks({ loaded, tasks, trials: 1, concurrency: Number(flags.concurrency), agent: 'oracle', user: 'personas', judge, store, runId, personas, strict });
         const seconds = (performance.now() - started) / 1000;
         const perfect = res.records.filter((r) => r.evaluation && r.evaluation.reward === 1 && r.evaluation.partial === 1);
         const notJudged = res.records.filter((r) => r.evaluation?.not_judged);
         const taskById = new Map(tasks.map((t) => [t.id, t]));
         const pending = res.records.filter((r) => classifyValidateEpisode(r.evaluation, taskById.get(r.taskId)) === 'not_judged');
-        store?.saveRun({ id: runId, kind: 'run', name: `validate ${flags.domain}`, domain: flags.domain, created_at: new Date().toISOString(), summary: { mode: 'oracle', agent_model: 'oracle', user_model: 'scripted', trials: 1, personas: personas ?? null, strict, excluded_known_bad: excluded.map((k) => k.id), ...res.summary, tasks: tasks.length }, record: null });
+        store?.saveRun({ id: runId, kind: 'run', name: `validate ${flags.domain}`, domain: flags.domain, created_at: new Date().toISOString(), summary: { agent: 'oracle', user: 'personas', agent_model: 'oracle', user_model: 'scripted', trials: 1, personas: personas ?? null, strict, excluded_known_bad: excluded.map((k) => k.id), ...res.summary, tasks: tasks.length }, record: null });
         if (flags.json) {
           process.stdout.write(JSON.stringify({ run_id: runId, strict, summary: res.summary, excluded_known_bad: excluded, lint: lint.findings, tasks: res.records.map((r) => ({ task_id: r.taskId, ...(personas ? { persona: r.persona } : {}), reward: r.evaluation?.reward ?? null, partial: r.evaluation?.partial ?? null, not_judged: r.evaluation?.not_judged ?? null, failing: r.evaluation?.checks.filter((c) => c.verdict !== 'pass').map((c) => ({ id: c.id, verdict: c.verdict, evidence: c.evidence })) ?? [] })) }, null, 2) + '\n');
         } else {

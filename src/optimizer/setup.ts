@@ -8,7 +8,7 @@ import path from 'node:path';
 import { loadCampaign } from '../campaign/load.js';
 import { domainPackages, loadDomain } from '../domains/index.js';
 import { resolveLiveModelConfig, type LiveModelFlags } from '../models/config.js';
-import { OpenAICompatibleModel } from '../models/openai-adapter.js';
+import { createModel } from '../models/providers.js';
 import type { ChatModel } from '../models/chat-model.js';
 import { BadInputError } from '../spec/errors.js';
 import { readTextFile } from '../util/json-file.js';
@@ -67,7 +67,7 @@ export function buildModels(loaded: LoadedOptimizeConfig, flags: LiveModelFlags,
     const baseUrl = ref.base_url ?? (envName ? env[envName] : undefined) ?? flags.baseUrl;
     const cfg = resolveLiveModelConfig({ ...flags, baseUrl, model: ref.model, provider: ref.provider ?? flags.provider }, env);
     const key = `${cfg.model}\u0000${cfg.baseURL}`;
-    if (!cache.has(key)) cache.set(key, new OpenAICompatibleModel(cfg));
+    if (!cache.has(key)) cache.set(key, createModel('openai-compatible', { config: cfg }));
     return cache.get(key)!;
   };
   if (loaded.config.suite.kind === 'tasks' && !m.user) throw new BadInputError('a task suite needs models.user (the user simulator)', { file: loaded.file, path: '$.models.user' });

@@ -23,18 +23,16 @@ import type { LoadedDomain } from '../spec/domain.js';
 import type { Task } from '../spec/task.js';
 import { BadInputError, ProviderError, ReplayMissError } from '../spec/errors.js';
 import { UsageTracker } from '../models/usage.js';
-import { Environment } from '../env/environment.js';
-import { LLMAgent, agentSystemPrompt, agentWireTools } from '../agents/llm-agent.js';
-import { LLMUserSimulator } from '../users/llm-user.js';
+import { agentSystemPrompt } from '../agents/llm-agent.js';
+import { buildEpisode } from '../orchestrator/build.js';
 import { runEpisode, type EpisodeResult } from '../orchestrator/episode.js';
 import { evaluateTask } from '../evaluation/compose.js';
 import type { KnownBadTask } from '../evaluation/strict.js';
-import { taskInitialState } from '../evaluation/initial-state.js';
 import { isSuccess } from '../evaluation/pass-k.js';
 import type { CheckResult, TaskEvaluation } from '../evaluation/types.js';
 import { sha256Hex } from '../util/canonical.js';
 import type { CaseGroup, Dimension, DimensionResult, Rollout, RolloutRequest, Suite, SuiteCase, SuiteModels } from './suite.js';
-import { parsePersonas, personaModifiers } from '../users/personas.js';
+import { parsePersonas } from '../users/personas.js';
 import { invalidRollout, toolCallArguments, usageWithoutLatency } from './suite.js';
 
 /** Bumped when task rollouts are scored differently (part of the cache key). */
@@ -152,12 +150,17 @@ export class TaskSuite implements Suite {
     const { task, variant } = entry;
     if (!models.user) throw new Error('task suite: a user simulator model is needed');
     const usage = new UsageTracker();
-    const { domain } = this.loaded;
+    const parties = await buildEpisode({
+      loaded: this.loaded,
+      task,
+      trial: req.trial,
+      agent: { kind: 'llm', model: models.agent, systemPrompt: req.prompt, temperature: models.temperature, seed: req.seed },
+      user: { kind: 'llm', model: models.user, persona: variant, temperature: models.temperature, seed: req.seed },
+      env: this.env,
+    });
     const ep = await runEpisode({
       ...EPISODE_SETTINGS,
-      agent: new LLMAgent({ model: models.agent, systemPrompt: req.prompt, tools: agentWireTools(domain), temperature: models.temperature, seed: req.seed }),
-      user: new LLMUserSimulator({ model: models.user, scenario: task.user_scenario, modifiers: variant ? personaModifiers(variant, task) : undefined, temperature: models.temperature, seed: req.seed }),
-      env: new Environment(domain, { ...this.env, state: await taskInitialState(domain, task, this.env) }),
+      ...parties,
       modelErrors: 'end',
       usage,
     });

@@ -15,12 +15,9 @@ import { BadInputError } from '../spec/errors.js';
 import type { ChatModel } from '../models/chat-model.js';
 import { UsageTracker } from '../models/usage.js';
 import type { Agent } from '../agents/agent.js';
-import { LLMAgent, agentWireTools } from '../agents/llm-agent.js';
-import { OracleAgent } from '../agents/oracle-agent.js';
 import type { User } from '../users/user.js';
-import { ScriptedUser } from '../users/scripted-user.js';
-import { LLMUserSimulator } from '../users/llm-user.js';
-import { parsePersonas, personaModifiers, scriptedPersonaUser, SEED_PERSONAS } from '../users/personas.js';
+import { parsePersonas, SEED_PERSONAS } from '../users/personas.js';
+import { buildAgent, buildEnvironment, buildUser } from '../orchestrator/build.js';
 import { EARNING_TERMINATIONS, evaluateTask } from '../evaluation/compose.js';
 import { partitionKnownBad, type KnownBadTask } from '../evaluation/strict.js';
 import type { TaskEvaluation } from '../evaluation/types.js';
@@ -34,12 +31,8 @@ import type { RunSummary } from './summary.js';
 /** tau2's episode conventions for task runs (transfer is an ordinary tool; every tool error counts). */
 export const TASK_RUN_SETTINGS: EpisodeSettings = { transferEnds: 'never', errorCounting: 'total' };
 
-/** What the validate user says: an opening line, and "yes" to every confirmation request. */
-export function confirmingUser(): User {
-  return new ScriptedUser(['Hello, I need help with my reservation.'], {
-    rules: [{ when: /\b(shall I proceed|do you confirm|confirm)\b[^?]*\?/i, say: 'Yes, please proceed.' }],
-  });
-}
+/** The validate customer lives in the user registry (its opening line in the domain). */
+export { confirmingUser } from '../users/index.js';
 
 /** Selects tasks by id (comma-separated list or array); throws BadInputError naming unknown ids. */
 export function selectTasks(loaded: LoadedDomain<any>, ids?: string[]): Task[] {
@@ -88,8 +81,10 @@ export interface DomainRunOptions {
   /** Trials per task, or per task and persona when `personas` is given. */
   trials: number;
   concurrency: number;
-  /** `oracle`: gold actions and a confirming scripted user; `llm`: LLM agent and LLM user simulator. */
-  mode: 'oracle' | 'llm';
+  /** The agent's registry kind (`src/agents/index.ts`), e.g. `oracle` (validate) or `llm` (run). */
+  agent: string;
+  /** The user simulator's registry kind (`src/users/index.ts`), e.g. `personas` (scripted; validate) or `llm` (run). */
+  user: string;
   agentModel?: ChatModel;
   userModel?: ChatModel;
   judge?: ChatModel;
@@ -130,25 +125,14 @@ export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunR
   };
   const trialsOf = (task: Task) => episodesPerTrial(task, opts.personas) * opts.trials;
   const env = { now: loaded.now ?? '1970-01-01T00:00:00Z', idSeed: '' };
-  const writes = new Set(loaded.domain.tools.filter((t) => t.kind === 'write').map((t) => t.name));
-  const tools = agentWireTools(loaded.domain);
   const usage = new UsageTracker();
   const total = opts.tasks.reduce((n, t) => n + trialsOf(t), 0) - (opts.finished?.length ?? 0);
   let done = 0;
   let receiptSeq = opts.store ? opts.store.receipts(opts.runId).length : 0;
-  const makeAgent = (task: Task, trial: number): Agent => {
-    if (opts.makeAgent) return opts.makeAgent(task, trial);
-    if (opts.mode === 'oracle') return new OracleAgent(task, { confirmWrites: (n) => writes.has(n) });
-    if (!opts.agentModel) throw new BadInputError('an agent model is needed (--agent-model)');
-    return new LLMAgent({ model: opts.agentModel, tools, policy: loaded.policy, temperature: opts.temperature });
-  };
-  const makeUser = (task: Task, trial: number): User => {
-    const persona = personaOf(task, trial);
-    if (opts.mode === 'oracle') return persona ? scriptedPersonaUser(persona, task) : confirmingUser();
-    if (!opts.userModel) throw new BadInputError('a user simulator model is needed (--user-model)');
-    const modifiers = [...(opts.userModifiers ?? []), ...(persona ? personaModifiers(persona, task) : [])];
-    return new LLMUserSimulator({ model: opts.userModel, scenario: task.user_scenario, modifiers, temperature: opts.temperature });
-  };
+  const makeAgent = (task: Task, trial: number): Agent =>
+    opts.makeAgent ? opts.makeAgent(task, trial) : buildAgent({ loaded, task, trial, agent: { kind: opts.agent, model: opts.agentModel, temperature: opts.temperature } });
+  const makeUser = (task: Task, trial: number): User =>
+    buildUser({ loaded, task, trial, user: { kind: opts.user, model: opts.userModel, temperature: opts.temperature, modifiers: opts.userModifiers, persona: personaOf(task, trial) } });
   const byId = new Map(opts.tasks.map((t) => [t.id, t]));
   const personaOfRec = (rec: { taskId: string; trial: number }) => personaOf(byId.get(rec.taskId)!, rec.trial);
   const withPersona = (rec: EpisodeRecord<TaskEvaluation>): DomainEpisodeRecord => {
@@ -163,6 +147,7 @@ export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunR
     concurrency: opts.concurrency,
     makeAgent,
     makeUser,
+    makeEnvironment: (task) => buildEnvironment({ loaded, task, env }),
     env,
     usage,
     finished: opts.finished,
@@ -182,7 +167,7 @@ export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunR
           episode_id: `${rec.taskId}#${rec.trial}`,
           task_id: rec.taskId,
           trial: rec.trial,
-          label: personaOfRec(rec) ?? opts.mode,
+          label: personaOfRec(rec) ?? opts.agent,
           reward: rec.evaluation?.reward ?? null,
           partial: rec.evaluation?.partial ?? null,
           termination: rec.episode.termination,
@@ -294,7 +279,8 @@ export async function runTaskAcrossPersonas(opts: PersonaRunOptions): Promise<Pe
     tasks: [opts.task],
     trials: 1,
     concurrency: 1,
-    mode: opts.userModel ? 'llm' : 'oracle',
+    agent: 'oracle',
+    user: opts.userModel ? 'llm' : 'personas',
     userModel: opts.userModel,
     judge: opts.judge,
     temperature: opts.temperature,

@@ -74,6 +74,8 @@ export interface LoadedDomain<S = unknown> {
   now?: string;
   /** Tasks of this dataset known to be unfair to score (see {@link KnownBadTask}); absent: none known. */
   knownBadTasks?: KnownBadTask[];
+  /** The domain's wording of a scripted customer's opening line (validate's confirming customer); absent: a generic one. */
+  customerOpening?: string;
 }
 
 /**

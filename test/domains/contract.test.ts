@@ -132,7 +132,7 @@ describe.each(cases)('domain contract: $name', ({ load }) => {
   it.skipIf(loaded.tasks.length === 0)('the oracle scores reward 1 on every task; episodes share no state; the action log holds every tool call', async () => {
     const o = ops(domain);
     const initialHash = o.hash(domain.initialState());
-    const run = () => runDomainTasks({ loaded, tasks: loaded.tasks, trials: 1, concurrency: 4, mode: 'oracle', runId: 'contract' });
+    const run = () => runDomainTasks({ loaded, tasks: loaded.tasks, trials: 1, concurrency: 4, agent: 'oracle', user: 'personas', runId: 'contract' });
     const first = await run();
     // Without a judge, NL assertions are not judged (reward null): every other basis component must be 1.
     const full = (ev: NonNullable<(typeof first.records)[number]['evaluation']>) =>

@@ -76,7 +76,7 @@ describe('runDomainTasks with personas (LLM user simulator against the mock serv
     const store = RunStore.open(db);
     const personas = ['impatient', 'vague+contradictory', 'off-policy'];
     try {
-      const res = await runDomainTasks({ loaded: personaShop, tasks: [personaTask], trials: 2, concurrency: 2, mode: 'llm', agentModel: mock.agentModel, userModel: mock.userModel, personas, store, runId: 'r1' });
+      const res = await runDomainTasks({ loaded: personaShop, tasks: [personaTask], trials: 2, concurrency: 2, agent: 'llm', user: 'llm', agentModel: mock.agentModel, userModel: mock.userModel, personas, store, runId: 'r1' });
       expect(res.records.map((r) => [r.trial, r.persona])).toEqual([[0, 'impatient'], [1, 'vague+contradictory'], [2, 'off-policy'], [3, 'impatient'], [4, 'vague+contradictory'], [5, 'off-policy']]);
       expect(res.summary.passHatK.map((p) => p.k)).toEqual([1, 2, 3, 4, 5, 6]);
       const rows = store.episodes('r1').sort((a, b) => a.trial - b.trial); // stored in completion order

@@ -12,9 +12,12 @@ export { AIRLINE_TAU2_NOW } from './tools-common.js';
 export { applyAirlineInitialState } from './initial-state.js';
 export type { AirlineDb } from './schema.js';
 
+/** What the scripted customer of `validate` says first (before confirming each write). */
+export const CUSTOMER_OPENING = 'Hello, I need help with my reservation.';
+
 /** Registry entry: `load({dataDir})` reads a tau2 airline folder; without it, servicegym's dataset. */
 export const airlinePackage: DomainPackage = {
   name: 'airline',
   description: 'Airline customer service: book, change and cancel flight reservations under a written policy (tau2-bench airline).',
-  load: (opts) => loadAirline(opts),
+  load: (opts) => ({ ...loadAirline(opts), customerOpening: CUSTOMER_OPENING }),
 };

@@ -10,9 +10,12 @@ export { loadServicegymBank, createBankDomain, servicegymBankJson, bankTools, BA
 export type { BankDb, BankTables } from './tools-common.js';
 export * as bankRules from './rules.js';
 
+/** What the scripted customer of `validate` says first (before confirming each write). */
+export const CUSTOMER_OPENING = 'Hello, I need help with my reservation.';
+
 /** Registry entry: banking has only servicegym's dataset (`dataDir` is refused). */
 export const bankingPackage: DomainPackage = {
   name: 'banking',
   description: 'Retail banking customer service: identity verification, card disputes, card blocks and replacements, address changes and fees under a written policy (servicegym).',
-  load: (opts) => loadServicegymBank(opts),
+  load: (opts) => ({ ...loadServicegymBank(opts), customerOpening: CUSTOMER_OPENING }),
 };

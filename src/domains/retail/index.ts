@@ -11,9 +11,12 @@ export { retailDbHash, retailStateOps, type RetailState } from './state.js';
 export type { RetailTool } from './tools-common.js';
 export type { RetailDb } from './schema.js';
 
+/** What the scripted customer of `validate` says first (before confirming each write). */
+export const CUSTOMER_OPENING = 'Hello, I need help with my reservation.';
+
 /** Registry entry: `load({dataDir})` reads a tau2 retail folder; without it, BadInputError (no servicegym dataset yet). */
 export const retailPackage: DomainPackage = {
   name: 'retail',
   description: 'Retail customer service: cancel, modify, return and exchange orders under a written policy (tau2-bench retail).',
-  load: (opts) => loadRetail(opts),
+  load: (opts) => ({ ...loadRetail(opts), customerOpening: CUSTOMER_OPENING }),
 };

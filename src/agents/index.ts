@@ -1,0 +1,80 @@
+/**
+ * The agent registry: an explicit map from kind to factory. Commands name a kind (`llm`,
+ * `oracle`, `scripted`, and — registered beside them — `replay`, which replays a recorded
+ * trajectory); the episode builder asks the registry, never an `if` on the kind.
+ */
+import type { LoadedDomain } from '../spec/domain.js';
+import { BadInputError } from '../spec/errors.js';
+import type { WireTool } from '../spec/messages.js';
+import type { Task } from '../spec/task.js';
+import type { ChatModel } from '../models/chat-model.js';
+import type { Agent } from './agent.js';
+import { LLMAgent } from './llm-agent.js';
+import { OracleAgent } from './oracle-agent.js';
+import { ScriptedAgent, type ScriptEntry } from './scripted-agent.js';
+
+/** What an agent factory gets for one episode. */
+export interface AgentContext {
+  loaded: LoadedDomain<any>;
+  task: Task;
+  /** Trial index (from 0). */
+  trial: number;
+  /** The OpenAI `tools[]` of the surface's agent tools. */
+  tools: WireTool[];
+  /** The agent's model (kinds that need one: `llm`). */
+  model?: ChatModel;
+  temperature?: number;
+  seed?: number;
+  /** A raw system prompt (a prompt candidate, a campaign prompt); default: the domain policy in servicegym's agent instructions. */
+  systemPrompt?: string;
+  /** The script of a `scripted` agent. */
+  script?: ScriptEntry[];
+}
+
+/** One registered agent kind. */
+export interface AgentKind {
+  /** One line for help texts. */
+  description: string;
+  /** Whether the kind needs `model` (commands ask for `--agent-model` then). */
+  needsModel: boolean;
+  /** Builds a fresh agent for one episode; throws BadInputError when the context lacks what the kind needs. */
+  create(ctx: AgentContext): Agent;
+}
+
+const need = <T>(v: T | undefined, kind: string, what: string): T => {
+  if (v === undefined) throw new BadInputError(`the ${kind} agent needs ${what}`);
+  return v;
+};
+
+export const agentKinds: Record<string, AgentKind> = {
+  llm: {
+    description: 'a model with the domain policy and the surface tools',
+    needsModel: true,
+    create: (c) => {
+      const model = need(c.model, 'llm', 'a model (--agent-model)');
+      const common = { model, tools: c.tools, temperature: c.temperature, seed: c.seed };
+      return c.systemPrompt !== undefined ? new LLMAgent({ ...common, systemPrompt: c.systemPrompt }) : new LLMAgent({ ...common, policy: c.loaded.policy });
+    },
+  },
+  oracle: {
+    description: "the task's gold actions, each write after a confirmation request, then the required information",
+    needsModel: false,
+    create: (c) => {
+      const writes = new Set(c.loaded.domain.tools.filter((t) => t.kind === 'write').map((t) => t.name));
+      return new OracleAgent(c.task, { confirmWrites: (n) => writes.has(n) });
+    },
+  },
+  scripted: {
+    description: 'a fixed list of turns (tests, faulty agents)',
+    needsModel: false,
+    create: (c) => new ScriptedAgent(need(c.script, 'scripted', 'a script')),
+  },
+  // Registration point: the replay agent (a recorded trajectory's assistant turns) registers here.
+};
+
+/** The kind registered under `name`; throws {@link BadInputError} listing the known kinds. */
+export function getAgentKind(name: string): AgentKind {
+  const k = agentKinds[name];
+  if (!k) throw new BadInputError(`unknown agent '${name}' (known: ${Object.keys(agentKinds).join(', ')})`);
+  return k;
+}

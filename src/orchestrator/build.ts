@@ -1,0 +1,83 @@
+/**
+ * The one episode builder every command uses: from a domain, a task and the registry names of the
+ * agent, the user simulator and the surface, it makes the episode's parties and its environment
+ * (fresh, at the task's start state, not yet opened — `runEpisode` opens and closes it).
+ */
+import type { LoadedDomain } from '../spec/domain.js';
+import type { WireTool } from '../spec/messages.js';
+import type { Surface } from '../spec/surface.js';
+import type { Task } from '../spec/task.js';
+import { Environment } from '../env/environment.js';
+import { toWireTool } from '../env/wire-tools.js';
+import { taskInitialState, type ReplayEnvOptions } from '../evaluation/initial-state.js';
+import { getAgentKind, type AgentContext } from '../agents/index.js';
+import type { Agent } from '../agents/agent.js';
+import { getUserKind, type UserContext } from '../users/index.js';
+import type { User } from '../users/user.js';
+import { apiSurface } from '../surfaces/api.js';
+
+/** The agent of an episode: a registered kind and what it needs (model, prompt, script …). */
+export type AgentSpec = { kind: string } & Omit<AgentContext, 'loaded' | 'task' | 'trial' | 'tools'>;
+/** The user simulator of an episode: a registered kind and what it needs (model, persona, replies …). */
+export type UserSpec = { kind: string } & Omit<UserContext, 'loaded' | 'task' | 'trial'>;
+
+/** Everything an episode is built from. */
+export interface EpisodeSpec {
+  loaded: LoadedDomain<any>;
+  task: Task;
+  /** Trial index (from 0). */
+  trial: number;
+  agent: AgentSpec;
+  user: UserSpec;
+  /** How the agent reaches the back-end; default the API surface. */
+  surface?: Surface;
+  /** The environment's "now" and id seed; give the evaluator the same. */
+  env: ReplayEnvOptions;
+  /** Start from this state instead of the task's start state (it is forked, not mutated). */
+  state?: unknown;
+}
+
+/** The parties and the environment of one episode. */
+export interface BuiltEpisode {
+  agent: Agent;
+  user: User;
+  env: Environment<any>;
+}
+
+const wireCache = new WeakMap<Surface, WeakMap<object, WireTool[]>>();
+
+/** The OpenAI `tools[]` of a surface's agent tools for a domain (converted once per surface and domain). */
+export function agentToolsOf(loaded: LoadedDomain<any>, surface: Surface = apiSurface): WireTool[] {
+  let perDomain = wireCache.get(surface);
+  if (!perDomain) wireCache.set(surface, (perDomain = new WeakMap()));
+  let tools = perDomain.get(loaded.domain);
+  if (!tools) perDomain.set(loaded.domain, (tools = surface.tools(loaded.domain).filter((t) => t.requestor === 'assistant').map(toWireTool)));
+  return tools;
+}
+
+/**
+ * Builds one episode: the agent and user from their registries, and a fresh environment on the
+ * surface at the task's start state. Throws BadInputError for an unknown kind or a kind missing
+ * what it needs, and what `taskInitialState` throws for a malformed start state.
+ */
+export async function buildEpisode(spec: EpisodeSpec): Promise<BuiltEpisode> {
+  return { agent: buildAgent(spec), user: buildUser(spec), env: await buildEnvironment(spec) };
+}
+
+/** The episode's agent, from the agent registry (see {@link buildEpisode}). */
+export function buildAgent(spec: Pick<EpisodeSpec, 'loaded' | 'task' | 'trial' | 'agent' | 'surface'>): Agent {
+  const { kind, ...ctx } = spec.agent;
+  return getAgentKind(kind).create({ ...ctx, loaded: spec.loaded, task: spec.task, trial: spec.trial, tools: agentToolsOf(spec.loaded, spec.surface ?? apiSurface) });
+}
+
+/** The episode's user simulator, from the user registry (see {@link buildEpisode}). */
+export function buildUser(spec: Pick<EpisodeSpec, 'loaded' | 'task' | 'trial' | 'user'>): User {
+  const { kind, ...ctx } = spec.user;
+  return getUserKind(kind).create({ ...ctx, loaded: spec.loaded, task: spec.task, trial: spec.trial });
+}
+
+/** A fresh environment on the episode's surface at the task's start state (not yet opened). */
+export async function buildEnvironment(spec: Pick<EpisodeSpec, 'loaded' | 'task' | 'env' | 'state' | 'surface'>): Promise<Environment<any>> {
+  const state = spec.state ?? (await taskInitialState(spec.loaded.domain, spec.task, spec.env));
+  return new Environment(spec.loaded.domain, { now: spec.env.now, idSeed: spec.env.idSeed, state, surface: spec.surface });
+}
