@@ -192,7 +192,7 @@ describe('a decoy in every seed task, untouched by the oracle', () => {
       const loaded = loadDomain(domain);
       const db = domain === 'airline' ? airlineDb : retailDb;
       expect(Object.keys(decoys).sort()).toEqual(loaded.tasks.map((t) => t.id).sort());
-      const result = await runDomainTasks({ loaded, tasks: loaded.tasks, trials: 1, concurrency: 1, mode: 'oracle', runId: `decoys-${domain}` });
+      const result = await runDomainTasks({ loaded, tasks: loaded.tasks, trials: 1, concurrency: 1, agent: 'oracle', user: 'personas', runId: `decoys-${domain}` });
       const initial = loaded.domain.initialState();
       for (const r of result.records) {
         expect(r.evaluation?.reward, r.taskId).toBe(1);
@@ -215,7 +215,7 @@ describe('T02: the gold path pays a bag fee', () => {
     expect(task.evaluation_criteria?.actions?.find((a) => a.name === 'update_reservation_baggages')?.arguments).toEqual({
       reservation_id: 'Q7M4LT', total_baggages: 6, nonfree_baggages: 2, payment_id: 'gift_card_1180002',
     });
-    const { records } = await runDomainTasks({ loaded, tasks: [task], trials: 1, concurrency: 1, mode: 'oracle', runId: 't02-bags' });
+    const { records } = await runDomainTasks({ loaded, tasks: [task], trials: 1, concurrency: 1, agent: 'oracle', user: 'personas', runId: 't02-bags' });
     const final = records[0].episode.finalState;
     const history = final.get('reservations', 'Q7M4LT').payment_history as Json[];
     expect(history).toEqual([

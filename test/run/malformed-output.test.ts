@@ -92,7 +92,7 @@ describe('a stored malformed-output episode', () => {
     try {
       store.saveRun({ id: 'r1', kind: 'run', name: 'run tiny', domain: 'tiny', created_at: '2026-12-01T00:00:00Z', summary: {}, record: null });
       const res = await runDomainTasks({
-        loaded: tinyShop, tasks: tinyShopTasks.filter((t) => t.id === 'status_o2'), trials: 1, concurrency: 1, mode: 'llm',
+        loaded: tinyShop, tasks: tinyShopTasks.filter((t) => t.id === 'status_o2'), trials: 1, concurrency: 1, agent: 'llm', user: 'llm',
         agentModel: mock.agentModel, userModel: mock.userModel, store, runId: 'r1',
       });
       expect(res.summary).toMatchObject({ scored: 1, infraErrors: 0, rewardMean: 0 });
