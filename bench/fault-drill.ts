@@ -38,7 +38,7 @@ export async function benchFaultDrill(): Promise<BenchRow[]> {
     const tasks = selectTasks(loaded, ['T01', 'T02', 'T03', 'T15', 'T17']);
     const run = async (url: string) => {
       const started = performance.now();
-      const res = await runDomainTasks({ loaded, tasks, trials: 2, concurrency: 4, mode: 'llm', agentModel: model(url, 'mock-agent'), userModel: model(url, 'mock-user'), runId: 'bench-drill' });
+      const res = await runDomainTasks({ loaded, tasks, trials: 2, concurrency: 4, agent: 'llm', user: 'llm', agentModel: model(url, 'mock-agent'), userModel: model(url, 'mock-user'), runId: 'bench-drill' });
       const seconds = (performance.now() - started) / 1000;
       const evaluations = JSON.stringify(res.records.map((r) => [r.taskId, r.trial, r.episode.termination, r.evaluation, r.infraError ?? null]));
       const receipts = res.records.flatMap((r) => r.episode.receipts);
