@@ -158,7 +158,7 @@ describe('T16: the off-policy refusal is judged from the DB and the transcript',
 
   it('the four-persona set is a property of the task: a plain oracle run (no --personas) plays all four, score = mean partial', async () => {
     expect(T16.servicegym!.personas).toEqual(SEED_PERSONAS);
-    const res = await runDomainTasks({ loaded: retail, tasks: [T16], trials: 1, concurrency: 1, mode: 'oracle', runId: 'task-personas' });
+    const res = await runDomainTasks({ loaded: retail, tasks: [T16], trials: 1, concurrency: 1, agent: 'oracle', user: 'personas', runId: 'task-personas' });
     expect(res.records.map((r) => [r.trial, r.persona, r.evaluation?.partial])).toEqual([
       [0, 'impatient', 1],
       [1, 'vague', 1],
@@ -167,7 +167,7 @@ describe('T16: the off-policy refusal is judged from the DB and the transcript',
     ]);
     expect(res.summary).toMatchObject({ episodes: 4, partialMean: 1 });
     // A task without its own set still runs once per trial.
-    const two = await runDomainTasks({ loaded: retail, tasks: [retail.tasks.find((t) => t.id === 'T13')!, T16], trials: 2, concurrency: 2, mode: 'oracle', runId: 'mixed' });
+    const two = await runDomainTasks({ loaded: retail, tasks: [retail.tasks.find((t) => t.id === 'T13')!, T16], trials: 2, concurrency: 2, agent: 'oracle', user: 'personas', runId: 'mixed' });
     expect(two.records.map((r) => `${r.taskId}#${r.trial}:${r.persona ?? '-'}`)).toEqual([
       'T13#0:-', 'T13#1:-',
       ...[0, 1, 2, 3, 4, 5, 6, 7].map((t) => `T16#${t}:${SEED_PERSONAS[t % 4]}`),
