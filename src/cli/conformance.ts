@@ -25,6 +25,7 @@ function reportJson(r: ConformanceReport): unknown {
       differing_actions: t.actions.filter((a) => !a.ok),
       initial_hash: t.initialHash,
       final_hash: t.finalHash,
+      ...(t.initialUserHash || t.finalUserHash ? { initial_user_hash: t.initialUserHash, final_user_hash: t.finalUserHash, user_diff: t.userDiff && { ok: t.userDiff.ok, missing: t.userDiff.missing, extra: t.userDiff.extra } } : {}),
       diff: t.diff && { ok: t.diff.ok, missing: t.diff.missing, extra: t.diff.extra },
       ...(t.setupError ? { setup_error: t.setupError } : {}),
     })),
@@ -40,13 +41,14 @@ export function registerConformance(program: Command, setExit: (code: number) =>
     .requiredOption('--data-dir <dir>', 'tau2 domain folder (db.json, tasks.json, policy.md)')
     .requiredOption('--reference <file>', 'reference JSON Lines (e.g. airline.train.jsonl)')
     .option('--json', 'print the report as JSON')
-    .action(async (flags: { domain: string; dataDir: string; reference: string; json?: boolean }) => {
+    .option('--synced', "replay on tau2's live path (sync after every call; telecom) instead of its evaluator's gold replay")
+    .action(async (flags: { domain: string; dataDir: string; reference: string; json?: boolean; synced?: boolean }) => {
       const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir });
       const reference = readReference(flags.reference);
       if (reference.length === 0) throw new BadInputError('the reference file has no lines; expected one JSON object per task', { file: flags.reference });
       const other = reference.findIndex((l) => (l as { domain?: string }).domain !== undefined && (l as { domain?: string }).domain !== flags.domain);
       if (other >= 0) throw new BadInputError(`line ${other + 1} is a ${(reference[other] as { domain?: string }).domain} reference, not ${flags.domain}`, { file: flags.reference });
-      const report = await runConformance({ loaded, reference });
+      const report = await runConformance({ loaded, reference, synced: flags.synced === true });
       process.stdout.write(flags.json ? JSON.stringify(reportJson(report), null, 2) + '\n' : conformanceText(report));
       setExit(report.identical === report.total ? 0 : 1);
     });

@@ -27,6 +27,12 @@ export function taskProblems(t: TaskConformance): string[] {
     out.push(`diff mismatch: ${t.diff.missing.length} missing, ${t.diff.extra.length} extra (first: ${t.diff.missing.length ? 'missing' : 'extra'} ${first.op} ${first.path})`);
   }
   if (t.finalHash && !t.finalHash.ok) out.push(`final hash ${short(t.finalHash.got)} != reference ${short(t.finalHash.expected)}`);
+  if (t.initialUserHash && !t.initialUserHash.ok) out.push(`initial user-DB hash ${short(t.initialUserHash.got)} != reference ${short(t.initialUserHash.expected)}`);
+  if (t.userDiff && !t.userDiff.ok) {
+    const first = t.userDiff.missing[0] ?? t.userDiff.extra[0];
+    out.push(`user-DB diff mismatch: ${t.userDiff.missing.length} missing, ${t.userDiff.extra.length} extra (first: ${t.userDiff.missing.length ? 'missing' : 'extra'} ${first.op} ${first.path})`);
+  }
+  if (t.finalUserHash && !t.finalUserHash.ok) out.push(`final user-DB hash ${short(t.finalUserHash.got)} != reference ${short(t.finalUserHash.expected)}`);
   return out;
 }
 

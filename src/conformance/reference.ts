@@ -38,6 +38,12 @@ export const ReferenceLineSchema = z.looseObject({
   diff: z.array(ReferenceDiffSchema),
   initial_db_hash: z.string().nullable().optional(),
   final_db_hash: z.string().nullable().optional(),
+  /** tau2 telecom: the user-side DB's hashes and diff, and the live path's final hashes. */
+  initial_user_db_hash: z.string().nullable().optional(),
+  final_user_db_hash: z.string().nullable().optional(),
+  user_db_diff: z.array(ReferenceDiffSchema).nullable().optional(),
+  live_final_db_hash: z.string().nullable().optional(),
+  live_final_user_db_hash: z.string().nullable().optional(),
 });
 /** One reference line (one task). */
 export type ReferenceLine = z.infer<typeof ReferenceLineSchema>;

@@ -6,7 +6,7 @@
  * own {@link InitialStateHook}.
  */
 import type { LoadedDomain } from '../spec/domain.js';
-import type { FieldDiff } from '../spec/state.js';
+import type { FieldDiff, StateOps } from '../spec/state.js';
 import type { Task } from '../spec/task.js';
 import { Environment } from '../env/environment.js';
 import { plainStateOps } from '../env/plain-state.js';
@@ -43,6 +43,16 @@ export const tau2InitialState: InitialStateHook<unknown> = async (task, pristine
     const env = new Environment(domain, { now: DEFAULT_NOW, state });
     for (const [i, a] of actions.entries()) {
       const requestor = a.env_type === 'user' ? 'user' : 'assistant';
+      const fn = domain.initFunctions?.[requestor]?.[String(a.func_name)];
+      if (fn) {
+        try {
+          fn(env.state, (a.arguments ?? {}) as Record<string, unknown>);
+          domain.sync?.(env.state);
+        } catch (e) {
+          throw new Error(`task ${task.id}: initialization action ${i} (${String(a.func_name)}) failed: ${(e as Error)?.message ?? String(e)}`);
+        }
+        continue;
+      }
       const r = await env.execute({ id: `init_${i}`, type: 'function', function: { name: String(a.func_name), arguments: JSON.stringify(a.arguments ?? {}) } }, requestor);
       if (r.error) throw new Error(`task ${task.id}: initialization action ${i} (${String(a.func_name)}) failed: ${r.harnessError ?? r.output}`);
     }
@@ -77,6 +87,10 @@ export interface TaskConformance {
   actions: ActionConformance[];
   diff?: DiffComparison;
   finalHash?: { expected: string; got: string; ok: boolean };
+  /** The user-side DB (tau2 telecom): hashes before and after, and its diff. */
+  initialUserHash?: { expected: string; got: string; ok: boolean };
+  userDiff?: DiffComparison;
+  finalUserHash?: { expected: string; got: string; ok: boolean };
 }
 
 /** The whole run. */
@@ -95,13 +109,19 @@ export interface ConformanceOptions<S> {
   initialState?: InitialStateHook<S>;
   /** The environment's "now" (domains replicating tau2 use their own fixed time). */
   now?: string;
+  /**
+   * Replay on tau2's live path (the domain's sync after every call) instead of its evaluator's
+   * gold replay: outputs must equal the live `output`, final hashes the `live_final_*` ones, and
+   * the evaluator-only diffs are not compared. Default false.
+   */
+  synced?: boolean;
 }
 
-function compareAction(index: number, a: ReferenceAction, got: { output: string; error: boolean }): ActionConformance {
+function compareAction(index: number, a: ReferenceAction, got: { output: string; error: boolean }, liveOnly = false): ActionConformance {
   const expected = { output: a.output, error: a.error };
   const base = { index, action_id: a.action_id, name: a.name, expected, got };
   if (got.output === a.output && got.error === a.error) return { ...base, ok: true, matched: 'output', firstDiff: -1 };
-  if (a.evaluator_replay_output != null && got.output === a.evaluator_replay_output && got.error === (a.evaluator_replay_error ?? a.error)) {
+  if (!liveOnly && a.evaluator_replay_output != null && got.output === a.evaluator_replay_output && got.error === (a.evaluator_replay_error ?? a.error)) {
     return { ...base, ok: true, matched: 'evaluator_replay_output', firstDiff: -1 };
   }
   return { ...base, ok: false, firstDiff: firstDifferingChar(a.output, got.output) };
@@ -123,21 +143,33 @@ export async function checkTask<S>(opts: ConformanceOptions<S>, line: ReferenceL
     result.setupError = (e as Error).message;
     return result;
   }
-  const env = new Environment<S>(loaded.domain, { now: opts.now ?? DEFAULT_NOW, state: start });
-  if (line.initial_db_hash) {
-    const got = env.stateHash();
-    result.initialHash = { expected: line.initial_db_hash, got, ok: got === line.initial_db_hash };
-  }
+  const synced = opts.synced === true;
+  // tau2's evaluator replays gold actions without the sync; the synced mode is its live path.
+  const env = new Environment<S>(loaded.domain, { now: opts.now ?? loaded.now ?? DEFAULT_NOW, state: start, sync: synced });
+  const hashCheck = (expected: string | null | undefined, got: string) => (expected ? { expected, got, ok: got === expected } : undefined);
+  result.initialHash = hashCheck(line.initial_db_hash, env.stateHash());
+  const userOps = (loaded.domain.state ?? plainStateOps).userDb as StateOps<S>['userDb'];
+  if (userOps) result.initialUserHash = hashCheck(line.initial_user_db_hash, userOps.hash(env.state));
   for (const [i, a] of line.actions.entries()) {
     const entry = await env.execute({ id: `conformance_${i}`, type: 'function', function: { name: a.name, arguments: JSON.stringify(a.arguments) } }, a.requestor);
-    result.actions.push(compareAction(i, a, { output: entry.harnessError ? `${entry.output} (${entry.harnessError})` : entry.output, error: entry.error }));
+    result.actions.push(compareAction(i, a, { output: entry.harnessError ? `${entry.output} (${entry.harnessError})` : entry.output, error: entry.error }, synced));
   }
-  result.diff = compareDiffs(line.diff as FieldDiff[], env.diff());
-  if (line.final_db_hash) {
-    const got = env.stateHash();
-    result.finalHash = { expected: line.final_db_hash, got, ok: got === line.final_db_hash };
+  if (synced) {
+    result.finalHash = hashCheck(line.live_final_db_hash ?? line.final_db_hash, env.stateHash());
+    if (userOps) result.finalUserHash = hashCheck(line.live_final_user_db_hash ?? line.final_user_db_hash, userOps.hash(env.state));
+  } else {
+    result.diff = compareDiffs(line.diff as FieldDiff[], env.diff());
+    result.finalHash = hashCheck(line.final_db_hash, env.stateHash());
+    if (userOps) {
+      if (line.user_db_diff) result.userDiff = compareDiffs(line.user_db_diff as FieldDiff[], userOps.diff(start, env.state));
+      result.finalUserHash = hashCheck(line.final_user_db_hash, userOps.hash(env.state));
+    }
   }
-  result.ok = (result.initialHash?.ok ?? true) && result.actions.every((a) => a.ok) && result.diff.ok && (result.finalHash?.ok ?? true);
+  result.ok =
+    [result.initialHash, result.initialUserHash, result.finalHash, result.finalUserHash].every((h) => h?.ok ?? true) &&
+    result.actions.every((a) => a.ok) &&
+    (result.diff?.ok ?? true) &&
+    (result.userDiff?.ok ?? true);
   return result;
 }
 

@@ -15,6 +15,7 @@ import { hotelPackage } from './hotel/index.js';
 import { insurancePackage } from './insurance/index.js';
 import { utilityPackage } from './utility/index.js';
 import { gdsPackage } from './gds/index.js';
+import { telecomPackage } from './telecom/index.js';
 
 export const domains: Record<string, Domain<any>> = {
   yunshu: yunshuDomain,
@@ -28,6 +29,7 @@ export const domainPackages: Record<string, DomainPackage> = {
   insurance: insurancePackage,
   utility: utilityPackage,
   gds: gdsPackage,
+  telecom: telecomPackage,
 };
 
 /** The domain registered under `name`; throws {@link BadInputError} listing the known names. */

@@ -64,6 +64,8 @@ export interface EnvironmentOptions {
   state?: unknown;
   /** The surface whose tools the callers use; default the API surface (the domain's own tools). */
   surface?: Surface;
+  /** Run the domain's `sync` after each successful call (default true; tau2's gold replay: false). */
+  sync?: boolean;
 }
 
 type Phase = 'new' | 'open' | 'closed';
@@ -90,6 +92,7 @@ export class Environment<S = unknown> {
   /** Unknown tools are logged as error actions when every tool is itself a back-end call. */
   private readonly callSurface: boolean;
   private phase: Phase = 'new';
+  private readonly sync: ((state: S) => void) | undefined;
   private resource: unknown;
 
   constructor(domain: Domain<S>, opts: EnvironmentOptions) {
@@ -104,6 +107,7 @@ export class Environment<S = unknown> {
     this.byName = new Map(this.tools.map((t) => [t.name, t]));
     this.backend = new Map(domain.tools.map((t) => [t.name, t]));
     this.callSurface = this.tools.every((t) => (t.records ?? 'call') === 'call');
+    this.sync = opts.sync === false ? undefined : domain.sync;
   }
 
   /** Tools the given requestor may call. */
@@ -160,7 +164,8 @@ export class Environment<S = unknown> {
     const name = call.function.name;
     const actionCause: ActionCause | undefined = cause ? { message_index: cause.message_index, tool_call_id: call.id } : undefined;
     const tool = this.byName.get(name);
-    if (!tool || tool.requestor !== requestor) {
+    // tau2 solo mode: the agent may call the user-side tools too
+    if (!tool || (tool.requestor !== requestor && !(this.domain.soloMode === true && requestor === 'assistant'))) {
       const out: DispatchOutcome = { arguments: call.function.arguments, output: `Error: Tool '${name}' not found.`, error: true };
       return this.finish(requestor, name, out, this.callSurface, false, actionCause);
     }
@@ -168,7 +173,15 @@ export class Environment<S = unknown> {
     const parsed = parseArguments(tool, call.function.arguments);
     if (!parsed.ok) return this.finish(requestor, name, { ...parsed, error: true }, byCall, false, actionCause);
     const before = this.actionLog.length;
-    const out = await invokeTool(tool, parsed.args, this.context(requestor, actionCause), this.domain.outputStyle);
+    let out = await invokeTool(tool, parsed.args, this.context(requestor, actionCause), this.domain.outputStyle);
+    if (!out.error && this.sync) {
+      // tau2's sync_tools() after the call; its failure is the call's error, as in tau2
+      try {
+        this.sync(this.state);
+      } catch (e) {
+        out = { arguments: out.arguments, output: `Error: ${(e as Error)?.message ?? String(e)}`, error: true };
+      }
+    }
     const mutating = byCall
       ? tool.kind === 'write' && !out.error
       : this.actionLog.slice(before).some((a) => a.mutating);

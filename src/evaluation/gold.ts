@@ -59,7 +59,7 @@ export function replayGold<S>(domain: Domain<S>, task: Task, env: ReplayEnvOptio
 
 async function replay<S>(domain: Domain<S>, task: Task, env: ReplayEnvOptions): Promise<GoldReplay<S>> {
   const initialState = await taskInitialState(domain, task, env);
-  const e = new Environment<S>(domain, { now: env.now, idSeed: env.idSeed, state: initialState });
+  const e = new Environment<S>(domain, { now: env.now, idSeed: env.idSeed, state: initialState, sync: domain.goldReplaySync === true });
   const errors: GoldActionError[] = [];
   for (const a of task.evaluation_criteria?.actions ?? []) {
     const call = { id: `gold_${a.action_id}`, type: 'function' as const, function: { name: a.name, arguments: JSON.stringify(a.arguments) } };

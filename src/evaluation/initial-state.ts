@@ -87,6 +87,16 @@ export async function taskInitialState<S>(domain: Domain<S>, task: Task, env: Re
     if (typeof a.func_name !== 'string' || (envType !== 'assistant' && envType !== 'user') || (a.arguments !== undefined && !isRecord(a.arguments))) {
       throw new BadInputError('expected {env_type: "assistant"|"user", func_name: string, arguments: object}', { path });
     }
+    const fn = domain.initFunctions?.[envType as ToolRequestor]?.[a.func_name];
+    if (fn) {
+      try {
+        fn(e.state, (a.arguments ?? {}) as Record<string, unknown>);
+        domain.sync?.(e.state);
+      } catch (err) {
+        throw new BadInputError(`initialization action ${a.func_name} failed: ${(err as Error)?.message ?? String(err)}`, { path });
+      }
+      continue;
+    }
     const call = { id: `init_${i}`, type: 'function' as const, function: { name: a.func_name, arguments: JSON.stringify(a.arguments ?? {}) } };
     const entry = await e.execute(call, envType as ToolRequestor);
     if (entry.harnessError !== undefined) throw new HarnessError(`initialization action ${a.func_name} of task ${task.id}: ${entry.harnessError}`, { tool: a.func_name });

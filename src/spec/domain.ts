@@ -36,6 +36,21 @@ export interface Domain<S = unknown> {
    * holds on `state` for `args`. `envType` is the assertion's `env_type`. Absent: not supported.
    */
   assertions?: Record<string, (state: S, args: Record<string, unknown>, envType: 'assistant' | 'user') => boolean>;
+  /**
+   * tau2's `sync_tools()`: brings derived state up to date after a call (telecom: the line's
+   * status, roaming and data usage onto the customer's phone surroundings, payment requests).
+   * The environment runs it after every successful tool call unless told not to (tau2's gold
+   * replay skips it); a throw turns the call into an `Error: …` result.
+   */
+  sync?: (state: S) => void;
+  /** Run `sync` during the gold replay too (the corrected mode); default false, as tau2's evaluator. */
+  goldReplaySync?: boolean;
+  /**
+   * Functions that tasks' `initialization_actions` may call besides the tools (tau2 telecom's
+   * `set_user_info`, `break_apn_settings`, …), by `env_type` and name; they mutate `state`.
+   * A throw makes the task's start state invalid.
+   */
+  initFunctions?: Partial<Record<'assistant' | 'user', Record<string, (state: S, args: Record<string, unknown>) => unknown>>>;
 }
 
 /** A task's `initial_state.initialization_data` (tau2): agent-side and user-side DB patches. */

@@ -26,4 +26,10 @@ export interface StateOps<S> {
    * `state_count`). Absent: the state itself is plain JSON. Must be consistent with `diff` paths.
    */
   view?(s: S): unknown;
+  /**
+   * A second DB held in the same state, hashed and diffed on its own (tau2 telecom's user-side
+   * device DB: `user_db_hash`, `user_db_diff`). When present, `hash` and `diff` cover the main
+   * DB only and `equal` covers both.
+   */
+  userDb?: { hash(s: S): string; diff(a: S, b: S): FieldDiff[] };
 }
