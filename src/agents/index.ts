@@ -60,8 +60,10 @@ export const agentKinds: Record<string, AgentKind> = {
     description: "the task's gold actions, each write after a confirmation request, then the required information",
     needsModel: false,
     create: (c) => {
-      const writes = new Set(c.loaded.domain.tools.filter((t) => t.kind === 'write').map((t) => t.name));
-      return new OracleAgent(c.task, { confirmWrites: (n) => writes.has(n) });
+      // Dual control: with user-side gold actions the oracle asks the customer to perform them.
+      const writes = new Set(c.loaded.domain.tools.filter((t) => t.kind === 'write' && t.requestor === 'assistant').map((t) => t.name));
+      const instructUser = c.loaded.domain.tools.some((t) => t.requestor === 'user') && (c.task.evaluation_criteria?.actions ?? []).some((a) => a.requestor === 'user');
+      return new OracleAgent(c.task, { confirmWrites: (n) => writes.has(n), instructUser });
     },
   },
   scripted: {

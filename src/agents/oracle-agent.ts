@@ -4,7 +4,8 @@
  * ceiling for reports).
  *
  * Turns: one tool call per gold action whose requestor is `assistant`, in the task's order
- * (user-requestor actions are the user's to perform and are skipped) — with `confirmWrites`, each
+ * (user-requestor actions are the user's to perform: skipped, or with `instructUser` asked of
+ * the customer in one message per run of consecutive user actions) — with `confirmWrites`, each
  * write is preceded by a text message that summarises it and asks the customer to confirm
  * (policy: explicit "yes" before every write); then one text message with the task's
  * `servicegym.gold_messages` and every `communicate_info` string verbatim (tau2's communicate
@@ -15,6 +16,7 @@ import type { ChatMessage } from '../spec/messages.js';
 import type { Task } from '../spec/task.js';
 import type { Agent, AgentTurn } from './agent.js';
 import { ScriptedAgent, call, say, stop } from './scripted-agent.js';
+import { deviceInstruction, goldSegments } from '../users/gold-user.js';
 
 /** The oracle's report: every info string on its own line, or a plain closing line when there is none. */
 export function oracleReport(info: readonly string[]): string {
@@ -37,6 +39,11 @@ export interface OracleAgentOptions {
   report?: (info: readonly string[]) => string;
   /** Tool names that write: each such gold action is preceded by a confirmation request. */
   confirmWrites?: (toolName: string) => boolean;
+  /**
+   * Ask the customer to perform each run of user-requestor gold actions on their device (a
+   * `deviceInstruction` message, answered by `GoldUser`); default false: they are skipped.
+   */
+  instructUser?: boolean;
 }
 
 /** See the module doc. `task.evaluation_criteria` may be absent: the oracle then only reports and stops. */
@@ -45,12 +52,17 @@ export class OracleAgent implements Agent {
 
   constructor(task: Task, opts: OracleAgentOptions = {}) {
     const criteria = task.evaluation_criteria;
-    const actions = (criteria?.actions ?? []).filter((a) => a.requestor !== 'user');
     const info = criteria?.communicate_info ?? [];
     const gold = task.servicegym?.gold_messages ?? [];
     const report = [...gold, (opts.report ?? oracleReport)(info)].join('\n');
-    const steps = actions.flatMap((a) =>
-      opts.confirmWrites?.(a.name) ? [say(oracleConfirmation(a.name, a.arguments)), call(a.name, a.arguments)] : [call(a.name, a.arguments)],
+    const steps = goldSegments(task).flatMap((seg) =>
+      seg.requestor === 'user'
+        ? opts.instructUser
+          ? [say(deviceInstruction(seg.actions))]
+          : []
+        : seg.actions.flatMap((a) =>
+            opts.confirmWrites?.(a.name) ? [say(oracleConfirmation(a.name, a.arguments)), call(a.name, a.arguments)] : [call(a.name, a.arguments)],
+          ),
     );
     this.inner = new ScriptedAgent(
       [...steps, say(report), stop()],

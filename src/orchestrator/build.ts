@@ -12,7 +12,7 @@ import { toWireTool } from '../env/wire-tools.js';
 import { taskInitialState, type ReplayEnvOptions } from '../evaluation/initial-state.js';
 import { getAgentKind, type AgentContext } from '../agents/index.js';
 import type { Agent } from '../agents/agent.js';
-import { getUserKind, type UserContext } from '../users/index.js';
+import { getUserKind, ticketUser, type UserContext } from '../users/index.js';
 import type { User } from '../users/user.js';
 import { apiSurface } from '../surfaces/api.js';
 
@@ -72,6 +72,8 @@ export function buildAgent(spec: Pick<EpisodeSpec, 'loaded' | 'task' | 'trial' |
 
 /** The episode's user simulator, from the user registry (see {@link buildEpisode}). */
 export function buildUser(spec: Pick<EpisodeSpec, 'loaded' | 'task' | 'trial' | 'user'>): User {
+  // Solo mode (tau2): no customer but the ticket, whatever simulator was asked for.
+  if (spec.loaded.domain.soloMode === true) return ticketUser(spec.task);
   const { kind, ...ctx } = spec.user;
   return getUserKind(kind).create({ ...ctx, loaded: spec.loaded, task: spec.task, trial: spec.trial });
 }

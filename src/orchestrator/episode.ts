@@ -34,6 +34,7 @@ import { AGENT_STOP_TOKEN, type Agent, type AgentTurn } from '../agents/agent.js
 import type { User, UserSignal, UserTurn, Utterance } from '../users/user.js';
 import { resolveEpisodeSettings, type EpisodeSettings } from './settings.js';
 import { Deadline, DeadlineError } from './deadline.js';
+import { agentView, runUserToolCalls } from './user-tools.js';
 
 /** Re-exported from the evaluator's types (the one definition). */
 export type { TerminationReason } from '../evaluation/types.js';
@@ -248,13 +249,25 @@ class EpisodeRun<S> {
   /** The user's turn; resolves to the episode's end, or null when the agent's turn follows. */
   private async userTurn(): Promise<EpisodeResult<S> | null> {
     let turn: UserTurn;
-    try {
-      turn = await this.deadline.within(this.opts.user.respond(this.transcript));
-    } catch (e) {
-      return this.fail('user', e);
+    for (;;) {
+      try {
+        turn = await this.deadline.within(this.opts.user.respond(this.transcript));
+      } catch (e) {
+        return this.fail('user', e);
+      }
+      this.account(turn.call);
+      if (turn.note) this.events.push({ at: this.messages.length, kind: 'user_note', detail: turn.note });
+      if (turn.kind !== 'tool_calls') break;
+      // the customer's own device actions (see user-tools.ts); then the customer goes on
+      try {
+        this.errors += await this.deadline.within(runUserToolCalls(this.opts.env, turn.calls, this.messages, this.transcript));
+      } catch (e) {
+        return this.fail('user', e);
+      }
+      this.steps++;
+      if (this.errors >= this.s.maxErrors) return this.done('too_many_errors');
+      if (this.steps >= this.s.maxSteps) return this.limitReached();
     }
-    this.account(turn.call);
-    if (turn.note) this.events.push({ at: this.messages.length, kind: 'user_note', detail: turn.note });
     if (turn.kind === 'stop') {
       if (turn.text !== null) {
         this.say('user', turn.text);
@@ -277,7 +290,7 @@ class EpisodeRun<S> {
       if (s.stepCounting === 'agent_turns' && this.agentTurns >= s.maxSteps) return this.limitReached();
       let at: AgentTurn;
       try {
-        at = await this.deadline.within(this.opts.agent.step(this.messages));
+        at = await this.deadline.within(this.opts.agent.step(agentView(this.messages)));
       } catch (e) {
         return this.fail('agent', e);
       }

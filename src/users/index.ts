@@ -11,6 +11,34 @@ import type { User } from './user.js';
 import { LLMUserSimulator } from './llm-user.js';
 import { ScriptedUser, type UserRule } from './scripted-user.js';
 import { personaModifiers, scriptedPersonaUser } from './personas.js';
+import { GoldUser } from './gold-user.js';
+import { toWireTool } from '../env/wire-tools.js';
+import type { WireTool } from '../spec/messages.js';
+
+/** The customer's own tools (dual control: the device tools of tau2 telecom), as OpenAI `tools[]`; empty for most domains. */
+export function userSideTools(loaded: LoadedDomain<any>): WireTool[] {
+  return loaded.domain.tools.filter((t) => t.requestor === 'user').map(toWireTool);
+}
+
+/** Whether the task's gold has actions the customer performs on their own side (dual control). */
+export function userActs(loaded: LoadedDomain<any>, task: Task): boolean {
+  return loaded.domain.tools.some((t) => t.requestor === 'user') && (task.evaluation_criteria?.actions ?? []).some((a) => a.requestor === 'user');
+}
+
+/**
+ * Solo mode's only "customer" (tau2 solo): opens with the task's ticket and says nothing more, so
+ * the episode ends (`user_stop`) at the agent's first text reply. Throws BadInputError for a task
+ * without a ticket.
+ */
+export function ticketUser(task: Task): User {
+  if (!task.ticket) throw new BadInputError(`task ${task.id} has no ticket, which solo mode needs`);
+  return new ScriptedUser([task.ticket]);
+}
+
+/** The offline customer when no script or persona is given: the gold customer with user-side gold actions, else the confirming customer. */
+function offlineCustomer(c: UserContext): User {
+  return userActs(c.loaded, c.task) ? new GoldUser(c.task) : confirmingUser(c.loaded);
+}
 
 /** What a user factory gets for one episode. */
 export interface UserContext {
@@ -56,18 +84,19 @@ export const userKinds: Record<string, UserKind> = {
     create: (c) => {
       if (!c.model) throw new BadInputError('the llm user simulator needs a model (--user-model)');
       const modifiers = [...(c.modifiers ?? []), ...(c.persona ? personaModifiers(c.persona, c.task) : [])];
-      return new LLMUserSimulator({ model: c.model, scenario: c.task.user_scenario, modifiers, temperature: c.temperature, seed: c.seed });
+      const tools = userSideTools(c.loaded);
+      return new LLMUserSimulator({ model: c.model, scenario: c.task.user_scenario, modifiers, temperature: c.temperature, seed: c.seed, tools: tools.length ? tools : undefined });
     },
   },
   scripted: {
     description: "fixed replies (default: the domain's opening line, then yes to every confirmation request)",
     needsModel: false,
-    create: (c) => (c.replies ? new ScriptedUser(c.replies, { rules: c.rules }) : confirmingUser(c.loaded)),
+    create: (c) => (c.replies ? new ScriptedUser(c.replies, { rules: c.rules }) : offlineCustomer(c)),
   },
   personas: {
     description: 'the offline customer of a persona (impatient, vague, contradictory, off-policy), from the task',
     needsModel: false,
-    create: (c) => (c.persona ? scriptedPersonaUser(c.persona, c.task) : confirmingUser(c.loaded)),
+    create: (c) => (c.persona ? scriptedPersonaUser(c.persona, c.task) : offlineCustomer(c)),
   },
   // Registration point: the replay user (a recorded trajectory's user turns) registers here.
 };

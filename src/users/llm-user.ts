@@ -12,12 +12,20 @@
  * see {@link UserSignal}), except when the confirm-then-stop guard applies
  * (see {@link guardConfirmThenStop}), which is on by default.
  */
-import type { ChatMessage, ModelRole } from '../spec/messages.js';
+import type { ChatMessage, ModelRole, WireTool } from '../spec/messages.js';
 import type { UserScenario } from '../spec/task.js';
 import type { ChatModel } from '../models/chat-model.js';
 import { detectSignal, type User, type UserTurn, type Utterance } from './user.js';
 import { userSystemPrompt } from './user-prompt.js';
 import { guardConfirmThenStop, type ConfirmGuardOptions } from './confirm-guard.js';
+
+/** Added to the prompt when the customer has device tools (servicegym's wording of tau2's tool guidelines). */
+export const USER_DEVICE_GUIDELINES = [
+  'You can act on your own phone with the tools you have been given; the agent cannot touch your phone.',
+  '- When the agent asks you to check or change something on your phone, do it with a tool call: one action per turn, either a tool call or a message, never both.',
+  '- Base everything you say about your phone on the results of your tool calls; never claim a result you have not seen.',
+  '- The agent cannot see your tool calls or their results: tell the agent what you did and what you found.',
+].join('\n');
 
 /** Sent as the first `user` message when the agent has not spoken first. */
 export const DEFAULT_OPENING_CUE = '(The chat has opened. Write your first message to the agent.)';
@@ -41,6 +49,12 @@ export interface LLMUserSimulatorOptions {
   confirmGuard?: ConfirmGuardOptions | false;
   /** See {@link DEFAULT_OPENING_CUE}. */
   openingCue?: string;
+  /**
+   * Tools the customer may call on their own device (tau2 telecom's user tools); sent with every
+   * request. A reply with tool calls becomes a `tool_calls` turn; the results come back as
+   * `tool` utterances, sent to the model as its own tool calls and their results.
+   */
+  tools?: WireTool[];
 }
 
 /** The model-backed customer; see the module doc. The constructor does no I/O. */
@@ -48,7 +62,8 @@ export class LLMUserSimulator implements User {
   private readonly prompt: string;
 
   constructor(private readonly opts: LLMUserSimulatorOptions) {
-    this.prompt = opts.systemPrompt ?? userSystemPrompt(opts.scenario, opts.modifiers ?? []);
+    const base = opts.systemPrompt ?? userSystemPrompt(opts.scenario, opts.modifiers ?? []);
+    this.prompt = opts.tools?.length && !opts.systemPrompt ? `${base}\n\n${USER_DEVICE_GUIDELINES}` : base;
   }
 
   /** The simulator's system prompt. */
@@ -60,7 +75,12 @@ export class LLMUserSimulator implements User {
   messagesFor(transcript: readonly Utterance[]): ChatMessage[] {
     const out: ChatMessage[] = [{ role: 'system', content: this.prompt }];
     if (transcript[0]?.from !== 'agent') out.push({ role: 'user', content: this.opts.openingCue ?? DEFAULT_OPENING_CUE });
-    for (const u of transcript) out.push(u.from === 'agent' ? { role: 'user', content: u.text } : { role: 'assistant', content: u.text });
+    for (const u of transcript) {
+      if (u.from === 'tool' && u.toolCall) {
+        out.push({ role: 'assistant', content: null, tool_calls: [u.toolCall] });
+        out.push({ role: 'tool', tool_call_id: u.toolCall.id, content: u.text });
+      } else out.push(u.from === 'agent' ? { role: 'user', content: u.text } : { role: 'assistant', content: u.text });
+    }
     return out;
   }
 
@@ -69,7 +89,10 @@ export class LLMUserSimulator implements User {
     const request: Record<string, unknown> = { messages: this.messagesFor(transcript) };
     if (this.opts.temperature !== undefined) request.temperature = this.opts.temperature;
     if (this.opts.seed !== undefined) request.seed = this.opts.seed;
+    if (this.opts.tools?.length) request.tools = this.opts.tools;
     const call = await this.opts.model.complete(request as never, this.opts.role ?? 'user_simulator');
+    const calls = call.response.choices[0].message.tool_calls ?? [];
+    if (calls.length > 0) return { kind: 'tool_calls', calls, call };
     const text = call.response.choices[0].message.content ?? '';
     const signal = detectSignal(text);
     if (signal === 'stop' && this.opts.confirmGuard !== false) {

@@ -5,11 +5,20 @@
  * (never tool calls or tool results), as a list of {@link Utterance}s.
  */
 import type { ModelCallResult } from '../models/chat-model.js';
+import type { ToolCall } from '../spec/messages.js';
 
-/** One message of the public conversation. */
+/**
+ * One message of the public conversation, or (`from: 'tool'`) the result of one of the customer's
+ * own tool calls, which only the customer sees (tau2 telecom's device tools).
+ */
 export interface Utterance {
-  from: 'agent' | 'user';
+  from: 'agent' | 'user' | 'tool';
+  /** The message, or for `tool` the tool's output. */
   text: string;
+  /** For `tool`: the customer's call that produced `text`. */
+  toolCall?: ToolCall;
+  /** For `tool`: whether the call failed. */
+  error?: boolean;
 }
 
 /**
@@ -43,7 +52,12 @@ export function detectSignal(text: string): UserSignal | null {
  */
 export type UserTurn =
   | { kind: 'message'; text: string; call?: ModelCallResult; note?: string }
-  | { kind: 'stop'; signal: UserSignal; text: string | null; call?: ModelCallResult; note?: string };
+  | { kind: 'stop'; signal: UserSignal; text: string | null; call?: ModelCallResult; note?: string }
+  /**
+   * The customer acts on their own device: the calls run with requestor `user`, their results
+   * come back as `tool` utterances, and the customer takes another turn (the agent sees none of it).
+   */
+  | { kind: 'tool_calls'; calls: ToolCall[]; call?: ModelCallResult; note?: string };
 
 /** Any simulated customer. */
 export interface User {

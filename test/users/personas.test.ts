@@ -25,10 +25,10 @@ async function play(user: User, agentTexts: string[]): Promise<UserTurn[]> {
     const t = await user.respond(transcript);
     turns.push(t);
     if (t.kind === 'stop' || i >= agentTexts.length) return turns;
-    transcript.push({ from: 'user', text: t.text }, { from: 'agent', text: agentTexts[i] });
+    transcript.push({ from: 'user', text: t.kind === 'message' ? t.text : '' }, { from: 'agent', text: agentTexts[i] });
   }
 }
-const texts = (turns: UserTurn[]) => turns.map((t) => t.text);
+const texts = (turns: UserTurn[]) => turns.map((t) => (t.kind === 'tool_calls' ? null : t.text));
 
 describe('registry and parsing', () => {
   it('has the seed personas and plain, each with a summary', () => {
