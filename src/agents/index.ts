@@ -61,6 +61,8 @@ export const agentKinds: Record<string, AgentKind> = {
     needsModel: false,
     create: (c) => {
       // Dual control: with user-side gold actions the oracle asks the customer to perform them.
+      // Solo mode (tau2): no customer, so the oracle performs the device actions itself.
+      if (c.loaded.domain.soloMode === true) return new OracleAgent(c.task, { performUserActions: true });
       const writes = new Set(c.loaded.domain.tools.filter((t) => t.kind === 'write' && t.requestor === 'assistant').map((t) => t.name));
       const instructUser = c.loaded.domain.tools.some((t) => t.requestor === 'user') && (c.task.evaluation_criteria?.actions ?? []).some((a) => a.requestor === 'user');
       return new OracleAgent(c.task, { confirmWrites: (n) => writes.has(n), instructUser });

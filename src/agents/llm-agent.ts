@@ -34,7 +34,7 @@ export function agentSystemPrompt(policy: string, instructions: string = DEFAULT
 
 /** The OpenAI `tools[]` entries of the tools the agent (requestor `assistant`) may call. */
 export function agentWireTools(domain: Domain<any>): WireTool[] {
-  return domain.tools.filter((t) => t.requestor === 'assistant').map(toWireTool);
+  return domain.tools.filter((t) => t.requestor === 'assistant' || domain.soloMode === true).map(toWireTool);
 }
 
 interface CommonOptions {

@@ -44,6 +44,8 @@ export interface OracleAgentOptions {
    * `deviceInstruction` message, answered by `GoldUser`); default false: they are skipped.
    */
   instructUser?: boolean;
+  /** Perform the user-requestor gold actions itself, as tool calls (tau2 solo mode); default false. */
+  performUserActions?: boolean;
 }
 
 /** See the module doc. `task.evaluation_criteria` may be absent: the oracle then only reports and stops. */
@@ -56,7 +58,7 @@ export class OracleAgent implements Agent {
     const gold = task.servicegym?.gold_messages ?? [];
     const report = [...gold, (opts.report ?? oracleReport)(info)].join('\n');
     const steps = goldSegments(task).flatMap((seg) =>
-      seg.requestor === 'user'
+      seg.requestor === 'user' && !opts.performUserActions
         ? opts.instructUser
           ? [say(deviceInstruction(seg.actions))]
           : []

@@ -51,6 +51,8 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
     .description("run an LLM agent against the LLM user simulator on a domain's tasks and score every episode")
     .option('--domain <name>', 'domain', 'airline')
     .option('--data-dir <dir>', "a tau2-bench domain folder; default: servicegym's own dataset")
+    .option('--policy-variant <name>', "a policy variant of the domain (telecom: workflow); default: the domain's main policy")
+    .option('--solo', "tau2's solo mode (telecom): no customer; the agent gets the task's ticket and both tool sets")
     .option('--tasks <ids>', 'comma-separated task ids (default: all)')
     .option('--trials <k>', 'trials per task (pass^k needs k); with --personas, per task and persona', '1')
     .option('--personas <ids>', `run every task once per persona, e.g. impatient,vague,contradictory,off-policy ('+' combines; known: ${Object.keys(PERSONAS).join(', ')})`)
@@ -74,7 +76,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
     .option('-q, --quiet', 'no progress on stderr')
     .action(async (flags) => {
       const log = progressLogger(flags.quiet);
-      const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir });
+      const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir, policy: flags.policyVariant, solo: flags.solo === true });
       const strict = flags.strict === true;
       const { tasks, excluded } = strictTaskSelection(loaded, selectTasks(loaded, flags.tasks?.split(',').map((s: string) => s.trim()).filter(Boolean)), strict);
       const trials = Number(flags.trials);

@@ -39,6 +39,8 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
     .description("run the oracle agent on every task and report any task that does not score 1 (checks the tasks, the domain and the evaluator)")
     .option('--domain <name>', 'domain', 'airline')
     .option('--data-dir <dir>', 'a tau2-bench domain folder (db.json, tasks.json, policy.md); default: servicegym\'s own dataset')
+    .option('--policy-variant <name>', "a policy variant of the domain (telecom: workflow); default: the domain's main policy")
+    .option('--solo', "tau2's solo mode (telecom): no customer; the agent gets the task's ticket and both tool sets")
     .option('--tasks <ids>', 'comma-separated task ids (default: all)')
     .option('--personas <ids>', `run every task once per scripted persona, e.g. impatient,vague,contradictory,off-policy (known: ${Object.keys(PERSONAS).join(', ')})`)
     .option('--judge-model <name>', 'judge NL assertions with this model (live; needs SERVICEGYM_API_KEY)')
@@ -50,7 +52,7 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
     .option('-q, --quiet', 'no progress on stderr')
     .action(async (flags) => {
       const log = progressLogger(flags.quiet);
-      const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir });
+      const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir, policy: flags.policyVariant, solo: flags.solo === true });
       const strict = flags.strict === true;
       const { tasks, excluded } = strictTaskSelection(loaded, selectTasks(loaded, flags.tasks?.split(',').map((s: string) => s.trim()).filter(Boolean)), strict);
       checkGoldTools(loaded, tasks, flags.dataDir);

@@ -5,7 +5,7 @@
  * - {@link domainPackages}: domain families with datasets and tasks, for `run`, `validate` and
  *   `conformance` (servicegym's own dataset, or a tau2 folder with `--data-dir`).
  */
-import type { Domain, DomainPackage, LoadedDomain } from '../spec/domain.js';
+import type { Domain, DomainLoadOptions, DomainPackage, LoadedDomain } from '../spec/domain.js';
 import { BadInputError } from '../spec/errors.js';
 import { yunshuDomain } from './yunshu/index.js';
 import { airlinePackage } from './airline/index.js';
@@ -40,8 +40,13 @@ export function getDomain(name: string): Domain<any> {
 }
 
 /** Loads a domain family with its dataset; throws {@link BadInputError} for an unknown name. */
-export function loadDomain(name: string, opts: { dataDir?: string } = {}): LoadedDomain<any> {
+export function loadDomain(name: string, opts: DomainLoadOptions = {}): LoadedDomain<any> {
   const p = domainPackages[name];
   if (!p) throw new BadInputError(`unknown domain '${name}' (known: ${Object.keys(domainPackages).join(', ') || 'none'})`);
+  const policies = p.variants?.policies ?? [];
+  if (opts.policy !== undefined && !policies.includes(opts.policy)) {
+    throw new BadInputError(`domain '${name}' has no policy variant '${opts.policy}'${policies.length ? ` (known: ${policies.join(', ')})` : ''}`);
+  }
+  if (opts.solo && !p.variants?.solo) throw new BadInputError(`domain '${name}' has no solo mode`);
   return p.load(opts);
 }

@@ -43,6 +43,11 @@ export interface Domain<S = unknown> {
    * replay skips it); a throw turns the call into an `Error: …` result.
    */
   sync?: (state: S) => void;
+  /**
+   * tau2's solo mode: the agent may call the user-side tools too (there is no customer), and a
+   * run gives it the task's `ticket` instead of a user simulator.
+   */
+  soloMode?: boolean;
   /** Run `sync` during the gold replay too (the corrected mode); default false, as tau2's evaluator. */
   goldReplaySync?: boolean;
   /**
@@ -102,5 +107,18 @@ export interface LoadedDomain<S = unknown> {
 export interface DomainPackage {
   name: string;
   description: string;
-  load(opts?: { dataDir?: string }): LoadedDomain<any>;
+  /** Variants the family offers (tau2 telecom: the `workflow` policy and solo mode); absent: none. */
+  variants?: { policies?: readonly string[]; solo?: boolean };
+  load(opts?: DomainLoadOptions): LoadedDomain<any>;
+}
+
+/**
+ * How to load a domain family: the data folder, and a variant — `policy` names a policy variant
+ * (e.g. telecom `workflow`), `solo` is tau2's solo mode (no customer; the agent gets the task's
+ * ticket and both tool sets).
+ */
+export interface DomainLoadOptions {
+  dataDir?: string;
+  policy?: string;
+  solo?: boolean;
 }

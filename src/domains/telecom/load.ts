@@ -5,6 +5,7 @@
  * env assertions).
  */
 import fs from 'node:fs';
+import { z } from 'zod';
 import path from 'node:path';
 import type { Domain, LoadedDomain } from '../../spec/domain.js';
 import { BadInputError } from '../../spec/errors.js';
@@ -77,8 +78,20 @@ export interface TelecomDomainParts {
   faults?: TelecomFaultMode;
   /** Extra agent tools (servicegym's dataset). */
   extraAgentTools?: TelecomTool[];
+  /** tau2's solo mode: the agent also gets the user tools and a `done` tool; no customer. */
+  solo?: boolean;
   description?: string;
 }
+
+/** Solo mode's `done`: the agent calls it when it has finished the ticket (tau2 solo); changes nothing. */
+const soloDoneTool: TelecomTool<Record<string, never>> = {
+  name: 'done',
+  description: 'Call this function when you are done with the task.',
+  parameters: z.object({}),
+  kind: 'generic',
+  requestor: 'assistant',
+  invoke: () => 'The task is marked as done.',
+};
 
 /** The telecom {@link Domain}: agent tools then user tools; each `initialState()` is a fresh copy of both DBs. */
 export function createTelecomDomain(parts: TelecomDomainParts): Domain<TelecomState> {
@@ -88,7 +101,8 @@ export function createTelecomDomain(parts: TelecomDomainParts): Domain<TelecomSt
     name: 'telecom',
     description: parts.description ?? 'Telecom technical support with dual control: account tools for the agent, device tools for the customer (tau2-bench telecom semantics).',
     policy: parts.policy,
-    tools: [...telecomAgentTools(parts.today), ...(parts.extraAgentTools ?? []), ...telecomUserTools()],
+    tools: [...telecomAgentTools(parts.today), ...(parts.extraAgentTools ?? []), ...(parts.solo ? [soloDoneTool] : []), ...telecomUserTools()],
+    soloMode: parts.solo === true,
     initialState: () => structuredClone({ db: parts.db, user: parts.userDb }),
     state: telecomStateOps,
     outputStyle: { ensureAscii: true },
@@ -129,6 +143,6 @@ export function loadTau2Telecom(opts: TelecomLoadOptions & { dataDir: string }):
     cache.set(key, hit);
   }
   const policy = composeTelecomPolicy(dir, opts.policy ?? 'manual', opts.solo ?? false);
-  const domain = createTelecomDomain({ db: hit.db, userDb: hit.userDb, policy, today: TELECOM_TAU2_TODAY, faults: opts.faults });
+  const domain = createTelecomDomain({ db: hit.db, userDb: hit.userDb, policy, today: TELECOM_TAU2_TODAY, faults: opts.faults, solo: opts.solo });
   return { domain, mode: 'tau2', policy, tasks: hit.tasks, source: dir, now: TELECOM_TAU2_NOW };
 }

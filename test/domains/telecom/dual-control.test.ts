@@ -8,6 +8,8 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadTau2Telecom } from '../../../src/domains/telecom/index.js';
+import { loadDomain } from '../../../src/domains/index.js';
+import { BadInputError } from '../../../src/spec/errors.js';
 import { runDomainTasks } from '../../../src/run/task-run.js';
 import { HAS_SHARED, SHARED } from '../../support/paths.js';
 import { last, startTwoRoleMock, type TwoRoleMock } from '../../support/two-role-mock.js';
@@ -63,5 +65,27 @@ describe.skipIf(!HAS_SHARED)('telecom dual control', () => {
       expect(b.messages.some((m: any) => m.role === 'tool' || (m.role === 'user' && !m.content))).toBe(false);
       expect(b.tools.map((t: any) => t.function.name)).not.toContain('toggle_roaming');
     }
+  });
+
+  it('solo mode: the agent gets the ticket and both tool sets, and performs the device actions itself; reward 1', async () => {
+    const solo = loadDomain('telecom', { dataDir: DIR, solo: true });
+    expect(solo.domain.soloMode).toBe(true);
+    expect(solo.policy.startsWith('<main_policy>\n')).toBe(true);
+    const task = solo.tasks.find((t) => t.id === '[service_issue]overdue_bill_suspension[PERSONA:Easy]')!;
+    const res = await runDomainTasks({ loaded: solo, tasks: [task], trials: 1, concurrency: 1, mode: 'oracle', runId: 'solo' });
+    const rec = res.records[0];
+    expect([rec.evaluation?.reward, rec.evaluation?.partial]).toEqual([1, 1]);
+    expect(rec.episode.messages.find((m) => m.role === 'user')).toEqual({ role: 'user', content: task.ticket });
+    expect(rec.episode.toolLog.map((e) => `${e.requestor}:${e.name}`)).toEqual([
+      'assistant:send_payment_request', 'assistant:make_payment', 'assistant:resume_line', 'assistant:reboot_device',
+    ]);
+  });
+
+  it('the workflow policy is selectable; variants a domain lacks are refused', () => {
+    const wf = loadDomain('telecom', { dataDir: DIR, policy: 'workflow' });
+    expect(wf.policy).toContain('<tech_support_policy>');
+    expect(wf.policy).not.toBe(loaded.policy);
+    expect(() => loadDomain('telecom', { dataDir: DIR, policy: 'nope' })).toThrow(/no policy variant 'nope' \(known: manual, workflow\)/);
+    expect(() => loadDomain('airline', { dataDir: path.join(SHARED, 'peers', 'tau2', 'airline'), solo: true })).toThrow(BadInputError);
   });
 });
