@@ -68,5 +68,6 @@ export function summaryText(s: RunSummary): string {
       : []),
     `terminations: ${Object.entries(s.terminations).map(([k, v]) => `${k} ${v}`).join(', ')}`,
   ];
+  if (s.crossSide) lines.push(`cross-side tool use: ${s.crossSide.episodes}/${s.crossSide.measured} episodes (${s.crossSide.uses} uses: an agent calling device tools, a customer calling agent tools, or an agent telling the customer to use an agent tool)`);
   return lines.join('\n');
 }

@@ -19,6 +19,7 @@ import { replayGold } from './gold.js';
 import type { ReplayEnvOptions } from './initial-state.js';
 import { judgeNlAssertions, nlComponent, type NlVerdict } from './nl.js';
 import { indexActions } from './trace-index.js';
+import { crossSideUse } from './cross-side.js';
 import type { CheckResult, EpisodeTrace, RubricResult, TaskEvaluation, TerminationReason } from './types.js';
 import { resolveStrict, strictBasis, transferClaimCheck, TRANSFER_CLAIM_FLAG, type StrictSetting } from './strict.js';
 import type { GoldAction } from '../spec/task.js';
@@ -164,6 +165,7 @@ export async function evaluateTask<S>(opts: EvaluateTaskOptions<S>): Promise<Tas
 
   const breakdown: TaskEvaluation['reward_breakdown'] = {};
   for (const b of COMPONENTS) breakdown[b] = components[b].score;
+  const crossSide = crossSideUse(domain, trace);
   return {
     task_id: task.id,
     termination: trace.termination,
@@ -177,5 +179,6 @@ export async function evaluateTask<S>(opts: EvaluateTaskOptions<S>): Promise<Tas
     db_diff: components.DB.check.diff ?? [],
     receipts: [...judged.receipts, ...(ruleVotes?.receipts ?? [])],
     ...(strict ? { strict: true, flags } : {}),
+    ...(crossSide ? { cross_side: crossSide } : {}),
   };
 }

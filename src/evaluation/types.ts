@@ -2,6 +2,7 @@
  * What the evaluator takes and gives. The evaluator is a pure function of the task, the
  * episode trace and (for NL assertions) a judge model's recorded answers.
  */
+import type { CrossSideUse } from './cross-side.js';
 import type { ChatMessage } from '../spec/messages.js';
 import type { RewardBasis } from '../spec/task.js';
 import type { FieldDiff } from '../spec/state.js';
@@ -85,4 +86,6 @@ export interface TaskEvaluation {
   strict?: boolean;
   /** Strict mode: what the episode was flagged for (e.g. `transfer_claimed_without_call`); empty when nothing. */
   flags?: string[];
+  /** Cross-side tool use (domains with user tools only; see `cross-side.ts`). */
+  cross_side?: CrossSideUse;
 }

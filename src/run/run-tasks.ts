@@ -234,6 +234,10 @@ export async function runTasks<E extends EvaluationLike, S = any>(opts: RunTasks
   if (sinkError) throw (sinkError as { error: unknown }).error;
   const records = settled.sort((a, b) => a.order - b.order).flatMap((s) => (s.rec ? [s.rec] : []));
 
+  const crossSideOf = (ev: unknown): { crossSide?: number } => {
+    const cs = (ev as { cross_side?: { count?: unknown } } | null | undefined)?.cross_side;
+    return typeof cs?.count === 'number' ? { crossSide: cs.count } : {};
+  };
   const outcomes: EpisodeOutcome[] = records.map((r) => ({
     taskId: r.taskId,
     trial: r.trial,
@@ -243,6 +247,7 @@ export async function runTasks<E extends EvaluationLike, S = any>(opts: RunTasks
     infraError: r.infraError !== undefined,
     harnessError: r.harnessError !== undefined,
     evaluationError: r.evaluationError !== undefined,
+    ...crossSideOf(r.evaluation),
   }));
   for (const f of opts.finished ?? []) {
     if (f.reward === undefined || !f.termination) continue;

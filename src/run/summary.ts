@@ -29,6 +29,8 @@ export interface EpisodeOutcome {
   harnessError?: boolean;
   /** True when the evaluator threw (reward and partial are then null). */
   evaluationError: boolean;
+  /** Cross-side tool uses in the episode (domains with user tools); absent otherwise. */
+  crossSide?: number;
 }
 
 /** Counts, means and pass^k of a run (see the module doc for which episodes count). */
@@ -57,6 +59,11 @@ export interface RunSummary {
    */
   passHatKInterval: PassHatKInterval[];
   terminations: Partial<Record<TerminationReason, number>>;
+  /**
+   * Domains with user tools: scored episodes in which a party used the other side's tools (see
+   * `evaluation/cross-side.ts`), out of those measured; absent when no episode was measured.
+   */
+  crossSide?: { episodes: number; measured: number; uses: number };
 }
 
 /** Summarises episode outcomes (any order). */
@@ -90,5 +97,18 @@ export function summarizeRun(outcomes: readonly EpisodeOutcome[]): RunSummary {
     passHatK: perTask.size ? passHatKCurve(perTask) : [],
     passHatKInterval: perTask.size ? passHatKIntervals(perTask) : [],
     terminations,
+    ...crossSideSummary(outcomes),
+  };
+}
+
+function crossSideSummary(outcomes: readonly EpisodeOutcome[]): Pick<RunSummary, 'crossSide'> {
+  const measured = outcomes.filter((o) => !o.infraError && !o.evaluationError && o.crossSide !== undefined);
+  if (measured.length === 0) return {};
+  return {
+    crossSide: {
+      episodes: measured.filter((o) => (o.crossSide ?? 0) > 0).length,
+      measured: measured.length,
+      uses: measured.reduce((s, o) => s + (o.crossSide ?? 0), 0),
+    },
   };
 }
