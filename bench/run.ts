@@ -5,6 +5,7 @@
 import { benchSeedReplay, type BenchRow } from './seed-replay.js';
 import { benchAirlineReplay, TAU2_TASKS_PER_SECOND } from './airline-validate.js';
 import { benchValidate } from './validate.js';
+import { benchTelecomValidate } from './telecom-validate.js';
 import { benchOptimizer } from './optimizer.js';
 import { benchViewerMatrix } from './viewer.js';
 import { benchDatasets } from './datasets.js';
@@ -17,6 +18,7 @@ const sections: [string, () => Promise<BenchRow[]>][] = [
   ['airline validate (tau2 tasks)', () => benchValidate('airline', TAU2_TASKS_PER_SECOND)],
   // tau2's own code validates retail tasks at about 7.7 tasks/s on this kind of machine.
   ['retail validate (tau2 tasks)', () => benchValidate('retail', 7.7)],
+  ['telecom validate (tau2 tasks; the customer performs the user-side gold actions)', () => benchTelecomValidate()],
   ['optimizer at seed scale (mock HTTP server, scripted prompt-sensitive model)', () => benchOptimizer()],
   ['viewer matrix of 1,000 episodes (headless chromium)', () => benchViewerMatrix()],
   ['fault drill: airline seed suite through a proxy faulting 20% of requests', () => benchFaultDrill()],

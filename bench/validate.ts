@@ -19,6 +19,11 @@ const SHARED = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 
  * warm-up pass, which also loads the DB once); `baselineTasksPerSecond` is tau2's rate.
  */
 export async function benchValidate(domain: string, baselineTasksPerSecond: number, minSeconds = 3): Promise<BenchRow[]> {
+  return benchValidateRate(domain, minSeconds, baselineTasksPerSecond);
+}
+
+/** As {@link benchValidate}; without a baseline no ratio is printed. */
+export async function benchValidateRate(domain: string, minSeconds = 3, baselineTasksPerSecond?: number): Promise<BenchRow[]> {
   const dir = path.join(SHARED, domain);
   if (!fs.existsSync(dir)) return [{ name: `${domain} validate`, value: `skipped (${dir} not found)` }];
   const t0 = performance.now();
@@ -45,7 +50,7 @@ export async function benchValidate(domain: string, baselineTasksPerSecond: numb
     {
       name: `${domain} validate throughput (${tasks.length} tasks with gold actions, oracle + evaluator)`,
       value: `${rate.toFixed(0)} tasks/s`,
-      ratio: `${(rate / baselineTasksPerSecond).toFixed(0)}x tau2's ~${baselineTasksPerSecond} tasks/s (target >= 100x)`,
+      ...(baselineTasksPerSecond ? { ratio: `${(rate / baselineTasksPerSecond).toFixed(0)}x tau2's ~${baselineTasksPerSecond} tasks/s (target >= 100x)` } : {}),
     },
     { name: 'peak RSS so far', value: `${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB` },
   ];

@@ -16,11 +16,13 @@ export function registerLint(program: Command, setExit: (code: number) => void):
     .description("report facts about a dataset's tasks that change what its rewards mean (uncounted criteria, unchecked transfers, known-bad tasks)")
     .option('--domain <name>', 'domain', 'airline')
     .option('--data-dir <dir>', "a tau2-bench domain folder; default: servicegym's own dataset")
+    .option('--policy-variant <name>', "a policy variant of the domain (telecom: workflow)")
+    .option('--solo', "tau2's solo mode (telecom): lints what a solo agent can know")
     .option('--tasks <ids>', 'comma-separated task ids (default: all)')
     .option('-v, --verbose', 'print every per-task detail')
     .option('--json', 'print the report as JSON')
     .action(async (flags) => {
-      const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir });
+      const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir, policy: flags.policyVariant, solo: flags.solo === true });
       const tasks = selectTasks(loaded, flags.tasks?.split(',').map((s: string) => s.trim()).filter(Boolean));
       const report = await lintDataset(loaded, { tasks });
       process.stdout.write(flags.json ? JSON.stringify(report, null, 2) + '\n' : formatLintReport(report, flags.verbose === true) + '\n');

@@ -103,6 +103,7 @@ export async function lintDataset(loaded: LoadedDomain<any>, opts: { tasks?: rea
   const gold = await goldErrorFinding(loaded, tasks);
   if (gold) findings.push(gold);
   findings.push(...knownBadFindings(loaded));
+  findings.push(...(loaded.lints?.(tasks) ?? []));
   return { domain: loaded.domain.name, mode: loaded.mode, source: loaded.source, tasks: tasks.length, findings };
 }
 

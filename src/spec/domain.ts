@@ -96,6 +96,18 @@ export interface LoadedDomain<S = unknown> {
   knownBadTasks?: KnownBadTask[];
   /** The domain's wording of a scripted customer's opening line (validate's confirming customer); absent: a generic one. */
   customerOpening?: string;
+  /** Dataset-specific data lints, run by `lint` and the validate report beside the generic ones. */
+  lints?: (tasks: readonly Task[]) => DatasetLintFinding[];
+}
+
+/** One dataset-specific lint finding (same shape as the evaluator's generic lint findings). */
+export interface DatasetLintFinding {
+  rule: string;
+  /** `info` describes the data; `warn` means some reward can mislead. */
+  level: 'info' | 'warn';
+  summary: string;
+  task_ids: string[];
+  details?: Record<string, string>;
 }
 
 /**

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import { z } from 'zod';
 import path from 'node:path';
-import type { Domain, LoadedDomain } from '../../spec/domain.js';
+import type { DatasetLintFinding, Domain, LoadedDomain } from '../../spec/domain.js';
 import { BadInputError } from '../../spec/errors.js';
 import type { Task } from '../../spec/task.js';
 import { readTextFile } from '../../util/json-file.js';
@@ -113,6 +113,27 @@ export function createTelecomDomain(parts: TelecomDomainParts): Domain<TelecomSt
   };
 }
 
+/**
+ * Data lint (solo mode): tasks whose env assertions need a data refuel of some amount
+ * (`assert_data_refueling_amount`) while their ticket — all a solo agent is told — never states
+ * that amount, so a solo agent cannot know it. A warning in solo mode, information otherwise.
+ */
+export function refuelAmountLint(tasks: readonly Task[], solo: boolean): DatasetLintFinding[] {
+  const ids: string[] = [];
+  const details: Record<string, string> = {};
+  for (const t of tasks) {
+    const a = (t.evaluation_criteria?.env_assertions ?? []).find((x) => x.func_name === 'assert_data_refueling_amount');
+    const amount = a?.arguments.expected_amount;
+    if (typeof amount !== 'number') continue;
+    const ticket = t.ticket ?? '';
+    if ([String(amount), amount.toFixed(1)].some((f) => ticket.includes(`${f} GB`))) continue;
+    ids.push(t.id);
+    details[t.id] = `needs a refuel of ${amount} GB; the ticket does not say so`;
+  }
+  if (ids.length === 0) return [];
+  return [{ rule: 'solo_refuel_amount_unstated', level: solo ? 'warn' : 'info', summary: `${ids.length} task${ids.length === 1 ? '' : 's'} assert a refuel amount their ticket never states (solo mode cannot know it)`, task_ids: ids, details }];
+}
+
 /** Options of the telecom loader (see {@link loadTelecom}). */
 export interface TelecomLoadOptions {
   dataDir?: string;
@@ -144,5 +165,5 @@ export function loadTau2Telecom(opts: TelecomLoadOptions & { dataDir: string }):
   }
   const policy = composeTelecomPolicy(dir, opts.policy ?? 'manual', opts.solo ?? false);
   const domain = createTelecomDomain({ db: hit.db, userDb: hit.userDb, policy, today: TELECOM_TAU2_TODAY, faults: opts.faults, solo: opts.solo });
-  return { domain, mode: 'tau2', policy, tasks: hit.tasks, source: dir, now: TELECOM_TAU2_NOW };
+  return { domain, mode: 'tau2', policy, tasks: hit.tasks, source: dir, now: TELECOM_TAU2_NOW, lints: (tasks) => refuelAmountLint(tasks, opts.solo === true) };
 }

@@ -11,6 +11,7 @@ import { loadTau2Telecom } from '../../../src/domains/telecom/index.js';
 import { loadDomain } from '../../../src/domains/index.js';
 import { BadInputError } from '../../../src/spec/errors.js';
 import { runDomainTasks } from '../../../src/run/task-run.js';
+import { lintDataset } from '../../../src/evaluation/lint.js';
 import { HAS_SHARED, SHARED } from '../../support/paths.js';
 import { last, startTwoRoleMock, type TwoRoleMock } from '../../support/two-role-mock.js';
 
@@ -87,5 +88,15 @@ describe.skipIf(!HAS_SHARED)('telecom dual control', () => {
     expect(wf.policy).not.toBe(loaded.policy);
     expect(() => loadDomain('telecom', { dataDir: DIR, policy: 'nope' })).toThrow(/no policy variant 'nope' \(known: manual, workflow\)/);
     expect(() => loadDomain('airline', { dataDir: path.join(SHARED, 'peers', 'tau2', 'airline'), solo: true })).toThrow(BadInputError);
+  });
+
+  it('lint (solo): tasks asserting a refuel amount their ticket never states', () => {
+    const solo = loadDomain('telecom', { dataDir: DIR, solo: true });
+    const [f] = solo.lints!(solo.tasks);
+    expect([f.rule, f.level, f.task_ids.length]).toEqual(['solo_refuel_amount_unstated', 'warn', 992]);
+    expect(loaded.lints!(loaded.tasks)[0].level).toBe('info');
+    // and the lint report includes it (on a few tasks: the generic lints replay gold actions)
+    const some = solo.tasks.filter((t) => f.task_ids.includes(t.id)).slice(0, 3);
+    expect(lintDataset(solo, { tasks: some }).findings.find((x) => x.rule === 'solo_refuel_amount_unstated')!.task_ids).toHaveLength(3);
   });
 });
