@@ -6,21 +6,9 @@
  * user tools have it; in solo mode the agent may call both sets, so only the last kind counts.
  */
 import type { Domain } from '../spec/domain.js';
-import type { EpisodeTrace } from './types.js';
+import type { CrossSideEvent, CrossSideUse, EpisodeTrace } from './types.js';
 
-/** One cross-side use: who, which tool, and where (tool-log step or message index). */
-export interface CrossSideEvent {
-  kind: 'agent_called_user_tool' | 'user_called_agent_tool' | 'agent_told_user_agent_tool';
-  tool: string;
-  /** Tool-log step for calls, message index for instructions. */
-  at: number;
-}
-
-/** The episode's cross-side uses; `count` is their number. */
-export interface CrossSideUse {
-  count: number;
-  events: CrossSideEvent[];
-}
+export type { CrossSideEvent, CrossSideUse };
 
 /** A sentence addressed to the customer ("please …", "you …") and not about the agent's own action. */
 const ADDRESSED = /\b(you|your|please)\b/i;

@@ -2,7 +2,6 @@
  * What the evaluator takes and gives. The evaluator is a pure function of the task, the
  * episode trace and (for NL assertions) a judge model's recorded answers.
  */
-import type { CrossSideUse } from './cross-side.js';
 import type { ChatMessage } from '../spec/messages.js';
 import type { RewardBasis } from '../spec/task.js';
 import type { FieldDiff } from '../spec/state.js';
@@ -88,4 +87,18 @@ export interface TaskEvaluation {
   flags?: string[];
   /** Cross-side tool use (domains with user tools only; see `cross-side.ts`). */
   cross_side?: CrossSideUse;
+}
+
+/** One cross-side use: who, which tool, and where (tool-log step or message index). */
+export interface CrossSideEvent {
+  kind: 'agent_called_user_tool' | 'user_called_agent_tool' | 'agent_told_user_agent_tool';
+  tool: string;
+  /** Tool-log step for calls, message index for instructions. */
+  at: number;
+}
+
+/** The episode's cross-side uses; `count` is their number. */
+export interface CrossSideUse {
+  count: number;
+  events: CrossSideEvent[];
 }
