@@ -179,6 +179,6 @@ export async function evaluateTask<S>(opts: EvaluateTaskOptions<S>): Promise<Tas
     db_diff: components.DB.check.diff ?? [],
     receipts: [...judged.receipts, ...(ruleVotes?.receipts ?? [])],
     ...(strict ? { strict: true, flags } : {}),
-    ...(crossSide ? { cross_side: crossSide } : {}),
+    ...(crossSide && crossSide.count > 0 ? { cross_side: crossSide } : {}),
   };
 }

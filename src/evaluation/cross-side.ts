@@ -22,13 +22,13 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * ("please …", "you …", not "I will …") names the tool as a whole word (e.g. `enable_roaming`);
  * names of user-side tools in agent messages are ordinary instructions.
  */
-export function crossSideUse(domain: Domain<any>, trace: Pick<EpisodeTrace, 'messages' | 'toolLog'>): CrossSideUse | null {
+export function crossSideUse(domain: Domain<any>, trace: Pick<EpisodeTrace, 'messages' | 'actionLog'>): CrossSideUse | null {
   const userTools = new Set(domain.tools.filter((t) => t.requestor === 'user').map((t) => t.name));
   if (userTools.size === 0) return null;
   const agentTools = domain.tools.filter((t) => t.requestor === 'assistant').map((t) => t.name);
   const agentSet = new Set(agentTools);
   const events: CrossSideEvent[] = [];
-  trace.toolLog.forEach((e, step) => {
+  trace.actionLog.forEach((e, step) => {
     if (e.requestor === 'assistant' && userTools.has(e.name) && domain.soloMode !== true) events.push({ kind: 'agent_called_user_tool', tool: e.name, at: step });
     if (e.requestor === 'user' && agentSet.has(e.name)) events.push({ kind: 'user_called_agent_tool', tool: e.name, at: step });
   });

@@ -37,7 +37,9 @@ export function indexActions(trace: Pick<EpisodeTrace, 'messages' | 'actionLog'>
       throw new BadInputError(`trace: action #${step} (${entry.name}) names message ${cause.message_index}, but the trajectory has ${trace.messages.length} messages`);
     }
     const id = cause.tool_call_id;
-    if (id !== undefined && !(m.role === 'assistant' && (m.tool_calls ?? []).some((tc) => tc.id === id))) {
+    // the agent's tool calls, or the customer's own (a `user` message carrying `tool_calls`, dual control)
+    const calls = m.role === 'assistant' || m.role === 'user' ? ((m as { tool_calls?: { id: string }[] }).tool_calls ?? []) : [];
+    if (id !== undefined && !calls.some((tc) => tc.id === id)) {
       throw new BadInputError(`trace: action #${step} (${entry.name}) names tool call ${id}, which message ${cause.message_index} does not carry`);
     }
     return { step, entry, message: cause.message_index, toolCallId: id ?? null };

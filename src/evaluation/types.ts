@@ -85,7 +85,7 @@ export interface TaskEvaluation {
   strict?: boolean;
   /** Strict mode: what the episode was flagged for (e.g. `transfer_claimed_without_call`); empty when nothing. */
   flags?: string[];
-  /** Cross-side tool use (domains with user tools only; see `cross-side.ts`). */
+  /** Cross-side tool use, when there was any (domains with user tools only; see `cross-side.ts`). */
   cross_side?: CrossSideUse;
 }
 
@@ -93,7 +93,7 @@ export interface TaskEvaluation {
 export interface CrossSideEvent {
   kind: 'agent_called_user_tool' | 'user_called_agent_tool' | 'agent_told_user_agent_tool';
   tool: string;
-  /** Tool-log step for calls, message index for instructions. */
+  /** Action-log position for calls, message index for instructions. */
   at: number;
 }
 

@@ -61,7 +61,7 @@ export interface RunSummary {
   terminations: Partial<Record<TerminationReason, number>>;
   /**
    * Domains with user tools: scored episodes in which a party used the other side's tools (see
-   * `evaluation/cross-side.ts`), out of those measured; absent when no episode was measured.
+   * `evaluation/cross-side.ts`), out of the scored ones; absent when no episode had any.
    */
   crossSide?: { episodes: number; measured: number; uses: number };
 }
@@ -102,8 +102,8 @@ export function summarizeRun(outcomes: readonly EpisodeOutcome[]): RunSummary {
 }
 
 function crossSideSummary(outcomes: readonly EpisodeOutcome[]): Pick<RunSummary, 'crossSide'> {
-  const measured = outcomes.filter((o) => !o.infraError && !o.evaluationError && o.crossSide !== undefined);
-  if (measured.length === 0) return {};
+  const measured = outcomes.filter((o) => !o.infraError && !o.evaluationError);
+  if (!measured.some((o) => (o.crossSide ?? 0) > 0)) return {};
   return {
     crossSide: {
       episodes: measured.filter((o) => (o.crossSide ?? 0) > 0).length,

@@ -17,8 +17,8 @@ const DIR = path.join(SHARED, 'peers', 'tau2', 'telecom');
 const REFERENCE = path.join(SHARED, 'peers', 'tau2', 'reference', 'telecom.train.jsonl');
 
 describe.skipIf(!HAS_SHARED)('telecom conformance with tau2', () => {
-  it("74/74 identical on tau2's evaluator path: outputs, both diffs, both DBs' hashes", () => {
-    const report = runConformance({ loaded: loadTau2Telecom({ dataDir: DIR }), reference: readReference(REFERENCE) });
+  it("74/74 identical on tau2's evaluator path: outputs, both diffs, both DBs' hashes", async () => {
+    const report = await runConformance({ loaded: loadTau2Telecom({ dataDir: DIR }), reference: readReference(REFERENCE) });
     expect(report.tasks.filter((t) => !t.ok).map((t) => t.task_id)).toEqual([]);
     expect([report.identical, report.total]).toEqual([74, 74]);
     for (const t of report.tasks) {
@@ -32,8 +32,8 @@ describe.skipIf(!HAS_SHARED)('telecom conformance with tau2', () => {
     ]);
   });
 
-  it("74/74 identical on tau2's live path (--synced): live outputs and live final hashes", () => {
-    const report = runConformance({ loaded: loadTau2Telecom({ dataDir: DIR }), reference: readReference(REFERENCE), synced: true });
+  it("74/74 identical on tau2's live path (--synced): live outputs and live final hashes", async () => {
+    const report = await runConformance({ loaded: loadTau2Telecom({ dataDir: DIR }), reference: readReference(REFERENCE), synced: true });
     expect([report.identical, report.total]).toEqual([74, 74]);
     expect(report.tasks.flatMap((t) => t.actions).every((a) => a.matched === 'output')).toBe(true);
   });

@@ -18,12 +18,12 @@ const domain: Domain<unknown> = {
   initialState: () => ({}),
   outputStyle: { ensureAscii: true },
 };
-const entry = (requestor: 'assistant' | 'user', name: string) => ({ step: 0, requestor, name, arguments: {}, output: '', error: true, mutating: false });
+const entry = (requestor: 'assistant' | 'user', name: string) => ({ seq: 0, requestor, name, arguments: {}, result: '', error: true, mutating: false });
 
 describe('cross-side tool use', () => {
   it('counts each kind once per occurrence and ignores what is allowed', () => {
     const trace = {
-      toolLog: [entry('assistant', 'toggle_roaming'), entry('user', 'enable_roaming'), entry('user', 'toggle_roaming'), entry('assistant', 'enable_roaming')],
+      actionLog: [entry('assistant', 'toggle_roaming'), entry('user', 'enable_roaming'), entry('user', 'toggle_roaming'), entry('assistant', 'enable_roaming')],
       messages: [
         { role: 'assistant' as const, content: 'Please run enable_roaming on your phone.' },
         { role: 'assistant' as const, content: 'I will call enable_roaming now. Shall I proceed?' },
@@ -45,6 +45,6 @@ describe('cross-side tool use', () => {
     const base = { termination: 'user_stop' as const, reward: 1, partial: 1, infraError: false, evaluationError: false };
     const s = summarizeRun([{ ...base, taskId: 'a', trial: 0, crossSide: 2 }, { ...base, taskId: 'b', trial: 0, crossSide: 0 }]);
     expect(s.crossSide).toEqual({ episodes: 1, measured: 2, uses: 2 });
-    expect(summarizeRun([{ ...base, taskId: 'a', trial: 0 }]).crossSide).toBeUndefined();
+    expect(summarizeRun([{ ...base, taskId: 'a', trial: 0, crossSide: 0 }]).crossSide).toBeUndefined();
   });
 });

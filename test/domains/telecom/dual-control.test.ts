@@ -90,13 +90,13 @@ describe.skipIf(!HAS_SHARED)('telecom dual control', () => {
     expect(() => loadDomain('airline', { dataDir: path.join(SHARED, 'peers', 'tau2', 'airline'), solo: true })).toThrow(BadInputError);
   });
 
-  it('lint (solo): tasks asserting a refuel amount their ticket never states', () => {
+  it('lint (solo): tasks asserting a refuel amount their ticket never states', async () => {
     const solo = loadDomain('telecom', { dataDir: DIR, solo: true });
     const [f] = solo.lints!(solo.tasks);
     expect([f.rule, f.level, f.task_ids.length]).toEqual(['solo_refuel_amount_unstated', 'warn', 992]);
     expect(loaded.lints!(loaded.tasks)[0].level).toBe('info');
     // and the lint report includes it (on a few tasks: the generic lints replay gold actions)
     const some = solo.tasks.filter((t) => f.task_ids.includes(t.id)).slice(0, 3);
-    expect(lintDataset(solo, { tasks: some }).findings.find((x) => x.rule === 'solo_refuel_amount_unstated')!.task_ids).toHaveLength(3);
+    expect((await lintDataset(solo, { tasks: some })).findings.find((x) => x.rule === 'solo_refuel_amount_unstated')!.task_ids).toHaveLength(3);
   });
 });

@@ -52,35 +52,35 @@ describe.skipIf(!HAS_SHARED)('tau2 telecom domain', () => {
     expect(workflow.policy).toContain(fs.readFileSync(path.join(DIR, 'tech_support_workflow_solo.md'), 'utf8'));
   });
 
-  it('syncs the line onto the phone after every call; the agent cannot call device tools', () => {
+  it('syncs the line onto the phone after every call; the agent cannot call device tools', async () => {
     const task = loaded.tasks.find((t) => t.id === '[mobile_data_issue]user_abroad_roaming_disabled_on[PERSONA:Easy]')!;
-    const env = new Environment(loaded.domain, { now: loaded.now!, state: taskInitialState(loaded.domain, task) });
+    const env = new Environment(loaded.domain, { now: loaded.now!, state: await taskInitialState(loaded.domain, task) });
     const call = (name: string, args: object, who: 'assistant' | 'user' = 'assistant') => env.execute({ id: name, type: 'function', function: { name, arguments: JSON.stringify(args) } }, who);
-    expect(call('toggle_data', {}).output).toBe("Error: Tool 'toggle_data' not found.");
-    expect(call('run_speed_test', {}, 'user').output).toBe('Speed test failed: No Connection.');
-    expect(call('enable_roaming', { customer_id: 'C1001', line_id: 'L1002' }).output).toBe('Roaming enabled successfully');
+    expect((await call('toggle_data', {})).output).toBe("Error: Tool 'toggle_data' not found.");
+    expect((await call('run_speed_test', {}, 'user')).output).toBe('Speed test failed: No Connection.');
+    expect((await call('enable_roaming', { customer_id: 'C1001', line_id: 'L1002' })).output).toBe('Roaming enabled successfully');
     expect((env.state as any).user.surroundings.roaming_allowed).toBe(true);
-    expect(call('run_speed_test', {}, 'user').output).toBe('Speed Test Result: 275.00 Mbps (Excellent). Connection is very fast.');
-    expect(call('get_data_usage', { customer_id: 'C1001', line_id: 'L1002' }).output).toBe(
+    expect((await call('run_speed_test', {}, 'user')).output).toBe('Speed Test Result: 275.00 Mbps (Excellent). Connection is very fast.');
+    expect((await call('get_data_usage', { customer_id: 'C1001', line_id: 'L1002' })).output).toBe(
       '{"line_id": "L1002", "data_used_gb": "8.7", "data_limit_gb": "15.0", "data_refueling_gb": "0.0", "cycle_end_date": "2025-02-28"}',
     );
-    expect(call('check_vpn_status', {}, 'user').output).toBe('VPN is turned OFF.');
-    call('connect_vpn', {}, 'user');
-    expect(call('check_vpn_status', {}, 'user').output).toBe(
+    expect((await call('check_vpn_status', {}, 'user')).output).toBe('VPN is turned OFF.');
+    await call('connect_vpn', {}, 'user');
+    expect((await call('check_vpn_status', {}, 'user')).output).toBe(
       "VPN is ON and connected. Details: {'server_address': '192.168.1.1', 'protocol': 'OpenVPN', 'server_performance': <PerformanceLevel.EXCELLENT: 'excellent'>}",
     );
   });
 
-  it('every 9th task: the start state builds; with the sync the gold trajectory meets every env assertion', () => {
+  it('every 9th task: the start state builds; with the sync the gold trajectory meets every env assertion', async () => {
     const d = loaded.domain;
     let unsyncedFailures = 0;
     const sample = loaded.tasks.filter((_, i) => i % 9 === 0);
     for (const task of sample) {
-      const start = taskInitialState(d, task, { now: loaded.now! });
+      const start = await taskInitialState(d, task, { now: loaded.now! });
       for (const sync of [true, false]) {
         const env = new Environment(d, { now: loaded.now!, state: start, sync });
         for (const a of task.evaluation_criteria!.actions!) {
-          expect(env.execute({ id: 'g', type: 'function', function: { name: a.name, arguments: JSON.stringify(a.arguments) } }, a.requestor).error).toBe(false);
+          expect((await env.execute({ id: 'g', type: 'function', function: { name: a.name, arguments: JSON.stringify(a.arguments) } }, a.requestor)).error).toBe(false);
         }
         const met = (task.evaluation_criteria!.env_assertions ?? []).every((a) => d.assertions![a.func_name](env.state, a.arguments, a.env_type) === a.assert_value);
         if (sync) expect(met, task.id).toBe(true);
