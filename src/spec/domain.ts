@@ -119,6 +119,8 @@ export interface DatasetLintFinding {
 export interface DomainPackage {
   name: string;
   description: string;
+  /** False when the family has no dataset of servicegym's own yet (`load()` needs a `dataDir`). */
+  ownDataset?: boolean;
   /** Variants the family offers (tau2 telecom: the `workflow` policy and solo mode); absent: none. */
   variants?: { policies?: readonly string[]; solo?: boolean };
   load(opts?: DomainLoadOptions): LoadedDomain<any>;

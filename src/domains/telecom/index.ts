@@ -18,6 +18,7 @@ export { tau2ToolSurface } from './tool-def.js';
 export const telecomPackage: DomainPackage = {
   name: 'telecom',
   description: 'Telecom technical support with dual control: the agent works the account, the customer acts on their own phone (tau2-bench telecom).',
+  ownDataset: false,
   variants: { policies: ['manual', 'workflow'], solo: true },
   load: (opts) => {
     if (!opts?.dataDir) throw new BadInputError("domain 'telecom' needs --data-dir (a tau2 telecom folder); servicegym's own telecom dataset is not built yet");
