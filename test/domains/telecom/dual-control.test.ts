@@ -27,7 +27,7 @@ describe.skipIf(!HAS_SHARED)('telecom dual control', () => {
 
   it('oracle: the agent pays-and-resumes, the customer pays and reboots with its own tools; reward 1', async () => {
     const task = loaded.tasks.find((t) => t.id === '[service_issue]overdue_bill_suspension[PERSONA:Easy]')!;
-    const res = await runDomainTasks({ loaded, tasks: [task], trials: 1, concurrency: 1, mode: 'oracle', runId: 'dual' });
+    const res = await runDomainTasks({ loaded, tasks: [task], trials: 1, concurrency: 1, agent: 'oracle', user: 'scripted', runId: 'dual' });
     const rec = res.records[0];
     expect([rec.evaluation?.reward, rec.evaluation?.partial]).toEqual([1, 1]);
     const log = rec.episode.toolLog.map((e) => `${e.requestor}:${e.name}`);
@@ -54,7 +54,7 @@ describe.skipIf(!HAS_SHARED)('telecom dual control', () => {
         return { content: 'Done, roaming is on now.' };
       },
     });
-    const res = await runDomainTasks({ loaded, tasks: [task], trials: 1, concurrency: 1, mode: 'llm', agentModel: mock.agentModel, userModel: mock.userModel, runId: 'llm-dual' });
+    const res = await runDomainTasks({ loaded, tasks: [task], trials: 1, concurrency: 1, agent: 'llm', user: 'llm', agentModel: mock.agentModel, userModel: mock.userModel, runId: 'llm-dual' });
     const rec = res.records[0];
     expect(rec.episode.toolLog.map((e) => `${e.requestor}:${e.name}`)).toEqual(['user:toggle_roaming']);
     expect(rec.evaluation?.reward).toBe(1);
@@ -73,7 +73,7 @@ describe.skipIf(!HAS_SHARED)('telecom dual control', () => {
     expect(solo.domain.soloMode).toBe(true);
     expect(solo.policy.startsWith('<main_policy>\n')).toBe(true);
     const task = solo.tasks.find((t) => t.id === '[service_issue]overdue_bill_suspension[PERSONA:Easy]')!;
-    const res = await runDomainTasks({ loaded: solo, tasks: [task], trials: 1, concurrency: 1, mode: 'oracle', runId: 'solo' });
+    const res = await runDomainTasks({ loaded: solo, tasks: [task], trials: 1, concurrency: 1, agent: 'oracle', user: 'scripted', runId: 'solo' });
     const rec = res.records[0];
     expect([rec.evaluation?.reward, rec.evaluation?.partial]).toEqual([1, 1]);
     expect(rec.episode.messages.find((m) => m.role === 'user')).toEqual({ role: 'user', content: task.ticket });
