@@ -24,9 +24,13 @@ export function oracleReport(info: readonly string[]): string {
   return `Your request has been taken care of. The details:\n${info.map((s) => `- ${s}`).join('\n')}`;
 }
 
-/** The confirmation request the oracle sends before a write (answered by validate's scripted user). */
+/** The confirmation request the oracle sends before a write (answered by validate's scripted user): the call, with amounts in cents also in dollars. */
 export function oracleConfirmation(name: string, args: unknown): string {
-  return `Before I go ahead: I will call ${name} with ${JSON.stringify(args)}. Shall I proceed?`;
+  // Amounts kept in cents (`amount_cents: 28573`) are also said in dollars, as a person reads them.
+  const money = Object.entries(args && typeof args === 'object' ? (args as Record<string, unknown>) : {})
+    .filter(([k, v]) => /_cents$/.test(k) && Number.isInteger(v))
+    .map(([k, v]) => `${k.replace(/_cents$/, '').replace(/_/g, ' ')} $${((v as number) / 100).toFixed(2)}`);
+  return `Before I go ahead: I will call ${name} with ${JSON.stringify(args)}${money.length ? ` (${money.join(', ')})` : ''}. Shall I proceed?`;
 }
 
 /** Presentation options; the actions and the info always come from the task. */
