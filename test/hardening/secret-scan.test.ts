@@ -15,7 +15,7 @@ import { runCli as cli } from '../support/cli.js';
 import { SEED_CAMPAIGN, tmpDir } from '../support/paths.js';
 import { last } from '../support/two-role-mock.js';
 
-const KEY = 'sk-canary-SECRET-SCAN-0123456789abcdef';
+const KEY = 'canary-SECRET-SCAN-0123456789abcdef-key';
 const URL_SECRET = 'URLCANARY987654';
 const NEEDLES = [KEY, KEY.slice(-8), URL_SECRET];
 
