@@ -2,6 +2,7 @@
  * Shared pieces of the banking tools: the state type (a copy-on-write view of the bank's
  * tables), record look-ups that fail as tool errors, and argument schemas.
  */
+import { recordOrToolError } from '../common/record-lookup.js';
 import { z } from 'zod';
 import type { CowDb } from '../../env/cow-db.js';
 import { ToolError, type ToolDef } from '../../spec/tool.js';
@@ -23,12 +24,8 @@ export type BankDb = CowDb<BankTables>;
 /** A banking tool. */
 export type BankTool<A = any> = ToolDef<BankDb, A>;
 
-/** The record `id` of `table`, or a tool error `<Label> <id> not found`. */
-export function must<K extends keyof BankTables>(db: BankDb, table: K, id: string, label: string): BankTables[K][string] {
-  const r = db.get(table, id);
-  if (!r) throw new ToolError(`${label} ${id} not found`);
-  return r;
-}
+/** The record or a tool error `<Label> <id> not found` (see recordOrToolError). */
+export const must = <K extends keyof BankTables>(db: BankDb, table: K, id: string, label: string): BankTables[K][string] => recordOrToolError(db, table, id, label);
 
 /** The ISO date of the environment's "now". */
 export const today = (now: string): string => now.slice(0, 10);

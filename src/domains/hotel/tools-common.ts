@@ -1,4 +1,5 @@
 /** Shared pieces of the hotel tools: the state view, record look-ups as tool errors, repricing. */
+import { recordOrToolError } from '../common/record-lookup.js';
 import { z } from 'zod';
 import type { CowDb } from '../../env/cow-db.js';
 import { ToolError, type ToolDef } from '../../spec/tool.js';
@@ -16,12 +17,8 @@ export type HotelTables = {
 export type HotelDb = CowDb<HotelTables>;
 export type HotelTool<A = any> = ToolDef<HotelDb, A>;
 
-/** The record or a tool error `<Label> <id> not found`. */
-export function must<K extends keyof HotelTables>(db: HotelDb, table: K, id: string, label: string): HotelTables[K][string] {
-  const r = db.get(table, id);
-  if (!r) throw new ToolError(`${label} ${id} not found`);
-  return r;
-}
+/** The record or a tool error `<Label> <id> not found` (see recordOrToolError). */
+export const must = <K extends keyof HotelTables>(db: HotelDb, table: K, id: string, label: string): HotelTables[K][string] => recordOrToolError(db, table, id, label);
 
 /** The key of a nightly rate. */
 export const rateKey = (property: string, room: string, plan: string, date: string) => `${property}|${room}|${plan}|${date}`;

@@ -10,8 +10,6 @@ import { stayDates } from './rules.js';
 import { CHARGE_CODES } from './schema.js';
 import { centsArg, guestIdArg, isoDateArg, must, priceNight, rateKey, reservationIdArg, settle, type HotelDb, type HotelTool } from './tools-common.js';
 
-const guestView = (g: { guest_id: string; first_name: string; last_name: string; email: string; phone: string; loyalty_tier: string; cards: unknown[]; reservation_ids: string[] }) => g;
-
 export const findGuests: HotelTool<{ last_name: string; first_name?: string; email?: string }> = {
   name: 'find_guests',
   description: 'Find guest profiles by last name, optionally narrowed by first name or email (case-insensitive). Returns a list of {guest_id, first_name, last_name, email, loyalty_tier}.',
@@ -29,7 +27,7 @@ export const getGuest: HotelTool<{ guest_id: string }> = {
   parameters: z.strictObject({ guest_id: guestIdArg }),
   kind: 'read',
   requestor: 'assistant',
-  invoke: ({ guest_id }, { state }) => guestView(must(state, 'guests', guest_id, 'Guest')),
+  invoke: ({ guest_id }, { state }) => must(state, 'guests', guest_id, 'Guest'),
 };
 
 export const getReservation: HotelTool<{ reservation_id: string }> = {

@@ -5,6 +5,7 @@
  * administration system refuses (dates outside the term or before today, duplicate drivers,
  * drivers it cannot list); rating is the agent's.
  */
+import { recordOrToolError } from '../common/record-lookup.js';
 import { z } from 'zod';
 import type { CowDb } from '../../env/cow-db.js';
 import { ToolError, type ToolDef } from '../../spec/tool.js';
@@ -15,11 +16,8 @@ export type InsuranceTables = { holders: Record<string, Holder>; policies: Recor
 export type InsuranceDb = CowDb<InsuranceTables>;
 export type InsuranceTool<A = any> = ToolDef<InsuranceDb, A>;
 
-function must<K extends keyof InsuranceTables>(db: InsuranceDb, table: K, id: string, label: string): InsuranceTables[K][string] {
-  const r = db.get(table, id);
-  if (!r) throw new ToolError(`${label} ${id} not found`);
-  return r;
-}
+/** The record or a tool error `<Label> <id> not found` (see recordOrToolError). */
+const must = <K extends keyof InsuranceTables>(db: InsuranceDb, table: K, id: string, label: string): InsuranceTables[K][string] => recordOrToolError(db, table, id, label);
 const isoDateArg = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected an ISO date YYYY-MM-DD');
 const policyIdArg = z.string().describe("The policy number, for example 'AP-77120'.");
 

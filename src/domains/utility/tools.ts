@@ -5,6 +5,7 @@
  * ahead, a start at an occupied premise before the occupant stops, double orders); deposit
  * eligibility and the final-bill date are the policy's (data/utility_policy.md).
  */
+import { recordOrToolError } from '../common/record-lookup.js';
 import { z } from 'zod';
 import type { CowDb } from '../../env/cow-db.js';
 import { ToolError, type ToolDef } from '../../spec/tool.js';
@@ -15,11 +16,8 @@ export type UtilityTables = { customers: Record<string, Customer>; premises: Rec
 export type UtilityDb = CowDb<UtilityTables>;
 export type UtilityTool<A = any> = ToolDef<UtilityDb, A>;
 
-function must<K extends keyof UtilityTables>(db: UtilityDb, table: K, id: string, label: string): UtilityTables[K][string] {
-  const r = db.get(table, id);
-  if (!r) throw new ToolError(`${label} ${id} not found`);
-  return r;
-}
+/** The record or a tool error `<Label> <id> not found` (see recordOrToolError). */
+const must = <K extends keyof UtilityTables>(db: UtilityDb, table: K, id: string, label: string): UtilityTables[K][string] => recordOrToolError(db, table, id, label);
 const isoDateArg = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected an ISO date YYYY-MM-DD');
 
 /** Refuses a service date before tomorrow or more than 60 days ahead (policy 2.2). */

@@ -7,21 +7,14 @@
  */
 import { Rng } from '../../../util/rng.js';
 import { addDays, foreignFeeCents } from '../rules.js';
-import type { Account, Address, Card, CardOrder, Customer, Dispute, SecurityNote, Transaction } from '../types.js';
+import type { Account, Address, Card, Customer, Dispute, Transaction } from '../types.js';
+import type { BankTables } from '../tools-common.js';
 
 /** The dataset's "now" (US Eastern). */
 export const SERVICEGYM_BANK_NOW = '2026-10-02T14:00:00';
 
 /** The generated tables (no call log: calls are made in episodes). */
-export interface GeneratedBank {
-  customers: Record<string, Customer>;
-  accounts: Record<string, Account>;
-  cards: Record<string, Card>;
-  transactions: Record<string, Transaction>;
-  disputes: Record<string, Dispute>;
-  card_orders: Record<string, CardOrder>;
-  security_notes: Record<string, SecurityNote>;
-}
+export type GeneratedBank = Omit<BankTables, 'call_log'>;
 
 const FIRST = ['James', 'Maria', 'Wei', 'Fatima', 'Liam', 'Priya', 'Carlos', 'Emily', 'Kwame', 'Olga', 'Noah', 'Yuki', 'Ahmed', 'Grace', 'Mateo', 'Chloe', 'Daniel', 'Amara', 'Ethan', 'Leila'];
 const LAST = ['Nguyen', 'Smith', 'Garcia', 'Johnson', 'Kowalski', 'Okafor', 'Patel', 'Rossi', 'Kim', 'Brown', 'Haddad', 'Silva', 'Murphy', 'Schmidt'];
