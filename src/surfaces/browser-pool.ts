@@ -1,0 +1,84 @@
+/**
+ * The browser pool shared by the browser-backed surfaces (web, pixels): one headless Chromium per
+ * process, launched on first use, and one isolated browser context per episode (its own cookies,
+ * storage and pages), so a reset is a new context rather than a new browser and episodes never
+ * see each other's state (architecture notes, "Performance shape").
+ *
+ * playwright-core downloads no browser: the executable is Debian's `chromium` at
+ * `/usr/bin/chromium`, or the path in `SERVICEGYM_CHROMIUM`.
+ */
+import fs from 'node:fs';
+import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
+import { BadInputError } from '../spec/errors.js';
+
+/** Where Chromium is looked for when `SERVICEGYM_CHROMIUM` is unset. */
+export const DEFAULT_CHROMIUM = '/usr/bin/chromium';
+
+/**
+ * Launch flags: headless, no sandbox (containers run as root), no GPU, and none of Chromium's own
+ * network traffic (updates, sync, background fetches), which a closed network refuses noisily.
+ */
+export const CHROMIUM_ARGS: readonly string[] = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** The Chromium executable this process uses (`SERVICEGYM_CHROMIUM` or {@link DEFAULT_CHROMIUM}). */
+export function chromiumPath(): string {
+  return process.env.SERVICEGYM_CHROMIUM || DEFAULT_CHROMIUM;
+}
+
+/** True when the Chromium executable exists (browser surfaces and their tests need it). */
+export function hasChromium(): boolean {
+  return fs.existsSync(chromiumPath());
+}
+
+let launching: Promise<Browser> | null = null;
+
+/**
+ * The process's browser, launched on first call (concurrent callers share one launch). A browser
+ * that disconnected (crashed or was closed) is relaunched on the next call. Throws
+ * {@link BadInputError} naming the path when Chromium is not installed.
+ */
+export async function sharedBrowser(): Promise<Browser> {
+  if (launching) {
+    const b = await launching.catch(() => null);
+    if (b && b.isConnected()) return b;
+  }
+  const exe = chromiumPath();
+  if (!fs.existsSync(exe)) {
+    throw new BadInputError(`Chromium not found at ${exe}: install it (Debian: apt-get install -y chromium) or set SERVICEGYM_CHROMIUM`);
+  }
+  launching = import('playwright-core').then(({ chromium }) =>
+    chromium.launch({ executablePath: exe, args: [...CHROMIUM_ARGS] }),
+  );
+  launching.catch(() => {
+    launching = null;
+  });
+  return launching;
+}
+
+/**
+ * A fresh, isolated context for one episode on the shared browser. The caller closes it (a
+ * surface's `close`), which also closes its pages. `options` are playwright's context options
+ * (viewport in CSS pixels, device scale factor, locale, timezone ...).
+ */
+export async function newEpisodeContext(options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const browser = await sharedBrowser();
+  return browser.newContext({ locale: 'en-US', timezoneId: 'UTC', ...options });
+}
+
+/** Closes the shared browser if one was launched (tests, process exit). Safe to call twice. */
+export async function closeSharedBrowser(): Promise<void> {
+  const p = launching;
+  launching = null;
+  if (!p) return;
+  const b = await p.catch(() => null);
+  if (b) await b.close().catch(() => undefined);
+}
