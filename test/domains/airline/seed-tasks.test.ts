@@ -117,6 +117,14 @@ const T02: Record<string, ScriptStep[]> = {
     bags(2),
     say(T02_CREDIT_CARD_DONE),
   ],
+  fiveBags: [
+    userDetails('raj_patel_118'),
+    reservation('Q7M4LT'),
+    askToConfirm(T02_SUMMARY.replace('4 of the 6 bags', '4 of the 5 bags').replace('the other 2 cost', 'the other 2 cost')),
+    upgrade(GIFT),
+    call('update_reservation_baggages', { reservation_id: 'Q7M4LT', total_baggages: 5, nonfree_baggages: 2, payment_id: GIFT }),
+    say(T02_DONE.replace('6 checked bags', '5 checked bags')),
+  ],
   bagsOnly: [
     userDetails('raj_patel_118'),
     reservation('Q7M4LT'),
@@ -170,6 +178,14 @@ describe('T02 upgrade and bags', () => {
   it('c) upgrade paid with the credit card instead of the gift card: 75%, reward 0', async () => {
     const o = await runSeedTask('T02', T02_OPENING, T02.upgradeOnCreditCard);
     expectScore(o, { partial: 0.75, reward: 0, failed: ['payment'] });
+  });
+
+  // One item alone: 5 bags recorded instead of 6, still 2 paid ($100), so the gift card and the
+  // payment history equal the gold ones and only the bag counts differ.
+  it('g) records 5 bags instead of 6 (2 paid, $100): 75%, bags only, reward 0', async () => {
+    const o = await runSeedTask('T02', T02_OPENING, T02.fiveBags);
+    expectScore(o, { partial: 0.75, reward: 0, failed: ['bags'] });
+    expect(o.record.episode.finalState.get('users', 'raj_patel_118').payment_methods[GIFT].amount).toBe(248.75);
   });
 
   it('d) no cabin change, only the 6 bags with 4 paid on the gift card, confirmed: 15%, reward 0', async () => {
@@ -316,6 +332,15 @@ const T15: Record<string, ScriptStep[]> = {
     cancel('IV4CXL'),
     say(T15_DONE_NO_TOTAL),
   ],
+  bagThenCancel: [
+    ...T15_READS,
+    askToConfirm(`${T15_SUMMARY} Before that I will add a checked bag to IV1A24 ($50 on its card), so the refund covers it too.`),
+    call('update_reservation_baggages', { reservation_id: 'IV1A24', total_baggages: 2, nonfree_baggages: 1, payment_id: 'credit_card_9080001' }),
+    cancel('IV1A24'),
+    cancel('IV2BUS'),
+    cancel('IV4CXL'),
+    say('Done: IV1A24, IV2BUS and IV4CXL are cancelled. The total refunded is $1785, back to the original payment methods in 5 to 7 business days.'),
+  ],
   missesAirlineCancelled: [
     ...T15_READS,
     askToConfirm('IV1A24 (booked less than 24 hours ago, $160) and IV2BUS (business cabin, $1390) can be cancelled for free; the others cannot. I would cancel those two.'),
@@ -341,6 +366,14 @@ describe('T15 cancel only the eligible reservations', () => {
     const o = await runSeedTask('T15', T15_OPENING, T15.noTotal);
     expectScore(o, { partial: 0.85, reward: 0, failed: ['total_stated'] });
     expect(o.evaluation.reward_breakdown).toMatchObject({ DB: 1, COMMUNICATE: 0 });
+  });
+
+  // One item alone: the right three are cancelled and $1785 is stated, but IV1A24's payment
+  // history carries a bag charge and its refund that the gold history does not have.
+  it('d) charges a bag to IV1A24 before cancelling the right three: 75%, refunds only, reward 0', async () => {
+    const o = await runSeedTask('T15', T15_OPENING, T15.bagThenCancel);
+    expectScore(o, { partial: 0.75, reward: 0, failed: ['refunds'] });
+    expect(o.earned).toEqual(['cancellation_set', 'total']);
   });
 
   it('c) cancels only IV1A24 and IV2BUS (misses IV4CXL) and states $1550: 0%, reward 0', async () => {

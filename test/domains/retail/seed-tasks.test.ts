@@ -69,6 +69,12 @@ const T04: Record<string, ScriptStep[]> = {
     T04_BOTH,
     say(T04_DONE),
   ],
+  decoyBoots: [
+    ...T04_READS,
+    askToConfirm('In one exchange request for order #W4419983: Hiking Boots size 9 ($149.99) for size 10 without waterproofing ($142.37), -$7.62, and the Rain Jacket blue M for green M ($84.50), -$5.00. The difference of -$12.62 goes back to your Visa ending 1881.'),
+    exchange(['6100000101', '6100000201'], ['6100000104', '6100000202']),
+    say('Your exchange is requested: boots size 10 and the jacket in green M; $12.62 will be refunded to your Visa ending 1881.'),
+  ],
   greenL: [
     ...T04_READS,
     askToConfirm('In one exchange request for order #W4419983: Hiking Boots size 9 for size 10 (+$10.00) and the Rain Jacket blue M for green L ($84.50, -$5.00); +$5.00 on your Visa ending 1881.'),
@@ -120,6 +126,14 @@ describe('T04 exchange two delivered items', () => {
 
   // Green L (6100000203) costs the same as green M, so the difference (+$5.00, card) is still
   // gold's; only the variants item is lost: 25 + 20 + 15.
+  // The decoy 6100000104 (size 10, not waterproof, $142.37) changes the difference to -$12.62:
+  // variants and price difference are lost together; the single call and the confirmation stay.
+  it('e) boots exchanged for the decoy size 10 without waterproofing: 40%, variants and difference, reward 0', async () => {
+    const o = await runSeedTask('T04', T04_OPENING, T04.decoyBoots);
+    expectScore(o, { partial: 0.4, reward: 0, failed: ['variants', 'price_difference'] });
+    expect(o.earned).toEqual(['single_call', 'confirmation']);
+  });
+
   it('d) jacket exchanged for green L instead of green M: 60%, reward 0', async () => {
     const o = await runSeedTask('T04', T04_OPENING, T04.greenL);
     expectScore(o, { partial: 0.6, reward: 0, failed: ['variants'] });
@@ -249,6 +263,14 @@ const T06: Record<string, ScriptStep[]> = {
     say('Done: your grinder is now the burr version and the order will ship to your new address.'),
   ],
   noConfirmation: [...T06_READS, newAddress, cancelMugSet, say(T06_DONE)],
+  wrongZip: [
+    ...T06_READS,
+    askToConfirm(ADDRESS_SUMMARY.replace('60611', '60610')),
+    call('modify_pending_order_address', { order_id: '#W9902117', address1: '845 Lake Shore Drive', address2: 'Apt 12B', city: 'Chicago', state: 'IL', country: 'USA', zip: '60610' }),
+    askToConfirm(MUG_SUMMARY),
+    cancelMugSet,
+    say(T06_DONE.replace('60611', '60610')),
+  ],
   cancelsWholeOrder: [
     ...T06_READS,
     askToConfirm(ADDRESS_SUMMARY),
@@ -284,6 +306,12 @@ describe('T06 pending order with a change of mind', () => {
     const o = await runSeedTask('T06', T06_CUSTOMER, T06.noConfirmation);
     expectScore(o, { partial: 0.9, reward: 1, failed: ['confirmed'] });
     expect(userTexts(o)).toEqual([T06_OPENING, T06_CHANGE]);
+  });
+
+  it('d) the address with a mistyped ZIP (60610), everything else right: 70%, address only, reward 0', async () => {
+    const o = await runSeedTask('T06', T06_CUSTOMER, T06.wrongZip);
+    expectScore(o, { partial: 0.7, reward: 0, failed: ['address'] });
+    expect(o.earned).toEqual(['grinder_unchanged', 'line_cancellation', 'confirmations']);
   });
 
   // Address first (after the cancellation it could no longer be changed), then the whole order is
