@@ -5,9 +5,12 @@
 import type { Surface } from '../spec/surface.js';
 import { BadInputError } from '../spec/errors.js';
 import { apiSurface } from './api.js';
+import { webScreenshotSurface, webSurface } from './web.js';
 
 export const surfaces: Record<string, Surface> = {
   api: apiSurface,
+  web: webSurface,
+  'web-screenshot': webScreenshotSurface,
 };
 
 /** The surface registered under `name`; throws {@link BadInputError} listing the known names. */

@@ -1,0 +1,275 @@
+/**
+ * The web surface: the agent reaches a back-end only through a real browser (headless Chromium via
+ * playwright-core), as support agents who work in a CRM console or a helpdesk do. There is no API
+ * tool: the app's own XHR endpoints serve its pages only.
+ *
+ * What the agent gets (the field's browser-agent tools, Playwright MCP / BrowserGym style):
+ * `browser_snapshot` (the page's accessibility outline with element refs, `web-snapshot.ts`),
+ * `browser_click(ref)`, `browser_type(ref, text, submit?)`, `browser_select_option(ref, value)`,
+ * `browser_press_key(key)` and `browser_navigate(url)` (the app's origin only). Every action
+ * answers with the line of the element it acted on (`Acted on: - button "Save" [ref=e9]`) and the
+ * page's snapshot after the page has settled. The observation mode is chosen per run:
+ * `snapshot` (text only; surface `web`) or `snapshot+screenshot` (every answer also carries a JPEG
+ * of the viewport as an `image_url` part, and a `browser_screenshot` tool; surface
+ * `web-screenshot`).
+ *
+ * Per episode (`open`): the domain's app is started over the episode's state on 127.0.0.1 at an
+ * ephemeral port, one isolated browser context is opened on the process's shared Chromium
+ * (`browser-pool.ts`), requests to any other origin are refused, and the page opens at the app's
+ * start path. `close` closes the context and stops the server, always.
+ *
+ * Settling: after an action the surface waits until the page has loaded, no request the page
+ * started is in flight and no element is `aria-busy="true"` (the app's loading states), at most
+ * {@link SETTLE_TIMEOUT_MS}; the snapshot then says the page was still loading.
+ *
+ * How an app plugs in: make the domain a `WebDomain` (`web-app.ts`) — its `tools` stay the
+ * back-end operations; add `webApp: { name, create(backend) { return honoApp.fetch }, startPath }`.
+ * Pages read `backend.state`; every read or write that is a back-end operation goes through
+ * `await backend.act('operation', args)`, which records it with the browser action that caused
+ * it. Give elements accessible names (labels, `aria-label`), mark pending requests with
+ * `aria-busy="true"`, and show refusals in the page (`role="alert"`). Then run the domain with
+ * `surface: getSurface('web')`; the oracle addresses elements by role and name (`findRef`).
+ */
+import { z } from 'zod';
+import type { BrowserContext, Page } from 'playwright-core';
+import type { ContentPart } from '../spec/content.js';
+import type { Domain } from '../spec/domain.js';
+import { BadInputError } from '../spec/errors.js';
+import type { Surface, SurfaceOpenContext } from '../spec/surface.js';
+import { toolResult, ToolError, type ToolContext, type ToolDef } from '../spec/tool.js';
+import { newEpisodeContext } from './browser-pool.js';
+import { serveApp, webAppOf, type AppServer, type WebBackend } from './web-app.js';
+import { refLine, SNAPSHOT_SCRIPT, type PageSnapshot } from './web-snapshot.js';
+
+/** What the agent observes after each action. */
+export type WebObservation = 'snapshot' | 'snapshot+screenshot';
+
+/** Longest wait for a page to settle after an action, in ms (generous: the machine may be busy). */
+export const SETTLE_TIMEOUT_MS = 15_000;
+/** Longest wait for an element to become actionable, in ms. */
+export const ACTION_TIMEOUT_MS = 15_000;
+
+/** One episode's browser: the app server, the context and page, and the browser action in progress. */
+export class WebEpisode {
+  /** The tool call whose doing app requests are (the latest one). */
+  ctx: ToolContext<unknown> | null = null;
+  /** Requests the page started and that have not finished. */
+  inflight = 0;
+  /** The episode's ref counter (refs are never reused within an episode). */
+  nextRef = 0;
+  /** The latest snapshot's outline. */
+  lastSnapshot = '';
+
+  constructor(
+    readonly server: AppServer,
+    readonly context: BrowserContext,
+    readonly page: Page,
+  ) {}
+
+  get origin(): string {
+    return this.server.origin;
+  }
+}
+
+/** The back-end an episode's app sees: state and now from the episode, acts caused by the current browser action. */
+function backendFor<S>(ctx: SurfaceOpenContext<S>, holder: { episode?: WebEpisode }): WebBackend<S> {
+  return {
+    state: ctx.state,
+    now: ctx.now,
+    act: async (name, args) => {
+      const tc = holder.episode?.ctx;
+      if (!tc) return { result: 'Error: no browser action in progress', error: true };
+      return tc.act(name, args);
+    },
+  };
+}
+
+/** Opens the episode (see the module doc). Rejects when Chromium is missing or the app fails to start. */
+async function openEpisode<S>(ctx: SurfaceOpenContext<S>): Promise<WebEpisode> {
+  const app = webAppOf(ctx.domain);
+  if (!app) throw new BadInputError(`domain ${ctx.domain.name} has no web app (the web surface needs a domain with webApp)`);
+  const holder: { episode?: WebEpisode } = {};
+  const server = await serveApp(app.create(backendFor(ctx, holder)));
+  let context: BrowserContext | undefined;
+  try {
+    context = await newEpisodeContext({ viewport: app.viewport ?? { width: 1280, height: 800 } });
+    context.setDefaultTimeout(ACTION_TIMEOUT_MS);
+    const origin = server.origin;
+    await context.route((url) => url.origin !== origin, (route) => route.abort('blockedbyclient'));
+    const page = await context.newPage();
+    const episode = new WebEpisode(server, context, page);
+    holder.episode = episode;
+    page.on('request', () => void episode.inflight++);
+    page.on('requestfinished', () => void episode.inflight--);
+    page.on('requestfailed', () => void episode.inflight--);
+    page.on('dialog', (d) => void d.dismiss().catch(() => undefined));
+    await page.goto(origin + (app.startPath ?? '/'), { waitUntil: 'load', timeout: SETTLE_TIMEOUT_MS * 2 });
+    return episode;
+  } catch (e) {
+    await context?.close().catch(() => undefined);
+    await server.close();
+    throw e;
+  }
+}
+
+/** Closes the episode's context (and its pages), then stops the app server. */
+async function closeEpisode(resource: unknown): Promise<void> {
+  const ep = resource as WebEpisode | undefined;
+  if (!ep) return;
+  try {
+    await ep.context.close();
+  } finally {
+    await ep.server.close();
+  }
+}
+
+/** In-page: whether no element is busy (the app's loading states). */
+const NOT_BUSY = `!document.querySelector('[aria-busy="true"]')`;
+/** In-page: whether some element is busy, looked at after the next frame (handlers that start a request have run). */
+const BUSY_AFTER_FRAME = `new Promise((r) => requestAnimationFrame(() => setTimeout(() => r(!!document.querySelector('[aria-busy="true"]')), 0)))`;
+
+/** Waits until the page has settled (see the module doc); false when it did not within the timeout. */
+async function settle(ep: WebEpisode): Promise<boolean> {
+  const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+  try {
+    await ep.page.waitForLoadState('load', { timeout: SETTLE_TIMEOUT_MS });
+    while (Date.now() < deadline) {
+      const busy = (await ep.page.evaluate(BUSY_AFTER_FRAME)) as boolean;
+      if (!busy && ep.inflight <= 0) return true;
+      await ep.page.waitForFunction(NOT_BUSY, undefined, { timeout: Math.max(1, deadline - Date.now()), polling: 'raf' });
+      if (ep.inflight > 0) await ep.page.waitForLoadState('networkidle', { timeout: Math.max(1, Math.min(2000, deadline - Date.now())) }).catch(() => undefined);
+    }
+  } catch {
+    // a navigation replaced the document mid-wait, or the timeout passed: look once more below
+  }
+  return ep.page.evaluate(NOT_BUSY).then(Boolean, () => false);
+}
+
+/** Takes the snapshot (and the episode's refs move on). */
+async function snapshotOf(ep: WebEpisode): Promise<PageSnapshot> {
+  const fn = `(${SNAPSHOT_SCRIPT})(${ep.nextRef})`;
+  const snap = (await ep.page.evaluate(fn)) as PageSnapshot;
+  ep.nextRef = snap.next;
+  ep.lastSnapshot = snap.text;
+  return snap;
+}
+
+/** The URL as the agent sees it: a path on the app's origin. */
+const shownUrl = (ep: WebEpisode, url: string): string => (url.startsWith(ep.origin) ? url.slice(ep.origin.length) || '/' : url);
+
+/** The observation after an action: optional lead line, page title and URL, the outline; in screenshot mode a JPEG part too. */
+async function observe(ep: WebEpisode, mode: WebObservation, lead: string[]): Promise<unknown> {
+  const settled = await settle(ep);
+  const snap = await snapshotOf(ep);
+  const text = [...lead, `Page: ${snap.title}`, `URL: ${shownUrl(ep, snap.url)}`, ...(settled ? [] : ['(the page is still loading)']), 'Snapshot:', snap.text].join('\n');
+  if (mode === 'snapshot') return text;
+  const jpeg = await ep.page.screenshot({ type: 'jpeg', quality: 60, timeout: SETTLE_TIMEOUT_MS });
+  const parts: ContentPart[] = [{ type: 'text', text }, { type: 'image_url', image_url: { url: `data:image/jpeg;base64,${jpeg.toString('base64')}` } }];
+  return toolResult(parts);
+}
+
+/** The episode of a tool call, bound as the cause of the app requests that follow. */
+function episodeOf(ctx: ToolContext<unknown>): WebEpisode {
+  const ep = ctx.surface as WebEpisode | undefined;
+  if (!(ep instanceof WebEpisode)) throw new Error('web surface tool called without an open browser episode');
+  ep.ctx = ctx;
+  return ep;
+}
+
+/** The element of `ref` on the current page, with its line in the latest snapshot. Throws ToolError for an unknown or stale ref. */
+async function element(ep: WebEpisode, ref: string): Promise<{ locator: ReturnType<Page['locator']>; line: string }> {
+  if (!/^e\d+$/.test(ref)) throw new ToolError(`'${ref}' is not an element ref (refs look like e12; take a browser_snapshot)`);
+  const locator = ep.page.locator(`[data-sg-ref="${ref}"]`);
+  if ((await locator.count()) === 0) throw new ToolError(`element ${ref} is not on the current page (the page changed since that snapshot; use a ref from the latest snapshot)`);
+  return { locator: locator.first(), line: refLine(ep.lastSnapshot, ref) ?? `[ref=${ref}]` };
+}
+
+/** Runs a playwright action; its failure (element disabled, hidden, not a select ...) is a tool error the agent sees. */
+async function attempt(what: string, fn: () => Promise<unknown>): Promise<void> {
+  try {
+    await fn();
+  } catch (e) {
+    const msg = (e as Error)?.message?.split('\n')[0] ?? String(e);
+    throw new ToolError(`${what} failed: ${msg}`);
+  }
+}
+
+const refArg = z.string().max(20).describe('The element ref from the latest snapshot, e.g. e12.');
+const elementArg = z.string().max(200).optional().describe('What the element is, in words (for the record; the ref decides).');
+
+type WebTool = ToolDef<unknown>;
+
+/** The browser tools for an observation mode (see the module doc). */
+export function webTools(mode: WebObservation): WebTool[] {
+  const tool = <A>(name: string, description: string, parameters: z.ZodType<A>, run: (args: A, ep: WebEpisode) => Promise<unknown>): WebTool => ({
+    name,
+    description,
+    parameters,
+    kind: 'write',
+    requestor: 'assistant',
+    records: 'self',
+    invoke: (args: A, ctx) => run(args, episodeOf(ctx)),
+  });
+  const tools: WebTool[] = [
+    tool('browser_snapshot', "Read the current page: its accessibility outline (role, name, value and state of every element; [ref=eN] marks elements you can act on).", z.strictObject({}), async (_a, ep) => observe(ep, mode, [])),
+    tool('browser_click', 'Click an element (link, button, checkbox, option, tab ...) by its ref; answers with the page after the click.', z.strictObject({ ref: refArg, element: elementArg }), async ({ ref }, ep) => {
+      const { locator, line } = await element(ep, ref);
+      await attempt(`click ${ref}`, () => locator.click({ timeout: ACTION_TIMEOUT_MS }));
+      return observe(ep, mode, [`Acted on: ${line}`]);
+    }),
+    tool('browser_type', 'Type text into a text field by its ref (its current text is replaced); submit: press Enter afterwards.', z.strictObject({ ref: refArg, text: z.string().max(5000), submit: z.boolean().optional(), element: elementArg }), async ({ ref, text, submit }, ep) => {
+      const { locator, line } = await element(ep, ref);
+      await attempt(`type into ${ref}`, () => locator.fill(text, { timeout: ACTION_TIMEOUT_MS }));
+      if (submit) await attempt(`press Enter in ${ref}`, () => locator.press('Enter', { timeout: ACTION_TIMEOUT_MS }));
+      return observe(ep, mode, [`Acted on: ${line}`]);
+    }),
+    tool('browser_select_option', 'Choose an option of a drop-down (combobox) by its ref; value is the option\'s label or value.', z.strictObject({ ref: refArg, value: z.string().max(500), element: elementArg }), async ({ ref, value }, ep) => {
+      const { locator, line } = await element(ep, ref);
+      await attempt(`select '${value}' in ${ref}`, async () => {
+        const byLabel = await locator.selectOption({ label: value }, { timeout: ACTION_TIMEOUT_MS }).catch(() => null);
+        if (!byLabel) await locator.selectOption({ value }, { timeout: ACTION_TIMEOUT_MS });
+      });
+      return observe(ep, mode, [`Acted on: ${line}`]);
+    }),
+    tool('browser_press_key', 'Press a key on the focused element, e.g. Enter, Escape, Tab, ArrowDown.', z.strictObject({ key: z.string().min(1).max(40) }), async ({ key }, ep) => {
+      await attempt(`press ${key}`, () => ep.page.keyboard.press(key));
+      return observe(ep, mode, [`Pressed: ${key}`]);
+    }),
+    tool('browser_navigate', "Open a URL of the app (a path such as /cases, or a full URL on the app's origin; other sites are blocked).", z.strictObject({ url: z.string().min(1).max(2000) }), async ({ url }, ep) => {
+      let target: URL;
+      try {
+        target = new URL(url, ep.origin);
+      } catch {
+        throw new ToolError(`'${url}' is not a URL`);
+      }
+      if (target.origin !== ep.origin) throw new ToolError(`navigation to ${target.origin} is not allowed (only the app at ${ep.origin} is)`);
+      await attempt(`navigate to ${url}`, () => ep.page.goto(target.href, { waitUntil: 'load', timeout: SETTLE_TIMEOUT_MS * 2 }));
+      return observe(ep, mode, [`Navigated to: ${shownUrl(ep, target.href)}`]);
+    }),
+  ];
+  tools[0].kind = 'read';
+  if (mode === 'snapshot+screenshot') {
+    tools.push({ ...tool('browser_screenshot', 'See the current page as an image (with its outline).', z.strictObject({}), async (_a, ep) => observe(ep, mode, [])), kind: 'read' });
+  }
+  return tools;
+}
+
+/** The web surface for an observation mode; `name` is its registry name. */
+export function createWebSurface(name: string, mode: WebObservation): Surface {
+  const tools = webTools(mode);
+  return {
+    name,
+    description: mode === 'snapshot' ? 'a real browser: accessibility snapshot with element refs; click, type, select, press key, navigate' : 'a real browser: accessibility snapshot with element refs plus a screenshot after every action; click, type, select, press key, navigate',
+    tools: <S>(domain: Domain<S>): ToolDef<S>[] => {
+      if (!webAppOf(domain)) throw new BadInputError(`domain ${domain.name} has no web app: the ${name} surface cannot front it`);
+      return tools as ToolDef<S>[];
+    },
+    open: (ctx) => openEpisode(ctx),
+    close: (resource) => closeEpisode(resource),
+  };
+}
+
+/** Surface `web`: snapshot observations. */
+export const webSurface = createWebSurface('web', 'snapshot');
+/** Surface `web-screenshot`: snapshot plus screenshot observations. */
+export const webScreenshotSurface = createWebSurface('web-screenshot', 'snapshot+screenshot');
