@@ -18,6 +18,7 @@ import { registerView } from './view.js';
 import { registerLint } from './lint.js';
 import { registerCompare } from './compare.js';
 import { registerTerminal } from './terminal.js';
+import { packageVersion } from './paths.js';
 
 /** Runs the CLI on `argv` (as process.argv) and returns the exit code; never calls process.exit. */
 export async function main(argv: string[]): Promise<number> {
@@ -26,6 +27,7 @@ export async function main(argv: string[]): Promise<number> {
   const program = new Command()
     .name('servicegym')
     .description('simulate, evaluate and improve policy-bound customer-service agents')
+    .version(packageVersion(), '-V, --version', 'print the version')
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s), outputError: (s, write) => write(`servicegym: ${s}`) })
     .showHelpAfterError('(add --help for usage)');

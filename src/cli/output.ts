@@ -23,3 +23,16 @@ export function progressLogger(quiet = false): (line: string) => void {
 
 /** `a/b` for a [correct, total] pair. */
 export const frac = (x: [number, number] | readonly [number, number]): string => `${x[0]}/${x[1]}`;
+
+/**
+ * A copy of `value` whose object keys are snake_case (`passHatK` → `pass_hat_k`), for `--json`
+ * output of servicegym's own structures. Keys without a lower-to-upper step (task ids such as
+ * `T01`, reward components such as `DB`, `NL_ASSERTION`) are kept.
+ */
+export function snakeKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(snakeKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [snake(k), snakeKeys(v)]));
+}
+
+const snake = (k: string) => (/[a-z][A-Z]|[0-9][A-Z]/.test(k) ? k.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase() : k);

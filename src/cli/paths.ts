@@ -1,4 +1,5 @@
 /** Locations inside the installed package. */
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -7,3 +8,8 @@ export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.
 
 /** The embedded default campaign: the seed transfer-policy experiment, imported. */
 export const DEFAULT_CAMPAIGN_DIR = path.join(PACKAGE_ROOT, 'examples', 'seed-transfer-policy');
+
+/** The package's version from its package.json (`--version`). */
+export function packageVersion(): string {
+  return (JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+}

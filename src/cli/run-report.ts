@@ -6,6 +6,7 @@ import type { EpisodeReportRow } from '../run/report-rows.js';
 import type { RunSummary } from '../run/summary.js';
 import { table } from './output.js';
 import type { UsageByRole } from '../models/usage.js';
+import type { Painter } from './colour.js';
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : `${(x * 100).toFixed(1)}%`);
 const num = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : x.toFixed(3));
@@ -14,16 +15,18 @@ const num = (x: number | null | undefined) => (x === null || x === undefined ? '
  * One row per episode: task, trial, termination, reward, partial, failing checks; episodes kept
  * from an earlier attempt of a resumed run have their trial marked `(kept)`.
  */
-export function episodeTable(records: readonly EpisodeReportRow[]): string {
+export function episodeTable(records: readonly EpisodeReportRow[], paint?: Painter): string {
   const rows: string[][] = [['task', 'trial', 'end', 'reward', 'partial', 'failing checks']];
   for (const r of records) {
     const ev = r.evaluation;
     const failing = ev ? ev.checks.filter((c) => c.verdict !== 'pass').map((c) => (c.verdict === 'not_judged' ? `${c.id} (not judged)` : c.id)) : [];
+    const reward = ev ? (ev.reward === null ? 'not judged' : num(ev.reward)) : 'error';
+    const tone = !paint ? (x: string) => x : !ev ? paint.yellow : ev.reward === null ? paint.dim : ev.reward === 1 ? (x: string) => x : paint.red;
     rows.push([
       r.taskId,
       r.kept ? `${r.trial} (kept)` : String(r.trial),
       r.termination,
-      ev ? (ev.reward === null ? 'not judged' : num(ev.reward)) : 'error',
+      tone(reward),
       ev ? pct(ev.partial) : 'error',
       r.harnessError ? `harness error: ${r.harnessError.slice(0, 80)}` : r.infraError ? `infrastructure: ${withoutEndpoint(r.infraError).slice(0, 120)}` : r.evaluationError ? `evaluation: ${r.evaluationError.slice(0, 80)}` : failing.join(', ') || '-',
     ]);
@@ -54,6 +57,28 @@ export function callsText(usage: UsageByRole): string {
   if (retried === 0) return `model calls: ${calls} (no retries)`;
   const kinds = Object.entries(faults).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([k, n]) => `${k} ${n}`).join(', ');
   return `model calls: ${calls} (${retried} retried: ${extra} extra attempts, ${waited.toFixed(1)} s waited; ${kinds})`;
+}
+
+const tokens = (n: number) => String(n);
+
+/**
+ * Usage per role (`task_agent`, `user_simulator`, `llm_judge`, …) and in total: calls, prompt,
+ * completion and total tokens, latency (seconds summed over calls, and per call), and the
+ * provider-reported cost in US dollars ("not reported" when no call reported one — never a
+ * guessed price; "partial" when only some calls did).
+ */
+export function usageTable(usage: UsageByRole): string {
+  const rows: string[][] = [['role', 'calls', 'prompt tokens', 'completion tokens', 'total tokens', 'latency s', 's/call', 'cost (provider)']];
+  const total = { calls: 0, p: 0, c: 0, t: 0, s: 0, cost: null as number | null, obs: 0 };
+  const cost = (usd: number | null, obs: number, calls: number) => (usd === null ? 'not reported' : `$${usd.toFixed(4)}${obs < calls ? ` (partial: ${obs}/${calls} calls)` : ''}`);
+  for (const [role, u] of Object.entries(usage)) {
+    if (!u) continue;
+    rows.push([role, String(u.calls), tokens(u.prompt_tokens), tokens(u.completion_tokens), tokens(u.total_tokens), u.latency_seconds.toFixed(1), u.calls ? (u.latency_seconds / u.calls).toFixed(2) : '-', cost(u.provider_reported_cost_usd, u.provider_reported_cost_observations, u.calls)]);
+    total.calls += u.calls; total.p += u.prompt_tokens; total.c += u.completion_tokens; total.t += u.total_tokens; total.s += u.latency_seconds; total.obs += u.provider_reported_cost_observations;
+    if (u.provider_reported_cost_usd !== null) total.cost = (total.cost ?? 0) + u.provider_reported_cost_usd;
+  }
+  rows.push(['total', String(total.calls), tokens(total.p), tokens(total.c), tokens(total.t), total.s.toFixed(1), total.calls ? (total.s / total.calls).toFixed(2) : '-', cost(total.cost, total.obs, total.calls)]);
+  return table(rows);
 }
 
 /** The run summary: counts, means, pass^k with its bootstrap interval over tasks, terminations. */

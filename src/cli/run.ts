@@ -10,13 +10,12 @@
  * pass^k is across personas. Episode rows are labelled with the persona; a per-persona table is
  * printed. A resumed run must give the same personas.
  */
-import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import type { TaskEvaluation } from '../evaluation/types.js';
 import { isSuccess } from '../evaluation/pass-k.js';
 import { loadDomain } from '../domains/index.js';
 import { DEFAULT_STORE_PATH, RunStore } from '../store/store.js';
-import { episodesPerTrial, excludedLines, runDomainTasks, selectTasks, strictTaskSelection } from '../run/task-run.js';
+import { episodesPerTrial, excludedLines, runDomainTasks, strictTaskSelection } from '../run/task-run.js';
 import { acquireRunLock, type RunLock } from '../store/run-lock.js';
 import { unattachedUsage, type RunAttempt } from '../run/receipt-accounting.js';
 import { mergeUsage } from '../run/run-tasks.js';
@@ -27,8 +26,12 @@ import { createModel } from '../models/providers.js';
 import type { FinishedEpisode } from '../run/run-tasks.js';
 import type { UsageByRole } from '../models/usage.js';
 import { BadInputError } from '../spec/errors.js';
-import { callsText, episodeTable, summaryText } from './run-report.js';
-import { progressLogger, table } from './output.js';
+import { callsText, episodeTable, summaryText, usageTable } from './run-report.js';
+import { progressLogger, snakeKeys, table } from './output.js';
+import { applyRunConfig, parseRunExtras, runExtrasMeta, selectRunTasks, withRunOptions } from './run-options.js';
+import { RunProgress, RunTally, reportedCost } from './run-progress.js';
+import { endHint, failUnderMessage, latencyOf, passHatKStopNote, writeResults } from './run-end.js';
+import { painter } from './colour.js';
 
 /** Per persona: episodes, successes (reward 1), reward mean and partial mean (infrastructure errors left out, as in the summary). */
 export function personaTable(records: readonly EpisodeReportRow[], personas: readonly string[]): string {
@@ -46,8 +49,7 @@ export function personaTable(records: readonly EpisodeReportRow[], personas: rea
 
 /** Registers `servicegym run`; exit 0, 1 when an episode failed for infrastructure reasons, 2 on bad input. */
 export function registerRun(program: Command, setExit: (code: number) => void): void {
-  program
-    .command('run')
+  withRunOptions(program.command('run'))
     .description("run an LLM agent against the LLM user simulator on a domain's tasks and score every episode")
     .option('--domain <name>', 'domain', 'airline')
     .option('--data-dir <dir>', "a tau2-bench domain folder; default: servicegym's own dataset")
@@ -57,8 +59,8 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
     .option('--trials <k>', 'trials per task (pass^k needs k); with --personas, per task and persona', '1')
     .option('--personas <ids>', `run every task once per persona, e.g. impatient,vague,contradictory,off-policy ('+' combines; known: ${Object.keys(PERSONAS).join(', ')})`)
     .option('-j, --concurrency <n>', 'episodes at once', '4')
-    .requiredOption('--agent-model <name>', 'model of the agent under test')
-    .requiredOption('--user-model <name>', 'model of the user simulator')
+    .option('--agent-model <name>', 'model of the agent under test (required)')
+    .option('--user-model <name>', 'model of the user simulator (required)')
     .option('--judge-model <name>', 'model judging NL assertions (without it they are "not judged") and transcript rules that state an assertion (without it their patterns decide)')
     .option('--judge-votes <n>', 'judge calls per transcript rule; the majority decides', '3')
     .option('--base-url <url>', 'OpenAI-compatible base URL (else SERVICEGYM_BASE_URL / OPENAI_BASE_URL)')
@@ -74,11 +76,13 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
     .option('--json', 'print the episodes and summary as JSON')
     .option('--db <path>', 'run store (SQLite)', DEFAULT_STORE_PATH)
     .option('-q, --quiet', 'no progress on stderr')
-    .action(async (flags) => {
+    .action(async (flags, cmd: Command) => {
+      applyRunConfig(cmd, flags);
       const log = progressLogger(flags.quiet);
       const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir, policy: flags.policyVariant, solo: flags.solo === true });
       const strict = flags.strict === true;
-      const { tasks, excluded } = strictTaskSelection(loaded, selectTasks(loaded, flags.tasks?.split(',').map((s: string) => s.trim()).filter(Boolean)), strict);
+      const extras = parseRunExtras(flags, loaded.policy);
+      const { tasks, excluded } = strictTaskSelection(loaded, selectRunTasks(loaded, flags.tasks, extras), strict);
       const trials = Number(flags.trials);
       // Checked before the store is touched: a bad count must not leave an empty run behind.
       if (!(Number.isInteger(trials) && trials >= 1)) throw new BadInputError(`--trials must be a whole number >= 1, got '${flags.trials}'`);
@@ -113,7 +117,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
             throw new BadInputError(`run '${runId}' was not started by 'servicegym run' (${stored.kind === 'run' ? 'it is a validate run' : `it is a ${stored.kind} run`}); only such runs can be resumed`, { file: flags.db });
           }
           const was = (stored.summary ?? {}) as Record<string, unknown>;
-          const now: Record<string, unknown> = { domain: flags.domain, agent_model: agentModel.model, user_model: userModel.model, judge_model: judge?.model ?? null, trials, data: loaded.source, mode: loaded.mode, temperature, task_ids: tasks.map((t) => t.id).join(','), strict };
+          const now: Record<string, unknown> = { domain: flags.domain, agent_model: agentModel.model, user_model: userModel.model, judge_model: judge?.model ?? null, trials, data: loaded.source, mode: loaded.mode, temperature, task_ids: tasks.map((t) => t.id).join(','), strict, max_steps: extras.maxSteps, prompt_sha256: runExtrasMeta(extras).prompt_sha256 };
           const differs = Object.keys(now).filter((k) => k in was && JSON.stringify(was[k]) !== JSON.stringify(now[k]) && !(k === 'domain' && stored.domain === now.domain));
           if (stored.domain !== flags.domain) differs.unshift('domain');
           if (differs.length) {
@@ -136,25 +140,37 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
           log(`resuming ${runId}: ${finished.length} finished episodes kept`);
         }
         attempts = [...attempts, { attempt: attempts.length + 1, pid: process.pid, started_at: new Date().toISOString(), first_receipt_seq: store.receipts(runId).length }];
-        const meta = { agent_model: agentModel.model, user_model: userModel.model, judge_model: judge?.model ?? null, provider: agentModel.provider, tasks: tasks.length, task_ids: tasks.map((t) => t.id).join(','), trials, temperature, personas: personas ?? null, data: loaded.source, mode: loaded.mode, strict, excluded_known_bad: excluded.map((k) => k.id), attempts };
+        const meta = { agent_model: agentModel.model, user_model: userModel.model, judge_model: judge?.model ?? null, provider: agentModel.provider, tasks: tasks.length, task_ids: tasks.map((t) => t.id).join(','), trials, temperature, personas: personas ?? null, data: loaded.source, mode: loaded.mode, strict, excluded_known_bad: excluded.map((k) => k.id), attempts, ...runExtrasMeta(extras) };
         log(`run ${runId} (resume a killed run with --resume ${runId})`);
-        store.saveRun({ id: runId, kind: 'run', name: `run ${flags.domain}`, domain: flags.domain, created_at: createdAt, summary: meta, record: null });
-        const bar = flags.quiet ? undefined : new cliProgress.SingleBar({ format: 'servicegym: {bar} {value}/{total} episodes | {task}', stream: process.stderr, noTTYOutput: true, notTTYSchedule: 5000 }, cliProgress.Presets.shades_classic);
-        bar?.start(tasks.reduce((n, t) => n + trials * episodesPerTrial(t, personas), 0) - finished.length, 0, { task: '' });
+        const runName = extras.name ?? `run ${flags.domain}`;
+        store.saveRun({ id: runId, kind: 'run', name: runName, domain: flags.domain, created_at: createdAt, summary: meta, record: null });
+        const bar = new RunProgress(new RunTally(reportedCost(mergeUsage([...finished.flatMap((f) => (f.usage ? [f.usage] : [])), unattached]))), flags.quiet === true);
+        bar.start(tasks.reduce((n, t) => n + trials * episodesPerTrial(t, personas), 0) - finished.length);
+        const maxCost = extras.maxCostUsd;
         const res = await runDomainTasks({
           loaded, tasks, trials, concurrency: Number(flags.concurrency), agent: 'llm', user: 'llm', agentModel, userModel, judge, judgeVotes,
-          temperature, store, runId, finished, personas, strict,
-          onProgress: (done, _total, rec) => bar?.update(done, { task: `${rec.taskId}#${rec.trial}${rec.persona ? ` (${rec.persona})` : ''} ${rec.episode.termination}` }),
+          temperature, store, runId, finished, personas, strict, settings: extras.maxSteps ? { maxSteps: extras.maxSteps } : undefined,
+          ...(extras.systemPrompt !== null ? { systemPrompt: extras.systemPrompt } : {}),
+          halt: () => (maxCost !== null && (bar.tally.costUsd ?? 0) >= maxCost ? `--max-cost $${maxCost} reached (provider-reported cost $${bar.tally.costUsd!.toFixed(4)})` : undefined),
+          onProgress: (done, _total, rec) => bar.episode(done, rec),
         });
-        bar?.stop();
+        bar.stop();
         if (Object.keys(unattached).length) res.usage = mergeUsage([res.usage, unattached]);
-        store.saveRun({ id: runId, kind: 'run', name: `run ${flags.domain}`, domain: flags.domain, created_at: createdAt, summary: { ...meta, ...res.summary, tasks: tasks.length, usage: res.usage, ...(Object.keys(unattached).length ? { unattached_usage: unattached } : {}) }, record: null });
+        store.saveRun({ id: runId, kind: 'run', name: runName, domain: flags.domain, created_at: createdAt, summary: { ...meta, ...res.summary, tasks: tasks.length, usage: res.usage, ...(Object.keys(unattached).length ? { unattached_usage: unattached } : {}) }, record: null });
         // Every episode of the run, the kept ones of a resumed run included.
         const rows = mergeReportRows(tasks.map((t) => t.id), kept, res.records.map(reportRowOf));
-        if (flags.json) process.stdout.write(JSON.stringify({ run_id: runId, strict, summary: res.summary, usage: res.usage, excluded_known_bad: excluded, episodes: rows.map((r) => ({ task_id: r.taskId, trial: r.trial, ...(personas ? { persona: r.persona } : {}), termination: r.termination, evaluation: r.evaluation, infra_error: r.infraError ?? null, ...(flags.resume ? { kept: !!r.kept } : {}) })) }, null, 2) + '\n');
-        else process.stdout.write(`run ${runId}${strict ? ' (strict)' : ''}\n\n${episodeTable(rows)}\n\n${personas ? `${personaTable(rows, personas)}\n\n` : ''}${excludedLines(excluded)}${summaryText(res.summary)}\n${callsText(res.usage)}\n`);
+        if (flags.json) process.stdout.write(JSON.stringify({ run_id: runId, name: runName, tags: extras.tags, strict, summary: snakeKeys(res.summary), usage: res.usage, excluded_known_bad: excluded, episodes: rows.map((r) => ({ task_id: r.taskId, trial: r.trial, ...(personas ? { persona: r.persona } : {}), termination: r.termination, evaluation: r.evaluation, infra_error: r.infraError ?? null, ...(flags.resume ? { kept: !!r.kept } : {}) })) }, null, 2) + '\n');
+        else {
+          const stopNote = passHatKStopNote(res.summary, rows, trials * Math.max(...tasks.map((t) => episodesPerTrial(t, personas))));
+          process.stdout.write(`run ${runId}${strict ? ' (strict)' : ''}\n\n${episodeTable(rows, painter())}\n\n${personas ? `${personaTable(rows, personas)}\n\n` : ''}${excludedLines(excluded)}${summaryText(res.summary)}\n${stopNote ? `${stopNote}\n` : ''}${callsText(res.usage)}\n\n${usageTable(res.usage)}\n`);
+        }
+        if (extras.output) log(writeResults(extras.output, rows, { suite: runId, classname: `servicegym.${flags.domain}`, timestamp: createdAt }, latencyOf(res.records)));
         if (res.stopped) process.stderr.write(`servicegym: the run stopped: the provider refused the credential (${res.stopped}); fix the key and continue with --resume ${runId}\n`);
-        setExit(res.summary.infraErrors > 0 || res.stopped ? 1 : 0);
+        if (res.halted) process.stderr.write(`servicegym: the run stopped: ${res.halted.reason}; ${res.halted.notStarted} episode(s) not started; continue with --resume ${runId} and a higher --max-cost\n`);
+        const failUnder = failUnderMessage(res.summary, extras.failUnder);
+        if (failUnder) process.stderr.write(`servicegym: ${failUnder}\n`);
+        if (!flags.quiet) process.stderr.write(`${endHint(runId, flags.db, res.summary.infraErrors > 0 || !!res.stopped || !!res.halted)}\n`);
+        setExit(res.summary.infraErrors > 0 || res.stopped || res.halted || failUnder ? 1 : 0);
       } finally {
         lock?.release();
         store.close();

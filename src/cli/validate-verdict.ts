@@ -5,8 +5,9 @@
  * - `not_judged`: some check could not be judged (NL assertions without `--judge-model`), and
  *   every check that was judged and feeds the reward or the partial score passed — each
  *   reward-basis component scored 1 or was not judged, no rubric item failed, no
- *   `zero_if_failed` check failed. Never counted as passed; it does not fail `validate` either,
- *   because no deterministic component can tell it apart from a perfect task.
+ *   `zero_if_failed` check failed. Never counted as passed. It is not at reward 1, so it fails
+ *   `validate` (exit 1) unless `--allow-not-judged` is given: then it is accepted, because no
+ *   deterministic component can tell it apart from a perfect task.
  * - `failing`: anything else (a component scored 0, an evaluation or infrastructure error).
  */
 import type { TaskEvaluation } from '../evaluation/types.js';

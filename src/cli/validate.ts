@@ -2,9 +2,13 @@
  * `servicegym validate [--domain airline] [--data-dir DIR]`: runs the oracle agent (the gold
  * actions, with a confirmation before each write) on every task and reports any task that does
  * not score reward 1 and partial 100%. Tasks whose reward needs a judge are listed as "NL not
- * judged" unless `--judge-model` is given — never counted as passed. Exit 0 when every task is
- * perfect or not judged with every other component scoring 1 (`validate-verdict.ts`); the last
- * line says how many were not judged.
+ * judged" unless `--judge-model` is given — never counted as passed.
+ *
+ * The exit rule (`validate-verdict.ts`): 0 when every episode scores reward 1 and partial 100%;
+ * 1 when any does not — a not-judged episode is not at reward 1, so it fails too unless
+ * `--allow-not-judged` accepts episodes whose every judged component scores 1; 1 as well when the
+ * reward mean is below `--fail-under`. The last line says how many were not judged.
+ * `-o FILE` writes the per-episode results (.jsonl, .csv, .xml JUnit; `src/run/results-export.ts`).
  *
  * Before the summary it prints the dataset's lint report (`src/evaluation/lint.ts`). `--strict`
  * evaluates strictly and leaves the dataset's known-bad tasks out, listing them with reasons.
@@ -25,7 +29,10 @@ import { resolveLiveModelConfig } from '../models/config.js';
 import { createModel } from '../models/providers.js';
 import { episodeTable, summaryText } from './run-report.js';
 import { reportRowOf } from '../run/report-rows.js';
-import { progressLogger } from './output.js';
+import { progressLogger, snakeKeys } from './output.js';
+import { resultsFormatOf } from '../run/results-export.js';
+import { failUnderMessage, latencyOf, writeResults } from './run-end.js';
+import { painter } from './colour.js';
 import { sha256Hex } from '../util/canonical.js';
 import path from 'node:path';
 import { BadInputError } from '../spec/errors.js';
@@ -50,8 +57,14 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
     .option('--db <path>', 'run store (SQLite)', DEFAULT_STORE_PATH)
     .option('--no-store', 'do not save the run')
     .option('-q, --quiet', 'no progress on stderr')
+    .option('--allow-not-judged', 'exit 0 when the only tasks not at reward 1 are not judged (NL assertions without --judge-model) with every judged component at 1')
+    .option('-o, --output <file>', 'also write the per-episode results: .jsonl, .csv or .xml (JUnit)')
+    .option('--fail-under <reward>', 'exit 1 when the reward mean is below this (0..1)')
     .action(async (flags) => {
       const log = progressLogger(flags.quiet);
+      if (flags.output !== undefined) resultsFormatOf(flags.output);
+      const failUnder = flags.failUnder === undefined ? null : Number(flags.failUnder);
+      if (failUnder !== null && !(/^\s*(\d+(\.\d+)?|\.\d+)\s*$/.test(flags.failUnder) && failUnder <= 1)) throw new BadInputError(`--fail-under must be a reward from 0 to 1, got '${flags.failUnder}'`);
       const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir, policy: flags.policyVariant, solo: flags.solo === true });
       const strict = flags.strict === true;
       const { tasks, excluded } = strictTaskSelection(loaded, selectTasks(loaded, flags.tasks?.split(',').map((s: string) => s.trim()).filter(Boolean)), strict);
@@ -73,10 +86,10 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
         const pending = res.records.filter((r) => classifyValidateEpisode(r.evaluation, taskById.get(r.taskId)) === 'not_judged');
         store?.saveRun({ id: runId, kind: 'run', name: `validate ${flags.domain}`, domain: flags.domain, created_at: new Date().toISOString(), summary: { agent: 'oracle', user: 'personas', agent_model: 'oracle', user_model: 'scripted', trials: 1, personas: personas ?? null, strict, excluded_known_bad: excluded.map((k) => k.id), ...res.summary, tasks: tasks.length }, record: null });
         if (flags.json) {
-          process.stdout.write(JSON.stringify({ run_id: runId, strict, summary: res.summary, excluded_known_bad: excluded, lint: lint.findings, tasks: res.records.map((r) => ({ task_id: r.taskId, ...(personas ? { persona: r.persona } : {}), reward: r.evaluation?.reward ?? null, partial: r.evaluation?.partial ?? null, not_judged: r.evaluation?.not_judged ?? null, failing: r.evaluation?.checks.filter((c) => c.verdict !== 'pass').map((c) => ({ id: c.id, verdict: c.verdict, evidence: c.evidence })) ?? [] })) }, null, 2) + '\n');
+          process.stdout.write(JSON.stringify({ run_id: runId, strict, summary: snakeKeys(res.summary), excluded_known_bad: excluded, lint: lint.findings, tasks: res.records.map((r) => ({ task_id: r.taskId, ...(personas ? { persona: r.persona } : {}), reward: r.evaluation?.reward ?? null, partial: r.evaluation?.partial ?? null, not_judged: r.evaluation?.not_judged ?? null, failing: r.evaluation?.checks.filter((c) => c.verdict !== 'pass').map((c) => ({ id: c.id, verdict: c.verdict, evidence: c.evidence })) ?? [] })) }, null, 2) + '\n');
         } else {
           const bad = res.records.filter((r) => !perfect.includes(r) && !pending.includes(r));
-          if (bad.length) process.stdout.write(episodeTable(bad.map(reportRowOf)) + '\n\n');
+          if (bad.length) process.stdout.write(episodeTable(bad.map(reportRowOf), painter()) + '\n\n');
           if (personas) process.stdout.write(personaTable(res.records.map(reportRowOf), personas) + '\n\n');
           process.stdout.write(formatLintReport(lint) + '\n\n' + excludedLines(excluded));
           process.stdout.write(summaryText(res.summary) + '\n');
@@ -84,7 +97,13 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
           if (personas) process.stdout.write(`validate: ${perfect.length}/${res.records.length} episodes (${tasks.length} task${tasks.length === 1 ? "" : "s"} × ${personas.length} persona${personas.length === 1 ? "" : "s"}) score reward 1 and partial 100%${notJudgedClause(pending.length)} (${(res.records.length / seconds).toFixed(1)} episodes/s)\n`);
           else process.stdout.write(`validate: ${perfect.length}/${res.records.length} tasks score reward 1 and partial 100%${notJudgedClause(pending.length)} (${(res.records.length / seconds).toFixed(1)} tasks/s)\n`);
         }
-        setExit(perfect.length + pending.length === res.records.length ? 0 : 1);
+        const createdAt = new Date().toISOString();
+        if (flags.output) log(writeResults(flags.output, res.records.map(reportRowOf), { suite: runId, classname: `servicegym.${flags.domain}`, timestamp: createdAt }, latencyOf(res.records)));
+        const accepted = perfect.length + (flags.allowNotJudged ? pending.length : 0);
+        if (pending.length && !flags.allowNotJudged) process.stderr.write(`servicegym: ${pending.length} episode(s) not judged are not at reward 1, so validate fails; give --judge-model to judge them, or --allow-not-judged to accept tasks whose every judged component scores 1\n`);
+        const under = failUnderMessage(res.summary, failUnder);
+        if (under) process.stderr.write(`servicegym: ${under}\n`);
+        setExit(accepted === res.records.length && !under ? 0 : 1);
       } finally {
         store?.close();
       }

@@ -14,7 +14,9 @@
  * | body timeout (s)    | `--body-timeout`    | `SERVICEGYM_BODY_TIMEOUT`         | 30 (no byte for that long)  |
  *
  * The key is read from the environment only, so it never appears in shell history, receipts,
- * logs or the store.
+ * logs or the store. A base URL on a loopback address (`localhost`, `127.0.0.0/8`, `[::1]`: a
+ * local server such as llama.cpp's or a local model runner) needs no key; without one no
+ * `Authorization` header is sent.
  */
 import { BadInputError } from '../spec/errors.js';
 import { redactUrlCredentials } from '../util/redact.js';
@@ -55,10 +57,10 @@ const first = (env: NodeJS.ProcessEnv, names: string[]): string | undefined =>
  */
 export function resolveLiveModelConfig(flags: LiveModelFlags, env: NodeJS.ProcessEnv = process.env): LiveModelConfig {
   const baseURL = (flags.baseUrl ?? first(env, ['SERVICEGYM_BASE_URL', 'OPENAI_BASE_URL']) ?? 'https://api.openai.com/v1').replace(/\/+$/, '');
-  const apiKey = first(env, ['SERVICEGYM_API_KEY', 'OPENAI_API_KEY']);
-  if (!apiKey) {
+  const apiKey = first(env, ['SERVICEGYM_API_KEY', 'OPENAI_API_KEY']) ?? (isLoopbackUrl(baseURL) ? '' : undefined);
+  if (apiKey === undefined) {
     throw new BadInputError(
-      'no API key: set SERVICEGYM_API_KEY (or OPENAI_API_KEY) in the environment for live model calls; replay needs no key',
+      'no API key: set SERVICEGYM_API_KEY (or OPENAI_API_KEY) in the environment for live model calls (a loopback base URL such as http://127.0.0.1:11434/v1 needs none); replay needs no key',
     );
   }
   const model = flags.model ?? first(env, ['SERVICEGYM_MODEL', 'OPENAI_MODEL']);
@@ -90,4 +92,15 @@ export function resolveLiveModelConfig(flags: LiveModelFlags, env: NodeJS.Proces
   const bodyTimeoutSeconds = seconds(flags.bodyTimeout, 'SERVICEGYM_BODY_TIMEOUT', '--body-timeout', 30, 0.001);
   const provider = flags.provider ?? env.SERVICEGYM_PROVIDER ?? host;
   return { baseURL, apiKey, model, provider, timeoutSeconds, maxRetries, maxRetryAfterSeconds, callDeadlineSeconds, bodyTimeoutSeconds };
+}
+
+/** Whether `url` points at this machine: `localhost`, an IPv4 address in 127.0.0.0/8, or `[::1]`. */
+export function isLoopbackUrl(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
 }

@@ -37,7 +37,7 @@ export class OpenAICompatibleModel implements ChatModel {
     this.apiKey = cfg.apiKey;
     this.transport = {
       url: wire.toString(),
-      headers: { authorization: `Bearer ${cfg.apiKey}` },
+      headers: cfg.apiKey ? { authorization: `Bearer ${cfg.apiKey}` } : {},
       timeoutMs: cfg.timeoutSeconds * 1000,
       bodyTimeoutMs: (cfg.bodyTimeoutSeconds ?? 30) * 1000,
       maxRetries: cfg.maxRetries,

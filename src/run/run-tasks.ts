@@ -104,6 +104,12 @@ export interface RunTasksOptions<E extends EvaluationLike, S = any> {
   /** A shared tracker that also receives every call's usage (e.g. a session-wide one). */
   usage?: UsageTracker;
   onReceipt?(receipt: Receipt, key: EpisodeKey): void;
+  /**
+   * Asked before each episode starts; when it gives a reason (e.g. a cost budget reached), that
+   * episode and every later one are not started, the running ones finish, and the result's
+   * `halted` says why. Not-started pairs are simply absent (a resume runs them).
+   */
+  halt?(): string | undefined;
 }
 
 /** What `runTasks` resolves to. */
@@ -117,6 +123,8 @@ export interface RunResult<E extends EvaluationLike, S = any> {
   usage: UsageByRole;
   /** Set when the provider refused the credential (401/403): its message; later episodes were not started. */
   stopped?: string;
+  /** Set when `halt` stopped the run: its reason, and how many episodes were not started. */
+  halted?: { reason: string; notStarted: number };
 }
 
 function validate<E extends EvaluationLike, S>(opts: RunTasksOptions<E, S>): void {
@@ -187,8 +195,14 @@ export async function runTasks<E extends EvaluationLike, S = any>(opts: RunTasks
 
   // A refused credential (401/403) ends the run: the remaining episodes would only fail the same way.
   let stopped: string | undefined;
+  let halted: { reason: string; notStarted: number } | undefined;
   const runOne = async (task: Task, trial: number): Promise<EpisodeRecord<E, S> | null> => {
     if (sinkError || stopped) return null;
+    const reason = halted?.reason ?? opts.halt?.();
+    if (reason !== undefined) {
+      halted = { reason, notStarted: (halted?.notStarted ?? 0) + 1 };
+      return null;
+    }
     const key = { taskId: task.id, trial };
     let episode: EpisodeResult<S>;
     try {
@@ -254,5 +268,5 @@ export async function runTasks<E extends EvaluationLike, S = any>(opts: RunTasks
     outcomes.push({ taskId: f.taskId, trial: f.trial, termination: f.termination, reward: f.reward, partial: f.partial ?? null, infraError: f.infraError ?? false, harnessError: f.harnessError ?? false, evaluationError: f.evaluationError ?? false });
   }
   const keptUsage = (opts.finished ?? []).flatMap((f) => (f.usage ? [f.usage] : []));
-  return { records, skipped, summary: summarizeRun(outcomes), usage: mergeUsage([...keptUsage, ...records.map((r) => r.episode.usage)]), ...(stopped ? { stopped } : {}) };
+  return { records, skipped, summary: summarizeRun(outcomes), usage: mergeUsage([...keptUsage, ...records.map((r) => r.episode.usage)]), ...(stopped ? { stopped } : {}), ...(halted ? { halted } : {}) };
 }

@@ -101,6 +101,10 @@ export interface DomainRunOptions {
   personas?: string[];
   /** Overrides the mode's agent (e.g. a custom agent against scripted personas). */
   makeAgent?: (task: Task, trial: number) => Agent;
+  /** The agent's raw system prompt (`run --prompt-file`); default: the domain policy in servicegym's agent instructions. */
+  systemPrompt?: string;
+  /** Asked before each episode starts; a reason stops the run there (`run --max-cost`): see `RunTasksOptions.halt`. */
+  halt?: () => string | undefined;
   store?: RunStore;
   runId: string;
   finished?: FinishedEpisode[];
@@ -130,7 +134,7 @@ export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunR
   let done = 0;
   let receiptSeq = opts.store ? opts.store.receipts(opts.runId).length : 0;
   const makeAgent = (task: Task, trial: number): Agent =>
-    opts.makeAgent ? opts.makeAgent(task, trial) : buildAgent({ loaded, task, trial, agent: { kind: opts.agent, model: opts.agentModel, temperature: opts.temperature } });
+    opts.makeAgent ? opts.makeAgent(task, trial) : buildAgent({ loaded, task, trial, agent: { kind: opts.agent, model: opts.agentModel, temperature: opts.temperature, ...(opts.systemPrompt !== undefined ? { systemPrompt: opts.systemPrompt } : {}) } });
   const makeUser = (task: Task, trial: number): User =>
     buildUser({ loaded, task, trial, user: { kind: opts.user, model: opts.userModel, temperature: opts.temperature, modifiers: opts.userModifiers, persona: personaOf(task, trial) } });
   const byId = new Map(opts.tasks.map((t) => [t.id, t]));
@@ -152,6 +156,7 @@ export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunR
     usage,
     finished: opts.finished,
     episode: { ...TASK_RUN_SETTINGS, ...opts.settings },
+    halt: opts.halt,
     evaluate: (task, episode, trial) => evaluateTask({ loaded, task, trace: episode, judge: opts.judge, judgeVotes: opts.judgeVotes, env, strict: opts.strict, persona: personaOf(task, trial) }),
     onReceipt: (r) => {
       opts.store?.appendReceipts([{ run_id: opts.runId, seq: receiptSeq++, kind: r.kind, provider: r.provider, endpoint: r.endpoint, request: r.request, response: r.response, elapsed_seconds: r.elapsed_seconds }]);

@@ -359,12 +359,13 @@ describe('servicegym campaign (live, against the mock server)', () => {
     expect(journalLines(p).map(withoutId)).toEqual(referenceJournal.map(withoutId));
   });
 
-  it('refuses a live run without a key (exit 2, names SERVICEGYM_API_KEY) before any request', async () => {
+  it('refuses a live run on a non-loopback endpoint without a key (exit 2, names SERVICEGYM_API_KEY) before any request', async () => {
     delete process.env.SERVICEGYM_API_KEY;
     delete process.env.OPENAI_API_KEY;
     const server = await mock({ handler: promptSensitiveHandler() });
     const p = workspace();
-    const run = await cli(campaignArgs(p, server));
+    // The same endpoint by a name that is not loopback (a loopback endpoint needs no key).
+    const run = await cli(campaignArgs(p, { ...server, url: 'http://models.example.invalid/v1' }));
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('SERVICEGYM_API_KEY');
     expect(run.stdout).toBe('');

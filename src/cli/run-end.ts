@@ -1,0 +1,68 @@
+/**
+ * What `run`, `validate` and `evaluate` print and write at the end, beyond the report: the
+ * results file (`-o`), the `--fail-under` verdict, why pass^k stops before k = trials, and the
+ * hint to open the run in the viewer or resume it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { EpisodeReportRow } from '../run/report-rows.js';
+import type { RunSummary } from '../run/summary.js';
+import { resultLineOf, resultsFileText, type JunitOptions } from '../run/results-export.js';
+import type { UsageByRole } from '../models/usage.js';
+
+/**
+ * Writes the per-episode results to `file` (format by extension; parent folders created).
+ * `seconds`: model latency per episode key `task#trial`, when known. Returns the line to log.
+ */
+export function writeResults(file: string, rows: readonly EpisodeReportRow[], junit: JunitOptions, seconds?: ReadonlyMap<string, number>): string {
+  const lines = rows.map((r) => resultLineOf(r, seconds?.get(`${r.taskId}#${r.trial}`) ?? null));
+  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  fs.writeFileSync(file, resultsFileText(file, lines, junit));
+  return `results of ${lines.length} episode${lines.length === 1 ? '' : 's'} written to ${file}`;
+}
+
+/** Model latency per episode (`task#trial` → seconds, summed over roles). */
+export function latencyOf(records: readonly { taskId: string; trial: number; episode: { usage?: UsageByRole } }[]): Map<string, number> {
+  return new Map(records.map((r) => [`${r.taskId}#${r.trial}`, Object.values(r.episode.usage ?? {}).reduce((s, u) => s + (u?.latency_seconds ?? 0), 0)]));
+}
+
+/**
+ * The `--fail-under` verdict: a message when the run's reward mean (over scored episodes,
+ * not-judged ones counting 0 — a lower bound) is below `threshold` or there is no scored
+ * episode; null when it passes or no threshold was given.
+ */
+export function failUnderMessage(summary: RunSummary, threshold: number | null): string | null {
+  if (threshold === null) return null;
+  if (summary.rewardMean === null) return `--fail-under ${threshold}: no episode was scored`;
+  if (summary.rewardMean >= threshold) return null;
+  return `--fail-under ${threshold}: reward mean ${summary.rewardMean.toFixed(3)} is below it${summary.unjudged ? ` (${summary.unjudged} not-judged episode(s) count 0: a lower bound)` : ''}`;
+}
+
+/**
+ * Why pass^k stops before k = the episodes each task was meant to get: the task with the fewest
+ * scored episodes, and the errors that were left out. Null when pass^k reaches `perTask`.
+ */
+export function passHatKStopNote(summary: RunSummary, rows: readonly EpisodeReportRow[], perTask: number): string | null {
+  const reached = summary.passHatK.length;
+  if (perTask <= 1 || reached >= perTask) return null;
+  const scored = new Map<string, number>();
+  const errors = { infra: 0, harness: 0, evaluation: 0 };
+  for (const r of rows) {
+    if (!scored.has(r.taskId)) scored.set(r.taskId, 0);
+    if (r.harnessError) errors.harness++;
+    else if (r.infraError) errors.infra++;
+    else if (r.evaluationError || !r.evaluation) errors.evaluation++;
+    else scored.set(r.taskId, scored.get(r.taskId)! + 1);
+  }
+  const [task, n] = [...scored.entries()].sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]))[0] ?? ['-', 0];
+  const parts = [errors.infra && `${errors.infra} infrastructure error(s)`, errors.harness && `${errors.harness} harness error(s)`, errors.evaluation && `${errors.evaluation} evaluation error(s)`].filter(Boolean);
+  return `pass^k stops at k=${reached} of ${perTask}: task ${task} has ${n} scored episode(s); ${parts.length ? `${parts.join(', ')} are left out of pass^k (they say nothing about the agent)` : 'some episodes did not run'}`;
+}
+
+/** The end hint: how to open the run in the viewer, and how to resume it when it is incomplete. */
+export function endHint(runId: string, db: string, incomplete: boolean): string {
+  const dbFlag = db === '.servicegym/servicegym.db' ? '' : ` --db ${db}`;
+  const lines = [`open it: servicegym view${dbFlag}   (then #/runs/${runId})`];
+  if (incomplete) lines.push(`continue it: servicegym run --resume ${runId}${dbFlag} with the same flags (finished episodes are kept, failed ones run again)`);
+  return lines.join('\n');
+}

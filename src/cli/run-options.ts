@@ -1,0 +1,239 @@
+/**
+ * The options of `servicegym run` beyond the model and dataset flags (issue 18, item 10): a
+ * config file with the same keys as the flags, task selection with globs, `--limit`,
+ * `--sample N --seed S`, `--max-steps`, `--prompt-file`, `--max-cost`, `--name` and `--tag`,
+ * `-o FILE` and `--fail-under`.
+ *
+ * **Config file** (`--config run.json`): a JSON object whose keys are the long flag names without
+ * the dashes (`"agent-model"`, `"tasks"`, `"trials"`, `"tag"` …). Values are strings, numbers or
+ * booleans (`true` for a switch such as `"strict"`); `tasks`, `personas` and `tag` also take a
+ * list of strings. A flag given on the command line wins over the file. Relative paths
+ * (`data-dir`, `db`, `prompt-file`, `output`) resolve from the file's folder, as optimise configs
+ * do. `resume` and `config` are not allowed in the file. An unknown key or a value of the wrong
+ * type is bad input naming the file and the JSON path.
+ */
+import path from 'node:path';
+import type { Command } from 'commander';
+import { BadInputError } from '../spec/errors.js';
+import type { LoadedDomain } from '../spec/domain.js';
+import type { Task } from '../spec/task.js';
+import { selectTasks } from '../run/task-run.js';
+import { Rng } from '../util/rng.js';
+import { sha256Hex } from '../util/canonical.js';
+import { parseJsonText, readTextFile } from '../util/json-file.js';
+import { resultsFormatOf } from '../run/results-export.js';
+
+/** How a config-file key is read: a flag's value, a switch, or a list (comma-joined, or repeated for `tag`). */
+type KeyKind = 'value' | 'switch' | 'list' | 'repeat';
+
+/** Flags of `run` a config file may set, by long name. */
+export const RUN_CONFIG_KEYS: Readonly<Record<string, KeyKind>> = {
+  domain: 'value', 'data-dir': 'value', 'policy-variant': 'value', solo: 'switch', tasks: 'list', trials: 'value', personas: 'list',
+  concurrency: 'value', 'agent-model': 'value', 'user-model': 'value', 'judge-model': 'value', 'judge-votes': 'value', 'base-url': 'value',
+  provider: 'value', timeout: 'value', 'max-retries': 'value', 'max-retry-after': 'value', 'call-deadline': 'value', 'body-timeout': 'value',
+  temperature: 'value', strict: 'switch', json: 'switch', db: 'value', quiet: 'switch', limit: 'value', sample: 'value', seed: 'value',
+  'max-steps': 'value', 'prompt-file': 'value', 'max-cost': 'value', name: 'value', tag: 'repeat', output: 'value', 'fail-under': 'value',
+};
+
+/** Config keys holding a path (resolved from the config file's folder). */
+const PATH_KEYS = new Set(['data-dir', 'db', 'prompt-file', 'output']);
+
+/**
+ * Adds the options of this module to the `run` command (before its description and own options).
+ * Returns the command, so it sits at the head of the registration chain.
+ */
+export function withRunOptions(cmd: Command): Command {
+  return cmd
+    .option('--config <file>', 'read flags from a JSON file: keys are the long flag names ("agent-model", "tasks", "trials", ...); flags given here win')
+    .option('--limit <n>', 'run only the first n selected tasks (after --sample)')
+    .option('--sample <n>', 'run n tasks drawn at random (seeded by --seed) from the selected ones, kept in dataset order')
+    .option('--seed <s>', 'seed of --sample', '0')
+    .option('--max-steps <n>', 'step limit per episode (messages; tau2 default 200)')
+    .option('--prompt-file <file>', "the agent's system prompt from a file; {{policy}} in it is replaced by the domain policy")
+    .option('--max-cost <usd>', 'start no new episode once the provider-reported cost reaches this many US dollars (continue with --resume)')
+    .option('--name <text>', 'a name for the run (runs list, viewer)')
+    .option('--tag <text>', 'a tag for the run (repeatable)', (v: string, acc: string[] = []) => [...acc, v])
+    .option('-o, --output <file>', 'also write the per-episode results: .jsonl, .csv or .xml (JUnit)')
+    .option('--fail-under <reward>', 'exit 1 when the reward mean is below this (0..1), for CI');
+}
+
+/** The camel-case attribute commander gives a long flag. */
+const attr = (long: string) => long.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * Merges the `--config` file (if given) into `flags`: a key is taken from the file unless its flag
+ * was given on the command line. Then checks that the models are set.
+ * @throws BadInputError for an unknown key, a wrong type (file + JSON path) or a missing model.
+ */
+export function applyRunConfig(cmd: Command, flags: Record<string, any>): void {
+  if (flags.config !== undefined) {
+    const file = String(flags.config);
+    const value = parseJsonText(readTextFile(file), file);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BadInputError('expected a JSON object of flag names and values', { file, path: '$' });
+    const dir = path.dirname(path.resolve(file));
+    for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+      const kind = RUN_CONFIG_KEYS[key];
+      const at = `$.${JSON.stringify(key).slice(1, -1)}`;
+      if (!kind) throw new BadInputError(`unknown key '${key}'${key === 'resume' || key === 'config' ? ' (give it as a flag)' : ''}; expected one of: ${Object.keys(RUN_CONFIG_KEYS).join(', ')}`, { file, path: at });
+      const name = attr(key);
+      if (cmd.getOptionValueSource(name) === 'cli') continue;
+      flags[name] = configValue(kind, v, file, at, PATH_KEYS.has(key) ? dir : undefined);
+    }
+  }
+  for (const m of ['agent-model', 'user-model']) {
+    if (!flags[attr(m)]) throw new BadInputError(`--${m} is required (a flag, or "${m}" in the --config file)`);
+  }
+}
+
+function configValue(kind: KeyKind, v: unknown, file: string, at: string, dir?: string): unknown {
+  const fail = (what: string) => new BadInputError(`expected ${what}, got ${JSON.stringify(v)}`, { file, path: at });
+  if (kind === 'switch') {
+    if (typeof v !== 'boolean') throw fail('true or false');
+    return v;
+  }
+  const scalar = (x: unknown, where: string) => {
+    if (typeof x === 'string' && x !== '') return x;
+    if (typeof x === 'number' && Number.isFinite(x)) return String(x);
+    throw new BadInputError(`expected a non-empty string or a number, got ${JSON.stringify(x)}`, { file, path: where });
+  };
+  if (kind === 'list' || kind === 'repeat') {
+    const list = Array.isArray(v) ? v.map((x, i) => scalar(x, `${at}[${i}]`)) : [scalar(v, at)];
+    return kind === 'list' ? list.join(',') : list;
+  }
+  const s = scalar(v, at);
+  return dir ? path.resolve(dir, s) : s;
+}
+
+/** The parsed options of this module. */
+export interface RunExtras {
+  limit: number | null;
+  sample: number | null;
+  seed: number;
+  maxSteps: number | null;
+  /** The system prompt from `--prompt-file` with `{{policy}}` filled in; null without the flag. */
+  systemPrompt: string | null;
+  promptFile: string | null;
+  maxCostUsd: number | null;
+  name: string | null;
+  tags: string[];
+  output: string | null;
+  failUnder: number | null;
+}
+
+function whole(flag: string, raw: unknown, min: number): number | null {
+  if (raw === undefined || raw === null) return null;
+  const s = String(raw);
+  if (!/^\d+$/.test(s) || Number(s) < min) throw new BadInputError(`${flag} must be a whole number >= ${min}, got '${s}'`);
+  return Number(s);
+}
+
+function decimal(flag: string, raw: unknown, ok: (x: number) => boolean, what: string): number | null {
+  if (raw === undefined || raw === null) return null;
+  const s = String(raw).trim();
+  const x = /^\d+(\.\d+)?$|^\.\d+$/.test(s) ? Number(s) : NaN;
+  if (!ok(x)) throw new BadInputError(`${flag} must be ${what}, got '${raw}'`);
+  return x;
+}
+
+/**
+ * Parses and checks this module's flags; reads `--prompt-file` (UTF-8) and fills `{{policy}}`
+ * with `policy`. Throws BadInputError naming the flag.
+ */
+export function parseRunExtras(flags: Record<string, any>, policy: string): RunExtras {
+  const seedText = String(flags.seed ?? '0');
+  if (!/^-?\d+$/.test(seedText)) throw new BadInputError(`--seed must be a whole number, got '${seedText}'`);
+  const promptFile = flags.promptFile === undefined ? null : String(flags.promptFile);
+  let systemPrompt: string | null = null;
+  if (promptFile !== null) {
+    const text = readTextFile(promptFile);
+    if (text.trim() === '') throw new BadInputError('the prompt file is empty; expected the agent\'s system prompt', { file: promptFile });
+    systemPrompt = text.split('{{policy}}').join(policy);
+  }
+  const name = flags.name === undefined ? null : String(flags.name).trim();
+  if (name === '') throw new BadInputError('--name must not be empty');
+  const tags: string[] = (flags.tag ?? []).map((t: string) => String(t).trim());
+  const bad = tags.find((t) => t === '' || t.includes(','));
+  if (bad !== undefined) throw new BadInputError(`--tag must be a non-empty text without commas (repeat --tag for several), got '${bad}'`);
+  const output = flags.output === undefined ? null : String(flags.output);
+  if (output !== null) resultsFormatOf(output);
+  return {
+    limit: whole('--limit', flags.limit, 1),
+    sample: whole('--sample', flags.sample, 1),
+    seed: Number(seedText),
+    maxSteps: whole('--max-steps', flags.maxSteps, 1),
+    systemPrompt,
+    promptFile,
+    maxCostUsd: decimal('--max-cost', flags.maxCost, (x) => x > 0, 'a positive number of US dollars'),
+    name,
+    tags: [...new Set(tags)],
+    output,
+    failUnder: decimal('--fail-under', flags.failUnder, (x) => x >= 0 && x <= 1, 'a reward from 0 to 1'),
+  };
+}
+
+/** True when `pattern` is a glob (`*`, `?` or a `[...]` class). */
+const isGlob = (pattern: string) => /[*?[]/.test(pattern);
+
+/** A glob as a whole-string regular expression: `*` any run of characters, `?` one, `[...]` a class (`[!...]` negated). */
+export function globRegExp(pattern: string): RegExp {
+  let re = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '*') re += '.*';
+    else if (c === '?') re += '.';
+    else if (c === '[') {
+      const end = pattern.indexOf(']', i + 2);
+      if (end < 0) throw new BadInputError(`--tasks pattern '${pattern}' has an unclosed '['`);
+      let body = pattern.slice(i + 1, end);
+      if (body.startsWith('!')) body = `^${body.slice(1)}`;
+      re += `[${body.replace(/\\/g, '\\\\')}]`;
+      i = end;
+    } else re += c.replace(/[.+^${}()|\\/]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
+}
+
+/**
+ * The tasks a run plays, from `--tasks` (comma-separated ids or globs such as `T0*` or `1?`;
+ * default all), then `--sample n` (seeded by `--seed`, kept in dataset order), then `--limit n`
+ * (the first n). A list of plain ids keeps the order given; with a glob the dataset's order is
+ * kept. Throws BadInputError for an unknown id, a pattern matching no task, or a sample larger
+ * than the selection.
+ */
+export function selectRunTasks(loaded: LoadedDomain<any>, tasksFlag: string | undefined, extras: Pick<RunExtras, 'limit' | 'sample' | 'seed'>): Task[] {
+  const patterns = (tasksFlag ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  let tasks: Task[];
+  if (!patterns.some(isGlob)) tasks = selectTasks(loaded, patterns);
+  else {
+    const res = patterns.map((p) => ({ p, re: isGlob(p) ? globRegExp(p) : null }));
+    for (const { p, re } of res) {
+      const hits = loaded.tasks.filter((t) => (re ? re.test(t.id) : t.id === p));
+      if (hits.length === 0) throw new BadInputError(`--tasks: ${re ? 'pattern' : 'task id'} '${p}' matches no task (the dataset has ${loaded.tasks.length} tasks: ${loaded.tasks.slice(0, 12).map((t) => t.id).join(', ')}${loaded.tasks.length > 12 ? ', …' : ''})`);
+    }
+    tasks = loaded.tasks.filter((t) => res.some(({ p, re }) => (re ? re.test(t.id) : t.id === p)));
+  }
+  if (extras.sample !== null) {
+    if (extras.sample > tasks.length) throw new BadInputError(`--sample ${extras.sample} is more than the ${tasks.length} selected tasks`);
+    const picked = new Set(new Rng(extras.seed).shuffle(tasks.map((t) => t.id)).slice(0, extras.sample));
+    tasks = tasks.filter((t) => picked.has(t.id));
+  }
+  if (extras.limit !== null) tasks = tasks.slice(0, extras.limit);
+  return tasks;
+}
+
+/**
+ * What the run's stored config gains from these options (the `name` and `tags` the runs list
+ * shows; the prompt file's name and SHA-256; the step and cost limits; the selection's seed).
+ */
+export function runExtrasMeta(x: RunExtras): Record<string, unknown> {
+  return {
+    name: x.name,
+    tags: x.tags,
+    max_steps: x.maxSteps,
+    prompt_file: x.promptFile === null ? null : path.basename(x.promptFile),
+    prompt_sha256: x.systemPrompt === null ? null : sha256Hex(x.systemPrompt),
+    max_cost_usd: x.maxCostUsd,
+    ...(x.sample !== null ? { sample: x.sample, seed: x.seed } : {}),
+    ...(x.limit !== null ? { limit: x.limit } : {}),
+  };
+}

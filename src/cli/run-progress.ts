@@ -1,0 +1,72 @@
+/**
+ * The progress bar of `servicegym run` on stderr: episodes done of total, ETA, the running pass
+ * rate (reward 1 over the episodes scored so far; not-judged ones count as not passed, errors are
+ * left out) and the provider-reported cost so far ("n/a" while no call reported one — never a
+ * guessed price). Also the running cost `--max-cost` compares with.
+ */
+import cliProgress from 'cli-progress';
+import type { UsageByRole } from '../models/usage.js';
+import type { DomainEpisodeRecord } from '../run/task-run.js';
+
+/** Provider-reported cost of a usage map in USD; null when no call reported one. */
+export function reportedCost(usage: UsageByRole | undefined): number | null {
+  let cost: number | null = null;
+  for (const u of Object.values(usage ?? {})) if (u?.provider_reported_cost_usd != null) cost = (cost ?? 0) + u.provider_reported_cost_usd;
+  return cost;
+}
+
+/** Running totals over finished episodes. */
+export class RunTally {
+  passed = 0;
+  scored = 0;
+  costUsd: number | null = null;
+
+  /** `costUsd`: cost already spent before this attempt (a resumed run), if known. */
+  constructor(costUsd: number | null = null) {
+    this.costUsd = costUsd;
+  }
+
+  add(rec: DomainEpisodeRecord): void {
+    const cost = reportedCost(rec.episode.usage);
+    if (cost !== null) this.costUsd = (this.costUsd ?? 0) + cost;
+    if (rec.infraError || rec.harnessError || rec.evaluationError || !rec.evaluation) return;
+    this.scored++;
+    if (rec.evaluation.reward === 1) this.passed++;
+  }
+
+  /** `pass 7/9 (77.8%)`, or `pass -` before the first scored episode. */
+  passText(): string {
+    return this.scored ? `pass ${this.passed}/${this.scored} (${((this.passed / this.scored) * 100).toFixed(1)}%)` : 'pass -';
+  }
+
+  costText(): string {
+    return this.costUsd === null ? 'cost n/a' : `cost $${this.costUsd.toFixed(4)}`;
+  }
+}
+
+/** The bar; a no-op when `quiet`. */
+export class RunProgress {
+  private readonly bar?: cliProgress.SingleBar;
+
+  constructor(readonly tally: RunTally, quiet: boolean) {
+    if (quiet) return;
+    this.bar = new cliProgress.SingleBar(
+      { format: 'servicegym: {bar} {value}/{total} episodes | ETA {eta_formatted} | {pass} | {cost} | {task}', stream: process.stderr, noTTYOutput: true, notTTYSchedule: 5000, etaBuffer: 20 },
+      cliProgress.Presets.shades_classic,
+    );
+  }
+
+  start(total: number): void {
+    this.bar?.start(total, 0, { task: '', pass: this.tally.passText(), cost: this.tally.costText() });
+  }
+
+  /** Counts `rec` and redraws. */
+  episode(done: number, rec: DomainEpisodeRecord): void {
+    this.tally.add(rec);
+    this.bar?.update(done, { task: `${rec.taskId}#${rec.trial}${rec.persona ? ` (${rec.persona})` : ''} ${rec.episode.termination}`, pass: this.tally.passText(), cost: this.tally.costText() });
+  }
+
+  stop(): void {
+    this.bar?.stop();
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * Per-episode results for pipelines (issue 18, item 9): `-o results.jsonl | .csv | .xml` on
+ * `run`, `validate` and `evaluate`. The format follows the file's extension.
+ *
+ * One result per episode, with snake_case keys (`task_id`, `trial`, `persona`, `termination`,
+ * `reward`, `partial`, `status`, `failing_checks`, `not_judged_checks`, `error`). `status`:
+ * - `passed`: reward 1;
+ * - `not_judged`: the reward is unknown (an NL assertion without a judge) — never a pass; its
+ *   partial score is a lower bound;
+ * - `failed`: a reward below 1;
+ * - `error`: no score (an infrastructure, harness or evaluation error; left out of the run's
+ *   scores, as in the summary).
+ *
+ * JUnit XML (the Jenkins / Ant shape CI systems read, `junit-10.xsd`): one `<testsuites>` with one
+ * `<testsuite>` (name = the run id), one `<testcase>` per episode (`classname` = the suite name,
+ * `name` = `task_id#trial` plus the persona), a `<failure>` for `failed`, an `<error>` for `error`
+ * and a `<skipped>` for `not_judged`; `time` in seconds (the episode's model latency when known).
+ */
+import path from 'node:path';
+import { BadInputError } from '../spec/errors.js';
+import type { EpisodeReportRow } from './report-rows.js';
+
+/** The output formats, by file extension. */
+export type ResultsFormat = 'jsonl' | 'csv' | 'junit';
+
+const FORMATS: Readonly<Record<string, ResultsFormat>> = { '.jsonl': 'jsonl', '.csv': 'csv', '.xml': 'junit' };
+
+/** The format of `file` by its extension; throws BadInputError for another extension. */
+export function resultsFormatOf(file: string): ResultsFormat {
+  const f = FORMATS[path.extname(file).toLowerCase()];
+  if (!f) throw new BadInputError(`-o/--output: expected a file ending in .jsonl, .csv or .xml (JUnit), got '${file}'`);
+  return f;
+}
+
+/** One episode's result (see the module doc). */
+export interface EpisodeResultLine {
+  task_id: string;
+  trial: number;
+  persona: string | null;
+  termination: string;
+  reward: number | null;
+  partial: number | null;
+  status: 'passed' | 'failed' | 'not_judged' | 'error';
+  failing_checks: string[];
+  not_judged_checks: string[];
+  error: string | null;
+  /** Model latency of the episode in seconds, when known. */
+  seconds: number | null;
+}
+
+/** The result line of a report row; `seconds`: the episode's model latency, if known. */
+export function resultLineOf(r: EpisodeReportRow, seconds: number | null = null): EpisodeResultLine {
+  const ev = r.evaluation;
+  const error = r.harnessError ? `harness error: ${r.harnessError}` : r.infraError ? `infrastructure error: ${r.infraError}` : r.evaluationError ? `evaluation error: ${r.evaluationError}` : !ev ? 'not evaluated' : null;
+  const status: EpisodeResultLine['status'] = error || !ev ? 'error' : ev.reward === null ? 'not_judged' : ev.reward === 1 ? 'passed' : 'failed';
+  return {
+    task_id: r.taskId,
+    trial: r.trial,
+    persona: r.persona ?? null,
+    termination: r.termination,
+    reward: ev?.reward ?? null,
+    partial: ev ? ev.partial : null,
+    status,
+    failing_checks: ev ? ev.checks.filter((c) => c.verdict === 'fail').map((c) => c.id) : [],
+    not_judged_checks: ev ? ev.checks.filter((c) => c.verdict === 'not_judged').map((c) => c.id) : [],
+    error,
+    seconds,
+  };
+}
+
+/** JSON Lines: one object per episode. */
+export function toJsonl(lines: readonly EpisodeResultLine[]): string {
+  return lines.map((l) => JSON.stringify(l)).join('\n') + (lines.length ? '\n' : '');
+}
+
+const CSV_COLUMNS: (keyof EpisodeResultLine)[] = ['task_id', 'trial', 'persona', 'termination', 'reward', 'partial', 'status', 'failing_checks', 'not_judged_checks', 'error', 'seconds'];
+
+/** RFC 4180 field: quoted when it holds a comma, quote, CR or LF; lists joined by `;`. */
+function csvField(v: unknown): string {
+  const s = v === null || v === undefined ? '' : Array.isArray(v) ? v.join(';') : String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** CSV with a header row, CRLF line ends (RFC 4180). */
+export function toCsv(lines: readonly EpisodeResultLine[]): string {
+  return [CSV_COLUMNS.join(','), ...lines.map((l) => CSV_COLUMNS.map((c) => csvField(l[c])).join(','))].join('\r\n') + '\r\n';
+}
+
+/** Text safe in XML 1.0 attributes and content: markup escaped, characters XML forbids dropped. */
+export function xmlText(s: string): string {
+  return s
+    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/\n/g, '&#10;');
+}
+
+const secondsText = (s: number | null) => (s === null ? '0' : s.toFixed(3));
+
+/** Options of {@link toJunit}. */
+export interface JunitOptions {
+  /** The suite's name (the run id). */
+  suite: string;
+  /** The testcases' `classname` (e.g. `servicegym.<domain>`). */
+  classname: string;
+  /** ISO-8601 start time (`timestamp`, written without the zone as the schema's dateTime). */
+  timestamp: string;
+}
+
+function testcase(l: EpisodeResultLine, classname: string): string {
+  const name = `${l.task_id}#${l.trial}${l.persona ? ` (${l.persona})` : ''}`;
+  const open = `    <testcase classname="${xmlText(classname)}" name="${xmlText(name)}" time="${secondsText(l.seconds)}"`;
+  const detail = `termination: ${l.termination}; reward: ${l.reward ?? 'not judged'}; partial: ${l.partial === null ? 'n/a' : l.partial}`;
+  if (l.status === 'passed') return `${open}/>`;
+  let child: string;
+  if (l.status === 'failed') child = `<failure type="reward" message="${xmlText(`reward ${l.reward}; failing checks: ${l.failing_checks.join(', ') || 'none'}`)}">${xmlText(detail)}</failure>`;
+  else if (l.status === 'error') child = `<error type="error" message="${xmlText((l.error ?? 'error').slice(0, 500))}">${xmlText(detail)}</error>`;
+  else child = `<skipped message="${xmlText(`not judged (no judge model): ${l.not_judged_checks.join(', ')}`)}"/>`;
+  return `${open}>\n      ${child}\n    </testcase>`;
+}
+
+/** JUnit XML (see the module doc). */
+export function toJunit(lines: readonly EpisodeResultLine[], o: JunitOptions): string {
+  const n = (s: EpisodeResultLine['status']) => lines.filter((l) => l.status === s).length;
+  const time = secondsText(lines.reduce((t, l) => t + (l.seconds ?? 0), 0));
+  const counts = `tests="${lines.length}" failures="${n('failed')}" errors="${n('error')}"`;
+  const stamp = o.timestamp.replace(/(\.\d+)?(Z|[+-]\d\d:\d\d)$/, '');
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="servicegym" ${counts} time="${time}">`,
+    `  <testsuite name="${xmlText(o.suite)}" ${counts} skipped="${n('not_judged')}" time="${time}" timestamp="${xmlText(stamp)}">`,
+    ...lines.map((l) => testcase(l, o.classname)),
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+/** The file's text in the format its extension names. */
+export function resultsFileText(file: string, lines: readonly EpisodeResultLine[], junit: JunitOptions): string {
+  const format = resultsFormatOf(file);
+  return format === 'jsonl' ? toJsonl(lines) : format === 'csv' ? toCsv(lines) : toJunit(lines, junit);
+}
