@@ -64,7 +64,7 @@ export function resultLineOf(r: EpisodeReportRow, seconds: number | null = null)
     failing_checks: ev ? ev.checks.filter((c) => c.verdict === 'fail').map((c) => c.id) : [],
     not_judged_checks: ev ? ev.checks.filter((c) => c.verdict === 'not_judged').map((c) => c.id) : [],
     error,
-    seconds,
+    seconds: seconds === null ? null : Math.round(seconds * 1000) / 1000,
   };
 }
 

@@ -132,7 +132,7 @@ describe('servicegym run / validate --personas', () => {
     expect(r.code).toBe(0);
     const out = JSON.parse(r.out);
     expect(out.episodes.map((e: any) => [e.trial, e.persona])).toEqual(SEED_PERSONAS.map((p, i) => [i, p]));
-    expect(out.summary.passHatK.map((p: any) => p.k)).toEqual([1, 2, 3, 4]);
+    expect(out.summary.pass_hat_k.map((p: any) => p.k)).toEqual([1, 2, 3, 4]);
     const store = RunStore.open(db);
     try {
       expect(store.episodes(out.run_id).sort((a, b) => a.trial - b.trial).map((e) => e.label)).toEqual([...SEED_PERSONAS]);

@@ -80,8 +80,11 @@ describe.skipIf(!HAS_SHARED)('tau2 retail folder', () => {
     ]);
   });
 
-  it('validate: every task scores 1 on every deterministic component; NL assertions are listed as not judged; exit 0', async () => {
-    const r = await cli(['validate', '--domain', 'retail', '--data-dir', RETAIL_DIR, '--no-store', '-q']);
+  it('validate: every task scores 1 on every deterministic component; NL assertions are listed as not judged; exit 1 (not at reward 1) unless --allow-not-judged', async () => {
+    const strictRule = await cli(['validate', '--domain', 'retail', '--data-dir', RETAIL_DIR, '--no-store', '-q', '--tasks', '0,2,57']);
+    expect(strictRule.code).toBe(1);
+    expect(strictRule.stderr).toMatch(/^servicegym: \d episode\(s\) not judged are not at reward 1, so validate fails; give --judge-model to judge them, or --allow-not-judged/m);
+    const r = await cli(['validate', '--domain', 'retail', '--data-dir', RETAIL_DIR, '--no-store', '-q', '--allow-not-judged']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
@@ -93,7 +96,7 @@ describe.skipIf(!HAS_SHARED)('tau2 retail folder', () => {
   });
 
   it('validate --json: not-judged tasks carry reward null and only the NL check not passed', async () => {
-    const r = await cli(['validate', '--domain', 'retail', '--data-dir', RETAIL_DIR, '--no-store', '-q', '--json', '--tasks', '0,2,57']);
+    const r = await cli(['validate', '--domain', 'retail', '--data-dir', RETAIL_DIR, '--no-store', '-q', '--json', '--tasks', '0,2,57', '--allow-not-judged']);
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout);
     expect(j.tasks.map((t: { task_id: string; reward: number | null; not_judged: boolean }) => [t.task_id, t.reward, t.not_judged])).toEqual([

@@ -1,0 +1,225 @@
+/**
+ * `servicegym run`'s options for pipelines and habits (issue 18, items 3, 5, 6, 9, 10): the config
+ * file, task globs, --limit, --sample/--seed, --max-steps, --prompt-file, --max-cost, --name and
+ * --tag, -o results files, --fail-under, --json in snake_case, usage by role, colour and NO_COLOR,
+ * why pass^k stops after infrastructure errors, --version, and no key for a loopback endpoint —
+ * against the local mock model server.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startTwoRoleMock, last, type Side, type TwoRoleMock } from '../support/two-role-mock.js';
+import { tmpDir } from '../support/paths.js';
+import { runCli as cli } from '../support/cli.js';
+import { loadDomain } from '../../src/domains/index.js';
+import { globRegExp, selectRunTasks } from '../../src/cli/run-options.js';
+import { colourEnabled } from '../../src/cli/colour.js';
+import { isLoopbackUrl, resolveLiveModelConfig } from '../../src/models/config.js';
+
+const KEY = 'test-fake-key-run-options-4242';
+
+/** T01's policy-following agent (T01 passes; on other tasks it does the wrong thing). */
+const agent: Side = (messages) => {
+  const calls = messages.filter((m: any) => m.role === 'assistant' && m.tool_calls).length;
+  if (last(messages).role === 'user' && calls === 0) return { tool_calls: [{ name: 'get_user_details', arguments: { user_id: 'mia_lee_301' } }] };
+  if (calls === 1) return { tool_calls: [{ name: 'get_reservation_details', arguments: { reservation_id: '8KQ2ZD' } }] };
+  return { content: 'Reservation 8KQ2ZD is basic economy, which cannot be changed, so it stays on 2026-10-20.' };
+};
+const user: Side = (messages) => (messages.length <= 2 ? { content: "Hi, I'm Mia Lee (mia_lee_301). Please move 8KQ2ZD to 2026-10-21." } : { content: 'I see, thanks. ###STOP###' });
+
+let mock: TwoRoleMock;
+let saved: Record<string, string | undefined>;
+const ENV = ['SERVICEGYM_API_KEY', 'OPENAI_API_KEY', 'NO_COLOR', 'FORCE_COLOR'];
+beforeEach(async () => {
+  saved = Object.fromEntries(ENV.map((k) => [k, process.env[k]]));
+  process.env.SERVICEGYM_API_KEY = KEY;
+  delete process.env.NO_COLOR;
+  delete process.env.FORCE_COLOR;
+  mock = await startTwoRoleMock({ agent, user }, { cost: 0.002 });
+});
+afterEach(async () => {
+  await mock.close();
+  for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+});
+
+const base = () => ['run', '--agent-model', 'mock-agent', '--user-model', 'mock-user', '--base-url', mock.server.url, '-q'];
+const dbIn = (dir: string) => path.join(dir, 'store.db');
+const runRow = (db: string) => {
+  const q = new Database(db, { readonly: true });
+  const row = q.prepare('SELECT name, summary FROM runs').get() as { name: string; summary: string };
+  q.close();
+  return { name: row.name, summary: JSON.parse(row.summary) };
+};
+
+describe('task selection', () => {
+  const loaded = loadDomain('airline');
+  it('globs, plain ids, --sample with --seed (dataset order, deterministic) and --limit', () => {
+    expect(globRegExp('T0?').test('T01')).toBe(true);
+    expect(globRegExp('T[0-1]*').test('T15')).toBe(true);
+    expect(globRegExp('T[!0]*').test('T01')).toBe(false);
+    const ids = (t: { id: string }[]) => t.map((x) => x.id);
+    expect(ids(selectRunTasks(loaded, 'T1*', { limit: null, sample: null, seed: 0 }))).toEqual(['T15', 'T17']);
+    expect(ids(selectRunTasks(loaded, 'T17,T01', { limit: null, sample: null, seed: 0 }))).toEqual(['T17', 'T01']);
+    expect(ids(selectRunTasks(loaded, undefined, { limit: 2, sample: null, seed: 0 }))).toEqual(['T01', 'T02']);
+    const a = ids(selectRunTasks(loaded, undefined, { limit: null, sample: 3, seed: 7 }));
+    expect(a).toHaveLength(3);
+    expect(ids(selectRunTasks(loaded, undefined, { limit: null, sample: 3, seed: 7 }))).toEqual(a);
+    expect([...a].sort()).toEqual(a); // kept in dataset order (T01 < T02 < … here)
+    expect(() => selectRunTasks(loaded, 'X*', { limit: null, sample: null, seed: 0 })).toThrow(/pattern 'X\*' matches no task/);
+    expect(() => selectRunTasks(loaded, undefined, { limit: null, sample: 9, seed: 0 })).toThrow(/--sample 9 is more than the 5 selected tasks/);
+  });
+});
+
+describe('run flags', () => {
+  it('--name and --tag are stored with the run config; -o writes JSONL, CSV and JUnit; --json keys are snake_case', async () => {
+    const dir = tmpDir('sg-runopt-');
+    const args = [...base(), '--tasks', 'T0[12]', '--db', dbIn(dir), '--name', 'baseline v1', '--tag', 'nightly', '--tag', 'gpt-x', '--json'];
+    const r = await cli([...args, '-o', path.join(dir, 'out', 'results.jsonl')]);
+    expect(r.err).toBe('');
+    const j = JSON.parse(r.out);
+    expect(j.name).toBe('baseline v1');
+    expect(j.tags).toEqual(['nightly', 'gpt-x']);
+    for (const k of Object.keys(j.summary)) expect(k).toMatch(/^[a-z0-9_]+$/);
+    expect(j.summary.pass_hat_k[0].k).toBe(1);
+    expect(j.summary.reward_mean).toBe(0.5);
+    const row = runRow(dbIn(dir));
+    expect(row.name).toBe('baseline v1');
+    expect(row.summary.name).toBe('baseline v1');
+    expect(row.summary.tags).toEqual(['nightly', 'gpt-x']);
+    const lines = fs.readFileSync(path.join(dir, 'out', 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.task_id, l.trial, l.status, l.reward])).toEqual([['T01', 0, 'passed', 1], ['T02', 0, 'failed', 0]]);
+    expect(lines[1].failing_checks.length).toBeGreaterThan(0);
+    // CSV: header + two rows, RFC 4180.
+    const dir2 = tmpDir('sg-runopt-csv-');
+    expect((await cli([...base(), '--tasks', 'T01,T02', '--db', dbIn(dir2), '-o', path.join(dir2, 'r.csv')])).code).toBe(0);
+    const csv = fs.readFileSync(path.join(dir2, 'r.csv'), 'utf8').split('\r\n');
+    expect(csv[0]).toBe('task_id,trial,persona,termination,reward,partial,status,failing_checks,not_judged_checks,error,seconds');
+    expect(csv[1]).toMatch(/^T01,0,,user_stop,1,1,passed,,[a-z0-9_;]*,,\d+\.\d{3}$/);
+    expect(csv[2]).toMatch(/^T02,0,,user_stop,0,/);
+    // A bad extension is refused before anything runs.
+    const bad = await cli([...base(), '--tasks', 'T01', '--db', dbIn(tmpDir()), '-o', 'results.txt']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('expected a file ending in .jsonl, .csv or .xml');
+  });
+
+  it('--fail-under: exit 1 below the threshold, 0 at or above it; a bad value is exit 2', async () => {
+    const dir = tmpDir('sg-failunder-');
+    const low = await cli([...base(), '--tasks', 'T01,T02', '--db', dbIn(dir), '--fail-under', '0.75']);
+    expect(low.code).toBe(1);
+    expect(low.err).toContain('--fail-under 0.75: reward mean 0.500 is below it');
+    expect((await cli([...base(), '--tasks', 'T01,T02', '--db', dbIn(dir), '--fail-under', '0.5'])).code).toBe(0);
+    expect((await cli([...base(), '--tasks', 'T01', '--db', dbIn(dir), '--fail-under', '1.5'])).code).toBe(2);
+  });
+
+  it('prints usage by role (tokens, latency, provider-reported cost) and colours failures unless NO_COLOR', async () => {
+    const dir = tmpDir('sg-usage-');
+    process.env.FORCE_COLOR = '1';
+    const r = await cli([...base(), '--tasks', 'T01,T02', '--db', dbIn(dir)]);
+    expect(r.out).toMatch(/^role\s+calls\s+prompt tokens\s+completion tokens\s+total tokens\s+latency s\s+s\/call\s+cost \(provider\)$/m);
+    expect(r.out).toMatch(/^task_agent\s+\d+\s+\d+\s+\d+\s+\d+\s+\d+\.\d\s+\d+\.\d\d\s+\$0\.\d{4}$/m);
+    expect(r.out).toMatch(/^user_simulator\s+\d+/m);
+    expect(r.out).toMatch(/^total\s+\d+/m);
+    expect(r.out).toContain('\u001b[31m0.000\u001b[39m'); // T02's reward in red
+    process.env.NO_COLOR = '1';
+    const plain = await cli([...base(), '--tasks', 'T01,T02', '--db', dbIn(dir)]);
+    expect(plain.out).not.toContain('\u001b[');
+    expect(colourEnabled({ isTTY: true }, { NO_COLOR: '1' })).toBe(false);
+    expect(colourEnabled({ isTTY: true }, {})).toBe(true);
+    expect(colourEnabled({ isTTY: false }, {})).toBe(false);
+  });
+
+  it('--max-steps ends episodes at the limit; --prompt-file sets the agent prompt with {{policy}} filled in', async () => {
+    const dir = tmpDir('sg-steps-');
+    const prompt = path.join(dir, 'agent.txt');
+    fs.writeFileSync(prompt, 'You are a careful agent.\n\nPOLICY:\n{{policy}}\n');
+    const r = await cli([...base(), '--tasks', 'T01', '--db', dbIn(dir), '--max-steps', '2', '--prompt-file', prompt, '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out).episodes[0].termination).toBe('max_steps');
+    const system = mock.bodies('agent')[0].messages[0];
+    expect(system.role).toBe('system');
+    expect(system.content.startsWith('You are a careful agent.\n\nPOLICY:\n')).toBe(true);
+    expect(system.content).toContain(loadDomain('airline').policy.slice(0, 200));
+    const row = runRow(dbIn(dir));
+    expect(row.summary.max_steps).toBe(2);
+    expect(row.summary.prompt_file).toBe('agent.txt');
+    expect(row.summary.prompt_sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('--max-cost stops starting episodes once the provider-reported cost reaches it, and says how to continue', async () => {
+    const dir = tmpDir('sg-cost-');
+    const r = await cli([...base(), '--tasks', 'T01', '--trials', '4', '-j', '1', '--db', dbIn(dir), '--max-cost', '0.001', '--json']);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.out).episodes).toHaveLength(1);
+    expect(r.err).toMatch(/the run stopped: --max-cost \$0\.001 reached \(provider-reported cost \$0\.\d{4}\); 3 episode\(s\) not started; continue with --resume run-airline-/);
+  });
+
+  it('says why pass^k stops after infrastructure errors and offers --resume', async () => {
+    const dir = tmpDir('sg-infra-');
+    let first = true;
+    await mock.close();
+    mock = await startTwoRoleMock({ agent: (m, b) => (first ? ((first = false), { status: 500, error: 'down' }) : agent(m, b)), user });
+    const r = await cli(['run', '--agent-model', 'mock-agent', '--user-model', 'mock-user', '--base-url', mock.server.url, '--tasks', 'T01', '--trials', '2', '-j', '1', '--max-retries', '0', '--db', dbIn(dir)]);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('pass^k stops at k=1 of 2: task T01 has 1 scored episode(s); 1 infrastructure error(s) are left out of pass^k');
+    expect(r.err).toMatch(/^open it: servicegym view --db \S+ {3}\(then #\/runs\/run-airline-\S+\)$/m);
+    expect(r.err).toMatch(/^continue it: servicegym run --resume run-airline-\S+ --db \S+ with the same flags/m);
+  });
+});
+
+describe('config file', () => {
+  it('takes the flags from a JSON file (paths relative to it); a flag on the command line wins', async () => {
+    const dir = tmpDir('sg-config-');
+    const cfg = path.join(dir, 'run.json');
+    fs.writeFileSync(cfg, JSON.stringify({ 'agent-model': 'mock-agent', 'user-model': 'mock-user', 'base-url': mock.server.url, tasks: ['T01', 'T02'], trials: 2, db: 'store.db', tag: ['ci'], name: 'from file', quiet: true, json: true, output: 'res.xml' }));
+    const r = await cli(['run', '--config', cfg, '--tasks', 'T01']);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out);
+    expect(j.episodes.map((e: any) => `${e.task_id}#${e.trial}`)).toEqual(['T01#0', 'T01#1']);
+    expect(j.name).toBe('from file');
+    expect(j.tags).toEqual(['ci']);
+    expect(fs.existsSync(path.join(dir, 'store.db'))).toBe(true);
+    expect(fs.readFileSync(path.join(dir, 'res.xml'), 'utf8')).toContain('<testsuite name="run-airline-');
+  });
+
+  it('names the file and the JSON path of an unknown key or a wrong type (exit 2); models are required', async () => {
+    const dir = tmpDir('sg-config-bad-');
+    const cfg = path.join(dir, 'run.json');
+    fs.writeFileSync(cfg, JSON.stringify({ 'agent-model': 'a', 'user-model': 'b', trails: 2 }));
+    const r = await cli(['run', '--config', cfg]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(cfg);
+    expect(r.err).toContain('$.trails');
+    expect(r.err).toContain("unknown key 'trails'");
+    fs.writeFileSync(cfg, JSON.stringify({ 'agent-model': 'a', 'user-model': 'b', strict: 'yes' }));
+    const t = await cli(['run', '--config', cfg]);
+    expect(t.code).toBe(2);
+    expect(t.err).toContain('$.strict');
+    expect(t.err).toContain('expected true or false');
+    const m = await cli(['run', '--user-model', 'b']);
+    expect(m.code).toBe(2);
+    expect(m.err).toContain('--agent-model is required');
+  });
+});
+
+describe('CLI habits', () => {
+  it('--version prints the package version', async () => {
+    const r = await cli(['--version']);
+    expect(r.code).toBe(0);
+    expect(r.out.trim()).toBe(JSON.parse(fs.readFileSync(path.join(__dirname, '../../package.json'), 'utf8')).version);
+  });
+
+  it('a loopback endpoint needs no key and gets no Authorization header; another host still refuses', async () => {
+    delete process.env.SERVICEGYM_API_KEY;
+    delete process.env.OPENAI_API_KEY;
+    const r = await cli([...base(), '--tasks', 'T01', '--db', dbIn(tmpDir())]);
+    expect(r.code).toBe(0);
+    expect(mock.server.requests[0].headers.authorization).toBeUndefined();
+    expect(isLoopbackUrl('http://localhost:11434/v1')).toBe(true);
+    expect(isLoopbackUrl('http://127.0.0.2:8000/v1')).toBe(true);
+    expect(isLoopbackUrl('http://[::1]:8000/v1')).toBe(true);
+    expect(isLoopbackUrl('http://10.0.0.5:8000/v1')).toBe(false);
+    expect(() => resolveLiveModelConfig({ model: 'm', baseUrl: 'https://models.example.com/v1' }, {})).toThrow(/no API key/);
+    expect(resolveLiveModelConfig({ model: 'm', baseUrl: 'http://localhost:8000/v1' }, {}).apiKey).toBe('');
+  });
+});

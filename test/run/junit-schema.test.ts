@@ -1,0 +1,181 @@
+/**
+ * The JUnit XML that `-o results.xml` writes is checked against the rules of the JUnit schema CI
+ * systems read (Jenkins' `junit-10.xsd`, the one GitLab, GitHub reporters and Jenkins accept):
+ * well-formed XML 1.0; root `testsuites` (attributes name, time, tests, failures, disabled,
+ * errors — nothing else; children: `testsuite` only); `testsuite` (required `tests`; allowed
+ * name, tests, failures, errors, time, disabled, skipped, skips, timestamp, hostname, id, package,
+ * assertions, file, skip, log, url; children testsuite, properties, testcase, system-out,
+ * system-err); `testcase` (required `name`; allowed name, assertions, time, timestamp, classname,
+ * status, class, file, line, log, group, url; children skipped, error, failure, system-out,
+ * system-err); `failure`, `error`, `skipped` (allowed type, message; text content). Beyond the
+ * schema, the counts must agree with the test cases, as CI dashboards sum them.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { resultLineOf, toJunit, type EpisodeResultLine } from '../../src/run/results-export.js';
+import { runCli as cli } from '../support/cli.js';
+import { HAS_SHARED, SHARED, tmpDir } from '../support/paths.js';
+
+interface El {
+  name: string;
+  attrs: Record<string, string>;
+  children: El[];
+  text: string;
+}
+
+const ENTITY: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+function decode(s: string, where: string): string {
+  if (/[<]/.test(s)) throw new Error(`raw '<' in ${where}`);
+  return s.replace(/&([^;]*);?/g, (m, body: string) => {
+    if (!m.endsWith(';')) throw new Error(`unterminated entity in ${where}`);
+    if (body in ENTITY) return ENTITY[body];
+    const n = /^#x([0-9a-f]+)$/i.exec(body) ? parseInt(body.slice(2), 16) : /^#\d+$/.test(body) ? Number(body.slice(1)) : NaN;
+    if (Number.isNaN(n)) throw new Error(`unknown entity &${body}; in ${where}`);
+    return String.fromCodePoint(n);
+  });
+}
+
+/** A strict little XML parser for the subset the exporter writes (declaration, elements, attributes, text). */
+function parseXml(xml: string): El {
+  if (/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u.test(xml)) throw new Error('character not allowed in XML 1.0');
+  let i = 0;
+  const decl = /^<\?xml version="1\.0" encoding="UTF-8"\?>\n/.exec(xml);
+  if (!decl) throw new Error('missing XML declaration');
+  i = decl[0].length;
+  const stack: El[] = [];
+  let root: El | null = null;
+  const tag = /<(\/?)([A-Za-z_][\w.-]*)((?:\s+[A-Za-z_][\w.-]*="[^"]*")*)\s*(\/?)>/y;
+  while (i < xml.length) {
+    const lt = xml.indexOf('<', i);
+    const text = xml.slice(i, lt < 0 ? xml.length : lt);
+    if (text.trim() !== '') {
+      if (!stack.length) throw new Error('text outside the root');
+      stack[stack.length - 1].text += decode(text, stack[stack.length - 1].name);
+    }
+    if (lt < 0) break;
+    tag.lastIndex = lt;
+    const m = tag.exec(xml);
+    if (!m) throw new Error(`malformed tag at ${lt}: ${xml.slice(lt, lt + 60)}`);
+    const [, close, name, attrText, selfClose] = m;
+    if (close) {
+      const open = stack.pop();
+      if (open?.name !== name) throw new Error(`</${name}> closes <${open?.name}>`);
+    } else {
+      const attrs: Record<string, string> = {};
+      for (const a of attrText.matchAll(/([A-Za-z_][\w.-]*)="([^"]*)"/g)) {
+        if (a[1] in attrs) throw new Error(`duplicate attribute ${a[1]} on <${name}>`);
+        attrs[a[1]] = decode(a[2], `${name}@${a[1]}`);
+      }
+      const el: El = { name, attrs, children: [], text: '' };
+      if (stack.length) stack[stack.length - 1].children.push(el);
+      else if (root) throw new Error('two roots');
+      else root = el;
+      if (!selfClose) stack.push(el);
+    }
+    i = tag.lastIndex;
+  }
+  if (stack.length || !root) throw new Error('unclosed elements');
+  return root;
+}
+
+const SCHEMA: Record<string, { required: string[]; allowed: string[]; children: string[] }> = {
+  testsuites: { required: [], allowed: ['name', 'time', 'tests', 'failures', 'disabled', 'errors'], children: ['testsuite'] },
+  testsuite: {
+    required: ['tests'],
+    allowed: ['name', 'tests', 'failures', 'errors', 'time', 'disabled', 'skipped', 'skips', 'timestamp', 'hostname', 'id', 'package', 'assertions', 'file', 'skip', 'log', 'url'],
+    children: ['testsuite', 'properties', 'testcase', 'system-out', 'system-err'],
+  },
+  testcase: { required: ['name'], allowed: ['name', 'assertions', 'time', 'timestamp', 'classname', 'status', 'class', 'file', 'line', 'log', 'group', 'url'], children: ['skipped', 'error', 'failure', 'system-out', 'system-err'] },
+  failure: { required: [], allowed: ['type', 'message'], children: [] },
+  error: { required: [], allowed: ['type', 'message'], children: [] },
+  skipped: { required: [], allowed: ['type', 'message'], children: [] },
+};
+
+/** Every schema violation of the document, as `path: problem` lines (empty when valid). */
+function junitViolations(root: El): string[] {
+  const out: string[] = [];
+  if (root.name !== 'testsuites') out.push(`root is <${root.name}>, expected <testsuites>`);
+  const walk = (el: El, at: string) => {
+    const rule = SCHEMA[el.name];
+    if (!rule) return void out.push(`${at}: element <${el.name}> is not in the schema`);
+    for (const r of rule.required) if (!(r in el.attrs)) out.push(`${at}: missing required @${r}`);
+    for (const a of Object.keys(el.attrs)) if (!rule.allowed.includes(a)) out.push(`${at}: attribute @${a} not allowed`);
+    for (const c of el.children) if (!rule.children.includes(c.name)) out.push(`${at}: child <${c.name}> not allowed`);
+    if (el.name !== 'failure' && el.name !== 'error' && el.name !== 'skipped' && el.text.trim()) out.push(`${at}: text content not allowed`);
+    el.children.forEach((c, i) => walk(c, `${at}/${c.name}[${i}]`));
+  };
+  walk(root, '/testsuites');
+  // Counts agree with the cases (what CI dashboards add up).
+  const count = (cases: El[], child: string) => cases.filter((c) => c.children.some((x) => x.name === child)).length;
+  for (const [i, suite] of root.children.entries()) {
+    const cases = suite.children.filter((c) => c.name === 'testcase');
+    const want = { tests: cases.length, failures: count(cases, 'failure'), errors: count(cases, 'error'), skipped: count(cases, 'skipped') };
+    for (const [k, v] of Object.entries(want)) if (k in suite.attrs && Number(suite.attrs[k]) !== v) out.push(`/testsuites/testsuite[${i}]: @${k}=${suite.attrs[k]} but ${v} cases`);
+    if (suite.attrs.time !== undefined && !/^\d+(\.\d+)?$/.test(suite.attrs.time)) out.push(`testsuite[${i}]: @time is not a decimal`);
+    if (suite.attrs.timestamp !== undefined && !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/.test(suite.attrs.timestamp)) out.push(`testsuite[${i}]: @timestamp is not an ISO 8601 date-time without zone`);
+  }
+  for (const k of ['tests', 'failures', 'errors']) {
+    const total = root.children.reduce((s, t) => s + Number(t.attrs[k] ?? 0), 0);
+    if (k in root.attrs && Number(root.attrs[k]) !== total) out.push(`/testsuites: @${k}=${root.attrs[k]} but suites sum to ${total}`);
+  }
+  return out;
+}
+
+const line = (over: Partial<EpisodeResultLine>): EpisodeResultLine => ({
+  task_id: 'T01', trial: 0, persona: null, termination: 'user_stop', reward: 1, partial: 1, status: 'passed', failing_checks: [], not_judged_checks: [], error: null, seconds: 1.25, ...over,
+});
+
+describe('JUnit output against the JUnit schema', () => {
+  it('the checker itself rejects what the schema rejects', () => {
+    expect(junitViolations(parseXml('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites skipped="1"><testsuite name="x"><testcase/></testsuite></testsuites>'))).toEqual([
+      '/testsuites: attribute @skipped not allowed',
+      '/testsuites/testsuite[0]: missing required @tests',
+      '/testsuites/testsuite[0]/testcase[0]: missing required @name',
+    ]);
+    expect(() => parseXml('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="a<b"></testsuites>')).toThrow();
+    expect(() => parseXml('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites><testsuite></testsuites>')).toThrow();
+  });
+
+  it('passed, failed, error and not-judged episodes, with markup, quotes and control characters in the texts', () => {
+    const xml = toJunit(
+      [
+        line({}),
+        line({ task_id: 'T02', status: 'failed', reward: 0, partial: 0.4, failing_checks: ['order<1>', 'a&b'] }),
+        line({ task_id: 'T03', trial: 1, persona: 'off-policy', status: 'error', reward: null, partial: null, error: 'infrastructure error: "500" \u0001 <html>', seconds: null }),
+        line({ task_id: '7', status: 'not_judged', reward: null, partial: 0.5, not_judged_checks: ['tau2_nl_assertion'] }),
+      ],
+      { suite: 'run-x', classname: 'servicegym.retail', timestamp: '2026-12-01T14:00:00.123Z' },
+    );
+    const doc = parseXml(xml);
+    expect(junitViolations(doc)).toEqual([]);
+    const suite = doc.children[0];
+    expect(suite.attrs).toMatchObject({ name: 'run-x', tests: '4', failures: '1', errors: '1', skipped: '1', timestamp: '2026-12-01T14:00:00' });
+    const cases = suite.children;
+    expect(cases.map((c) => c.attrs.name)).toEqual(['T01#0', 'T02#0', 'T03#1 (off-policy)', '7#0']);
+    expect(cases[1].children[0].name).toBe('failure');
+    expect(cases[1].children[0].attrs.message).toBe('reward 0; failing checks: order<1>, a&b');
+    expect(cases[2].children[0].name).toBe('error');
+    expect(cases[2].children[0].attrs.message).toBe('infrastructure error: "500"  <html>');
+    expect(cases[3].children[0].name).toBe('skipped');
+  });
+
+  it('`run`-style report rows become result lines with the documented statuses', () => {
+    const ev = (reward: number | null) => ({ reward, partial: 0.5, checks: [{ id: 'c1', verdict: 'fail' }, { id: 'nl', verdict: 'not_judged' }] }) as never;
+    expect(resultLineOf({ taskId: 'A', trial: 0, termination: 'user_stop', evaluation: ev(1) }).status).toBe('passed');
+    expect(resultLineOf({ taskId: 'A', trial: 0, termination: 'user_stop', evaluation: ev(0) })).toMatchObject({ status: 'failed', failing_checks: ['c1'], not_judged_checks: ['nl'] });
+    expect(resultLineOf({ taskId: 'A', trial: 0, termination: 'user_stop', evaluation: ev(null) }).status).toBe('not_judged');
+    expect(resultLineOf({ taskId: 'A', trial: 0, termination: 'agent_error', evaluation: null, infraError: 'provider down' })).toMatchObject({ status: 'error', error: 'infrastructure error: provider down' });
+  });
+
+  it.skipIf(!HAS_SHARED)('validate -o results.xml on tau2 retail: not-judged tasks are skipped cases, the file is valid', async () => {
+    const dir = tmpDir('sg-junit-');
+    const file = path.join(dir, 'results.xml');
+    const r = await cli(['validate', '--domain', 'retail', '--data-dir', path.join(SHARED, 'peers/tau2/retail'), '--tasks', '0,2,57', '--no-store', '-q', '-o', file]);
+    expect(r.code).toBe(1); // task 2 or 57 is not judged: not at reward 1
+    const doc = parseXml(fs.readFileSync(file, 'utf8'));
+    expect(junitViolations(doc)).toEqual([]);
+    expect(doc.children[0].attrs.tests).toBe('3');
+    expect(Number(doc.children[0].attrs.skipped)).toBeGreaterThan(0);
+  });
+});
