@@ -1,36 +1,58 @@
 /**
- * `servicegym compare <run-a> <run-b> [--db PATH] [--json]`: run B against baseline A from the
- * store, task by task (fixed, broken, unchanged, added, removed), and which differences exceed
- * run-to-run noise: the pass^1 difference with its 95% paired bootstrap interval over the common
- * tasks, and per task a two-sided Fisher exact test (p < 0.05). The same view as the viewer's
- * compare page. Exit 0; 2 when a run is not in the store.
+ * `servicegym compare <run-a> <run-b> [--db PATH] [--json] [--force]`: run B against baseline A
+ * from the store (`src/evaluation/run-comparison.ts`): per task the success rates and their
+ * difference (3/4 → 4/4 is +25 points, not "fixed"), whether each change exceeds run-to-run noise
+ * (two-sided Fisher exact, p < 0.05); the overall success-rate difference with its 95% paired
+ * bootstrap interval over tasks; pass^k of both runs side by side; every setting that differs
+ * (models, prompt, temperature, trials, personas, step limit, dataset) and the prompt diff.
+ * Runs of different task sets or datasets are refused (exit 2) unless `--force`, which compares
+ * the common tasks only. Exit 0; 2 when a run is not in the store.
  */
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import { BadInputError } from '../spec/errors.js';
 import { DEFAULT_STORE_PATH, RunStore } from '../store/store.js';
-import { comparePayload } from '../viewer/queries.js';
-import type { CompareView } from '../viewer/types.js';
+import { runDetail } from '../viewer/queries.js';
+import type { RunDetail } from '../viewer/types.js';
+import { compareRunResults, type ComparedRun, type RunComparison, type TaskRateRow } from '../evaluation/run-comparison.js';
 import { table } from './output.js';
 
 const f3 = (x: number) => x.toFixed(3);
 const signed = (x: number) => (x > 0 ? `+${f3(x)}` : f3(x));
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+const points = (x: number) => `${x > 0 ? '+' : ''}${(x * 100).toFixed(1)}`;
 
-/** The comparison as text: one row per task, then the noise verdict. */
-export function compareText(v: CompareView): string {
-  const side = (t: CompareView['rows'][number]['a']) => (t ? `${t.passed}/${t.scored}` : '-');
-  const rows = [['task', 'change', 'A passed', 'B passed', 'noise']];
-  for (const r of v.rows) rows.push([r.key, r.change, side(r.a), side(r.b), r.noise ? `${r.noise.beyond_noise ? 'beyond' : 'within'} (p ${r.noise.p.toFixed(3)})` : '-']);
-  const counts = Object.entries(v.counts).map(([k, n]) => `${k} ${n}`).join(', ');
-  const lines = [`compare A ${v.a.id} → B ${v.b.id}`, '', table(rows), '', `changes: ${counts}`];
-  const n = v.noise;
-  if (!n) lines.push('noise: the runs share no scored task');
-  else {
-    lines.push(
-      `pass^1 over ${n.tasks} common tasks: A ${f3(n.a)} → B ${f3(n.b)}, Δ ${signed(n.delta)} (${Math.round(n.level * 100)}% CI [${signed(n.low)}, ${signed(n.high)}], bootstrap over tasks): ${n.beyond_noise ? 'beyond' : 'within'} run-to-run noise`,
-      `tasks changed beyond noise (Fisher exact p < 0.05): ${n.tasks_beyond_noise.length ? n.tasks_beyond_noise.join(', ') : 'none'}`,
-    );
+/** The comparison input of a stored run. */
+export function comparedRun(d: RunDetail): ComparedRun {
+  return { id: d.run.id, domain: d.run.domain, config: (d.summary ?? null) as Record<string, unknown> | null, prompt: d.prompt, episodes: d.episodes };
+}
+
+function taskTable(rows: readonly TaskRateRow[]): string {
+  const side = (t: TaskRateRow['a']) => (t ? [`${t.passed}/${t.trials}`, t.trials ? pct(t.rate) : '-'] : ['-', '-']);
+  const out = [['task', 'A passed', 'A rate', 'B passed', 'B rate', 'Δ points', 'p', 'noise']];
+  for (const r of rows) out.push([r.task, ...side(r.a), ...side(r.b), r.delta === null ? r.direction : points(r.delta), r.p === null ? '-' : r.p.toFixed(3), r.p === null ? '-' : r.beyond_noise ? 'beyond' : 'within']);
+  return table(out);
+}
+
+const shown = (v: unknown) => (v === null || v === undefined ? '-' : typeof v === 'string' ? v : JSON.stringify(v));
+
+/** The comparison as text (see the module doc). */
+export function compareText(v: RunComparison): string {
+  const c = v.counts;
+  const lines = [`compare A ${v.a} → B ${v.b}`, v.task_sets.same ? `task sets: the same ${v.task_sets.common} tasks` : `task sets: ${v.task_sets.reason}; compared on the ${v.task_sets.common} common tasks (--force)`, '', taskTable(v.tasks), ''];
+  lines.push(`tasks: ${c.improved} improved, ${c.regressed} regressed, ${c.same} same${c.added ? `, ${c.added} added` : ''}${c.removed ? `, ${c.removed} removed` : ''}; ${c.beyond_noise} beyond run-to-run noise (Fisher exact p < 0.05)`);
+  const o = v.overall;
+  if (!o) lines.push('overall: the runs share no scored task');
+  else lines.push(`overall success rate (pass^1) over ${o.tasks} common tasks: A ${f3(o.a)} → B ${f3(o.b)}, Δ ${signed(o.delta)} (${Math.round(o.level * 100)}% CI [${signed(o.low)}, ${signed(o.high)}], paired bootstrap over tasks): ${o.beyond_noise ? 'beyond' : 'within'} run-to-run noise`);
+  if (v.pass_hat_k.length) {
+    const iv = (x: { value: number; low: number; high: number }) => `${f3(x.value)} [${f3(x.low)}, ${f3(x.high)}]`;
+    const rows = [['k', 'A pass^k [95% CI]', 'B pass^k [95% CI]', 'Δ [95% CI]', 'noise']];
+    for (const p of v.pass_hat_k) rows.push([`pass^${p.k}`, iv(p.a), iv(p.b), `${signed(p.delta.value)} [${signed(p.delta.low)}, ${signed(p.delta.high)}]`, p.delta.beyond_noise ? 'beyond' : 'within']);
+    lines.push('', table(rows));
   }
+  lines.push('', v.config_diff.length ? `configuration: ${v.config_diff.length} setting(s) differ` : 'configuration: the same settings');
+  if (v.config_diff.length) lines.push(table([['setting', 'A', 'B'], ...v.config_diff.map((d) => [d.key, shown(d.a), shown(d.b)])]));
+  lines.push(v.prompt_diff ? `agent system prompt differs:\n${v.prompt_diff.trimEnd()}` : 'agent system prompt: the same (or not recorded)');
   return lines.join('\n');
 }
 
@@ -38,17 +60,26 @@ export function compareText(v: CompareView): string {
 export function registerCompare(program: Command, setExit: (code: number) => void): void {
   program
     .command('compare')
-    .description('compare run B with baseline run A task by task and say which differences exceed run-to-run noise')
+    .description('compare run B with baseline run A: per-task success rates, the overall difference and pass^k against run-to-run noise, and every setting that differs')
     .argument('<run-a>', 'baseline run id')
     .argument('<run-b>', 'run id to compare')
     .option('--db <path>', 'run store (SQLite)', DEFAULT_STORE_PATH)
-    .option('--json', 'print the comparison as JSON')
+    .option('--force', 'compare runs of different task sets or datasets on their common tasks')
+    .option('--json', 'print the comparison as JSON (snake_case keys)')
     .action((a: string, b: string, flags) => {
       if (!fs.existsSync(flags.db)) throw new BadInputError('no run store here (run something first, or give --db)', { file: flags.db });
       const store = RunStore.open(flags.db, { readonly: true });
       try {
-        const v = comparePayload(store, a, b);
-        if ('missing' in v) throw new BadInputError(`no run '${v.missing}' in the store`, { file: flags.db });
+        const da = runDetail(store, a);
+        if (!da) throw new BadInputError(`no run '${a}' in the store`, { file: flags.db });
+        const db = runDetail(store, b);
+        if (!db) throw new BadInputError(`no run '${b}' in the store`, { file: flags.db });
+        const v = compareRunResults(comparedRun(da), comparedRun(db));
+        if (!v.task_sets.same && !flags.force) {
+          const some = (xs: string[]) => (xs.length ? `: ${xs.slice(0, 8).join(', ')}${xs.length > 8 ? ', …' : ''}` : '');
+          throw new BadInputError(`the runs are not comparable: ${v.task_sets.reason}; only in A ${v.task_sets.only_a.length}${some(v.task_sets.only_a)}; only in B ${v.task_sets.only_b.length}${some(v.task_sets.only_b)}. ${v.task_sets.common ? `Add --force to compare the ${v.task_sets.common} common tasks` : 'They share no task'}`);
+        }
+        if (v.task_sets.common === 0) throw new BadInputError('the runs share no task; there is nothing to compare');
         process.stdout.write(flags.json ? JSON.stringify(v, null, 2) + '\n' : compareText(v) + '\n');
         setExit(0);
       } finally {

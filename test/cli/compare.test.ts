@@ -1,26 +1,94 @@
-/** `servicegym compare A B`: the per-task changes and the noise verdict from the store, as text and JSON. */
+/**
+ * `servicegym compare A B` (issue 18, item 4): per-task success rates and their differences, the
+ * overall difference with its interval and noise verdict, pass^k side by side, the configuration
+ * diff, and the refusal to compare different task sets or datasets without --force.
+ */
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli as cli } from '../support/cli.js';
 import { tmpDir } from '../support/paths.js';
 import { fillViewerStore, type ViewerStore } from '../support/viewer-store.js';
+import { compareRunResults, type ComparedRun } from '../../src/evaluation/run-comparison.js';
 
 let s: ViewerStore;
 beforeAll(async () => {
   s = await fillViewerStore(tmpDir('sg-compare-'));
 }, 120_000);
 
+/** A run whose tasks have the given passes out of trials. */
+function run(id: string, tasks: Record<string, [number, number]>, config: Record<string, unknown> = {}, domain = 'airline'): ComparedRun {
+  const episodes = Object.entries(tasks).flatMap(([task_id, [passed, trials]]) =>
+    Array.from({ length: trials }, (_, i) => ({ task_id, label: 'llm', reward: i < passed ? 1 : 0, error: null })),
+  );
+  return { id, domain, config: { data: 'servicegym', mode: 'servicegym', ...config }, prompt: null, episodes };
+}
+
+describe('run comparison (success rates, not flips)', () => {
+  it('3/4 → 4/4 is +25 points and 1/4 → 3/4 is +50 points, each with its Fisher p; overall Δ with a paired interval', () => {
+    const a = run('A', { t1: [3, 4], t2: [1, 4], t3: [4, 4], t4: [0, 4] }, { agent_model: 'm1', temperature: 0, usage: { x: 1 }, rewardMean: 0.5 });
+    const b = run('B', { t1: [4, 4], t2: [3, 4], t3: [4, 4], t4: [0, 4] }, { agent_model: 'm2', temperature: 0, usage: { x: 2 }, rewardMean: 0.7 });
+    const v = compareRunResults(a, b);
+    expect(v.tasks.map((t) => [t.task, t.a!.rate, t.b!.rate, t.delta, t.direction])).toEqual([
+      ['t1', 0.75, 1, 0.25, 'improved'],
+      ['t2', 0.25, 0.75, 0.5, 'improved'],
+      ['t3', 1, 1, 0, 'same'],
+      ['t4', 0, 0, 0, 'same'],
+    ]);
+    expect(v.tasks[1].p).toBeCloseTo(0.485714285714, 9); // Fisher exact, 1/4 vs 3/4
+    expect(v.tasks.every((t) => !t.beyond_noise)).toBe(true);
+    expect(v.overall).toMatchObject({ tasks: 4, a: 0.5, b: 0.6875, delta: 0.1875, level: 0.95 });
+    expect(v.overall!.low).toBeLessThanOrEqual(0.1875);
+    // pass^1..4 side by side; the difference at each k with a paired interval.
+    expect(v.pass_hat_k.map((p) => p.k)).toEqual([1, 2, 3, 4]);
+    expect(v.pass_hat_k[0].a.value).toBe(0.5);
+    expect(v.pass_hat_k[3]).toMatchObject({ a: { value: 0.25 }, b: { value: 0.5 }, delta: { value: 0.25 } });
+    // Settings differ; results (usage, means) are not settings.
+    expect(v.config_diff).toEqual([{ key: 'agent_model', a: 'm1', b: 'm2' }]);
+    expect(v.task_sets).toEqual({ same: true, reason: null, common: 4, only_a: [], only_b: [] });
+  });
+
+  it('different task sets or datasets are not the same comparison', () => {
+    const v = compareRunResults(run('A', { t1: [1, 1], t2: [1, 1] }), run('B', { t1: [1, 1], t3: [0, 1] }));
+    expect(v.task_sets).toMatchObject({ same: false, common: 1, only_a: ['t2'], only_b: ['t3'] });
+    expect(v.tasks.map((t) => t.direction)).toEqual(['same', 'removed', 'added']);
+    const d = compareRunResults(run('A', { '0': [1, 1] }, {}, 'airline'), run('B', { '0': [1, 1] }, {}, 'retail'));
+    expect(d.task_sets.same).toBe(false);
+    expect(d.task_sets.reason).toMatch(/^different datasets/);
+  });
+});
+
 describe('servicegym compare', () => {
-  it('prints the changes and which exceed run-to-run noise', async () => {
+  it('prints rates per task, the overall difference against noise, pass^k and the configuration diff', async () => {
     const r = await cli(['compare', s.faultyId, s.validateId, '--db', s.db]);
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/^T15\s+fixed\s+0\/2\s+1\/1\s+within \(p 0\.333\)/m);
-    expect(r.out).toContain('changes: fixed 3, broken 0, unchanged 2, added 0, removed 0');
-    expect(r.out).toMatch(/^pass\^1 over 5 common tasks: A \d\.\d{3} → B 1\.000, Δ \+\d\.\d{3} \(95% CI \[[-+]\d\.\d{3}, [-+]\d\.\d{3}\], bootstrap over tasks\): (beyond|within) run-to-run noise$/m);
-    expect(r.out).toContain('tasks changed beyond noise (Fisher exact p < 0.05): none');
+    expect(r.out).toMatch(/^T15\s+0\/2\s+0\.0%\s+1\/1\s+100\.0%\s+\+100\.0\s+0\.333\s+within$/m);
+    expect(r.out).toMatch(/^T01\s+1\/2\s+50\.0%\s+1\/1\s+100\.0%\s+\+50\.0\s+1\.000\s+within$/m);
+    expect(r.out).toContain('tasks: 3 improved, 0 regressed, 2 same; 0 beyond run-to-run noise (Fisher exact p < 0.05)');
+    expect(r.out).toMatch(/^overall success rate \(pass\^1\) over 5 common tasks: A 0\.600 → B 1\.000, Δ \+0\.400 \(95% CI \[[-+]\d\.\d{3}, [-+]\d\.\d{3}\], paired bootstrap over tasks\): (beyond|within) run-to-run noise$/m);
+    expect(r.out).toMatch(/^pass\^1\s+0\.600 \[/m);
+    expect(r.out).toMatch(/^agent_model\s+scripted-faulty\s+oracle$/m);
+    expect(r.out).toMatch(/^trials\s+2\s+1$/m);
+    expect(r.out).toContain('agent system prompt differs:');
     const j = JSON.parse((await cli(['compare', s.faultyId, s.validateId, '--db', s.db, '--json'])).out);
-    expect(j.noise.tasks).toBe(5);
-    expect(j.rows.find((x: any) => x.key === 'T15').noise).toEqual({ p: 0.333333333333, beyond_noise: false });
+    expect(j.overall.tasks).toBe(5);
+    expect(j.tasks.find((x: any) => x.task === 'T15')).toMatchObject({ p: 0.333333333333, beyond_noise: false, delta: 1, direction: 'improved' });
+    expect(j.config_diff.map((d: any) => d.key)).toContain('agent_model');
+  });
+
+  it('a run against itself: every difference 0, pass^1 and pass^2 side by side, the same settings', async () => {
+    const r = await cli(['compare', s.faultyId, s.faultyId, '--db', s.db]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^pass\^2\s+\S+ \[\S+, \S+\]\s+\S+ \[\S+, \S+\]\s+0\.000 \[0\.000, 0\.000\]\s+within$/m);
+    expect(r.out).toContain('configuration: the same settings');
+    expect(r.out).toContain('agent system prompt: the same');
+  });
+
+  it('refuses runs of different datasets or task sets without --force (exit 2)', async () => {
+    const r = await cli(['compare', s.faultyId, s.campaignId, '--db', s.db]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('the runs are not comparable: different datasets (A: airline');
+    expect(r.err).toContain('They share no task');
+    expect((await cli(['compare', s.faultyId, s.campaignId, '--db', s.db, '--force'])).code).toBe(2);
   });
 
   it('names a run that is not in the store, or a missing store (exit 2)', async () => {
