@@ -7,7 +7,8 @@
  * `releases/` (hashed release records), `stable.txt` (changed only by a promotion) and
  * `record.json`; the run is saved to the store (kind `optimize`, with `releases[]`).
  * `--resume` continues a killed run from its journal without repeating finished rollouts;
- * `--dry-run` prints the split and the pre-flight estimate without calling a model.
+ * `--dry-run` prints the split and the pre-flight estimate without calling a model (a table;
+ * JSON with `--json`).
  * Exit codes: 0 released to canary, 1 rejected / insufficient evidence / budget stop, 2 bad input.
  */
 import fs from 'node:fs';
@@ -24,6 +25,7 @@ import { BadInputError } from '../spec/errors.js';
 import { DEFAULT_STORE_PATH, RunStore } from '../store/store.js';
 import { SystemClock, isoSeconds } from '../util/clock.js';
 import { optimizeReport } from './optimize-report.js';
+import { dryRunText } from './optimize-dry-run.js';
 import { progressLogger } from './output.js';
 
 /** Registers `optimize` on the program; `setExit` receives the exit code. */
@@ -34,7 +36,7 @@ export function registerOptimize(program: Command, setExit: (code: number) => vo
     .argument('<config>', 'optimiser config (JSON; see the docs of src/optimizer/config.ts)')
     .option('--resume', 'continue the run in the output folder from its journal')
     .option('--fresh', "start over: remove the output folder's journal, records and prompt versions first")
-    .option('--dry-run', 'print the split and the pre-flight estimate; call no model')
+    .option('--dry-run', 'print the split and the pre-flight estimate as a table (with --json: as JSON); call no model')
     .option('--out-dir <dir>', 'output folder (default: the config’s output_dir, else .servicegym/optimize/<name>)')
     .option('--db <path>', 'run store (SQLite; default: the config’s store, else .servicegym/servicegym.db)')
     .option('--no-store', 'do not save the run to the store')
@@ -58,7 +60,8 @@ export function registerOptimize(program: Command, setExit: (code: number) => vo
       for (const k of (suite as { excluded?: { id: string; reason: string }[] }).excluded ?? []) log(`excluded (known bad): task ${k.id}: ${k.reason}`);
       if (flags.dryRun) {
         const splits = splitRoles(suite.cases, { seed: cfg.seed, feedback: cfg.roles.feedback, sealed: cfg.roles.sealed, assign: cfg.roles.assign });
-        process.stdout.write(JSON.stringify({ suite: suite.id, cases: suite.cases.length, splits, preflight: preflightEstimate(cfg, splits) }, null, 2) + '\n');
+        const preflight = preflightEstimate(cfg, splits);
+        process.stdout.write(flags.json ? JSON.stringify({ suite: suite.id, cases: suite.cases.length, splits, preflight }, null, 2) + '\n' : dryRunText(cfg, suite.id, splits, preflight));
         return setExit(0);
       }
       const models = buildModels(loaded, flags);

@@ -81,7 +81,7 @@ describe.each(SEED_TASKS)('%s seed task %s', (domain, taskId) => {
       models: { agent: { model: 'mock-agent' }, user: { model: 'mock-user' }, proposer: { model: 'mock-agent' }, base_url_env: 'SERVICEGYM_BASE_URL' },
       output_dir: 'out', store: 'db/servicegym.db',
     }));
-    const r = await runCli(['optimize', file, '--dry-run']);
+    const r = await runCli(['optimize', file, '--dry-run', '--json']);
     expect(r.code).toBe(0);
     const split = JSON.parse(r.out).splits as Record<'feedback' | 'gate' | 'sealed', string[]>;
     expect([...split.feedback, ...split.gate, ...split.sealed].sort()).toEqual([...tasks].sort());

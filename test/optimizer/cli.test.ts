@@ -122,7 +122,7 @@ describe('servicegym optimize (mock HTTP server)', () => {
     const s = await server();
     process.env.SERVICEGYM_BASE_URL = s.url;
     const { file } = configFile({ budget: { max_rollouts: 150 } });
-    const r = await cli(['optimize', file, '--dry-run']);
+    const r = await cli(['optimize', file, '--dry-run', '--json']);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.splits).toEqual({ feedback: expect.any(Array), gate: expect.any(Array), sealed: expect.any(Array) });
@@ -142,7 +142,7 @@ describe('servicegym optimize (mock HTTP server)', () => {
     const suite = { kind: 'tasks', domain: 'airline', tasks: ['T01', 'T02'], variants: ['impatient', 'vague', 'contradictory'], boundary: ['T01'] };
     const models = { agent: { model: 'mock-model' }, user: { model: 'mock-model' }, proposer: { model: 'mock-model' } };
     const ok = configFile({ suite, models });
-    const r = await cli(['optimize', ok.file, '--dry-run']);
+    const r = await cli(['optimize', ok.file, '--dry-run', '--json']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
