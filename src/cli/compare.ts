@@ -24,7 +24,7 @@ const points = (x: number) => `${x > 0 ? '+' : ''}${(x * 100).toFixed(1)}`;
 
 /** The comparison input of a stored run. */
 export function comparedRun(d: RunDetail): ComparedRun {
-  return { id: d.run.id, domain: d.run.domain, config: (d.summary ?? null) as Record<string, unknown> | null, prompt: d.prompt, episodes: d.episodes };
+  return { id: d.run.id, kind: d.run.kind, domain: d.run.domain, config: (d.summary ?? null) as Record<string, unknown> | null, prompt: d.prompt, episodes: d.episodes };
 }
 
 function taskTable(rows: readonly TaskRateRow[]): string {

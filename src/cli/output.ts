@@ -35,4 +35,4 @@ export function snakeKeys(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [snake(k), snakeKeys(v)]));
 }
 
-const snake = (k: string) => (/[a-z][A-Z]|[0-9][A-Z]/.test(k) ? k.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase() : k);
+const snake = (k: string) => (/[a-z0-9][A-Z]/.test(k) ? k.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z])([A-Z][a-z])/g, '$1_$2').toLowerCase() : k);

@@ -85,7 +85,7 @@ export function usageTable(usage: UsageByRole): string {
 export function summaryText(s: RunSummary): string {
   const lines = [
     `episodes: ${s.episodes} (${s.scored} scored, ${s.infraErrors} infrastructure errors, ${s.harnessErrors ? `${s.harnessErrors} harness errors, ` : ''}${s.evaluationErrors} evaluation errors, ${s.unjudged} not judged)`,
-    `reward mean: ${num(s.rewardMean)}   partial mean: ${pct(s.partialMean)}`,
+    `reward mean: ${num(s.rewardMean)}   partial mean: ${pct(s.partialMean)}` + (s.unjudged > 0 ? `  (reward mean a lower bound: ${s.unjudged} episode(s) not judged count 0; judge them with --judge-model)` : ''),
     `pass^k: ${s.passHatK.map((p) => `pass^${p.k} ${p.value.toFixed(3)}`).join('  ') || 'n/a'}` +
       (s.unjudged > 0 ? `  (lower bounds: ${s.unjudged} not-judged episode(s) count as failures)` : ''),
     ...(s.passHatKInterval?.length

@@ -17,8 +17,9 @@
  *   caller refuses unless forced (then only common tasks are compared).
  *
  * Episodes with an infrastructure or evaluation error are not scored; a not-judged reward (null)
- * counts as a failure, so rates are lower bounds. A run with several labels (a campaign's or an
- * optimise run's prompt versions) keys its tasks `label/task`, so versions compare one by one.
+ * counts as a failure, so rates are lower bounds. A campaign or optimise run with several labels
+ * (its prompt versions) keys its tasks `label/task`, so versions compare one by one; a task run's
+ * labels are personas, pooled per task (pass^k across personas, as `run` reports it).
  */
 import { Rng } from '../util/rng.js';
 import { unifiedDiff } from '../util/unified-diff.js';
@@ -28,6 +29,8 @@ import { isSuccess, taskPassHatK, type TrialRewards } from './pass-k.js';
 /** What a comparison needs of a run (the viewer's `RunDetail` maps onto it). */
 export interface ComparedRun {
   id: string;
+  /** `run` (a task run: labels are personas, pooled per task), `campaign` or `optimize` (labels are prompt versions, compared one by one). */
+  kind: string;
   domain: string | null;
   /** The run's stored config and summary (the store's `summary` column). */
   config: Record<string, unknown> | null;
@@ -103,7 +106,7 @@ const clean = (x: number) => Math.round(x * 1e12) / 1e12;
 
 /** Task key → rewards of the scored episodes (`label/task` when the run has several labels). */
 export function trialRewardsOf(run: ComparedRun): Map<string, (number | null)[]> {
-  const multi = new Set(run.episodes.map((e) => e.label)).size > 1;
+  const multi = run.kind !== 'run' && new Set(run.episodes.map((e) => e.label)).size > 1;
   const out = new Map<string, (number | null)[]>();
   for (const e of run.episodes) {
     const key = multi ? `${e.label}/${e.task_id}` : e.task_id;

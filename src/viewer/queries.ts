@@ -59,7 +59,9 @@ const hash12 = (text: string) => createHash('sha256').update(text).digest('hex')
 /** One runs-list row from a run and its outlines (picked with at least the error paths). */
 function listItem(run: Omit<RunRow, 'record'>, outlines: EpisodeOutline[], prompt: string | null): RunListItem {
   const summary = (run.summary ?? {}) as Loose;
-  const multiLabel = new Set(outlines.map((o) => o.label)).size > 1;
+  // Labels are prompt versions in campaign and optimise runs; in a task run they are personas, and
+  // pass^k is across personas (as `servicegym run` reports it), so tasks are not split by label.
+  const multiLabel = run.kind !== 'run' && new Set(outlines.map((o) => o.label)).size > 1;
   const key = (o: EpisodeOutline) => (multiLabel ? `${o.label}/${o.task_id}` : o.task_id);
   const scored = outlines.filter((o) => !o.extracted.infra_error && !o.extracted.evaluation_error);
   const perTask = new Map<string, (number | null)[]>();

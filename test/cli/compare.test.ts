@@ -20,7 +20,7 @@ function run(id: string, tasks: Record<string, [number, number]>, config: Record
   const episodes = Object.entries(tasks).flatMap(([task_id, [passed, trials]]) =>
     Array.from({ length: trials }, (_, i) => ({ task_id, label: 'llm', reward: i < passed ? 1 : 0, error: null })),
   );
-  return { id, domain, config: { data: 'servicegym', mode: 'servicegym', ...config }, prompt: null, episodes };
+  return { id, kind: 'run', domain, config: { data: 'servicegym', mode: 'servicegym', ...config }, prompt: null, episodes };
 }
 
 describe('run comparison (success rates, not flips)', () => {

@@ -16,6 +16,8 @@ import { loadDomain } from '../../src/domains/index.js';
 import { globRegExp, selectRunTasks } from '../../src/cli/run-options.js';
 import { colourEnabled } from '../../src/cli/colour.js';
 import { isLoopbackUrl, resolveLiveModelConfig } from '../../src/models/config.js';
+import { RunStore } from '../../src/store/store.js';
+import { listRunItems } from '../../src/viewer/queries.js';
 
 const KEY = 'test-fake-key-run-options-4242';
 
@@ -164,6 +166,27 @@ describe('run flags', () => {
     expect(r.out).toContain('pass^k stops at k=1 of 2: task T01 has 1 scored episode(s); 1 infrastructure error(s) are left out of pass^k');
     expect(r.err).toMatch(/^open it: servicegym view --db \S+ {3}\(then #\/runs\/run-airline-\S+\)$/m);
     expect(r.err).toMatch(/^continue it: servicegym run --resume run-airline-\S+ --db \S+ with the same flags/m);
+  });
+});
+
+describe('persona runs', () => {
+  it('pass^k across personas is the same in the CLI report and the viewer', async () => {
+    const dir = tmpDir('sg-persona-');
+    const r = await cli(['run', '--agent-model', 'mock-agent', '--user-model', 'mock-user', '--base-url', mock.server.url, '-q', '--tasks', 'T01,T03', '--personas', 'impatient,vague,contradictory', '-j', '1', '--db', dbIn(dir), '--json']);
+    expect(r.code).toBe(0);
+    const summary = JSON.parse(r.out).summary;
+    const cliCurve = summary.pass_hat_k_interval;
+    expect(cliCurve.map((p: any) => p.k)).toEqual([1, 2, 3]);
+    expect(summary.pass_hat_k.map((p: any) => p.value)).toEqual(cliCurve.map((p: any) => p.value));
+    // The viewer used to split a persona run's tasks by persona (one trial each: pass^1 only).
+    const store = RunStore.open(dbIn(dir), { readonly: true });
+    try {
+      const [item] = listRunItems(store);
+      expect(item.labels.sort()).toEqual(['contradictory', 'impatient', 'vague']);
+      expect(item.pass_hat_k).toEqual(cliCurve);
+    } finally {
+      store.close();
+    }
   });
 });
 

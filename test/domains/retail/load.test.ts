@@ -93,6 +93,7 @@ describe.skipIf(!HAS_SHARED)('tau2 retail folder', () => {
     expect(nl.split(': ')[1].split(', ')).toHaveLength(40);
     expect(r.stdout).not.toContain('failing checks'); // no table of failing tasks
     expect(r.stdout).toContain('40 not judged)');
+    expect(r.stdout).toContain('(reward mean a lower bound: 40 episode(s) not judged count 0; judge them with --judge-model)');
   });
 
   it('validate --json: not-judged tasks carry reward null and only the NL check not passed', async () => {
