@@ -88,13 +88,19 @@ describe('servicegym optimize (mock HTTP server)', () => {
     const list = await cli(['prompts', '--db', db]);
     expect(list.code).toBe(0);
     const lines = list.stdout.trim().split('\n');
-    expect(lines[0]).toMatch(/^version\s+state\s+decision\s+decided_at\s+parent\s+release_sha256\s+run$/);
+    expect(lines[0]).toMatch(/^version\s+state\s+decision\s+rollouts\s+success\s+decided_at\s+parent\s+release_sha256\s+run$/);
+    // Each version with its own rollouts and successes, not one pooled reward for the run.
+    for (const l of lines.slice(1)) expect(l).toMatch(/^\S+\s+\S+\s+\S+\s+[1-9]\d*\s+\d+\/\d+ \(\d+\.\d%\)\s/);
     expect(lines.slice(1).map((l) => l.split(/\s+/).slice(0, 3))).toEqual(expect.arrayContaining([
       [record.releases[0].version, 'stable', '-'],
       [record.releases[1].version, 'canary', 'release_to_canary'],
     ]));
     const json = JSON.parse((await cli(['prompts', '--db', db, '--json'])).stdout);
     expect(json.map((v: any) => v.state).sort()).toEqual(['canary', 'stable']);
+    for (const v of json) {
+      expect(v.results.rollouts).toBeGreaterThan(0);
+      expect(v.results.success_rate).toBe(Math.round((v.results.passed / v.results.scored) * 1e6) / 1e6);
+    }
 
     // No key anywhere.
     for (const f of [...allFiles(out), ...allFiles(path.join(dir, 'db'))]) expect(fs.readFileSync(f).includes(Buffer.from(FAKE_KEY))).toBe(false);
