@@ -131,6 +131,11 @@ describe('run flags', () => {
     expect(colourEnabled({ isTTY: false }, {})).toBe(false);
   });
 
+  it('the progress bar on stderr shows done/total, ETA, the running pass rate and the provider-reported cost', async () => {
+    const r = await cli(['run', '--agent-model', 'mock-agent', '--user-model', 'mock-user', '--base-url', mock.server.url, '--tasks', 'T01,T02', '-j', '1', '--db', dbIn(tmpDir())]);
+    expect(r.err).toMatch(/servicegym: \S+ 2\/2 episodes \| ETA \S+ \| pass 1\/2 \(50\.0%\) \| cost \$0\.\d{4} \| T0[12]#0 user_stop/);
+  });
+
   it('--max-steps ends episodes at the limit; --prompt-file sets the agent prompt with {{policy}} filled in', async () => {
     const dir = tmpDir('sg-steps-');
     const prompt = path.join(dir, 'agent.txt');
