@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EpisodeReportRow } from '../run/report-rows.js';
-import type { RunSummary } from '../run/summary.js';
+import { summarizeRun, type RunSummary } from '../run/summary.js';
 import { resultLineOf, resultsFileText, type JunitOptions } from '../run/results-export.js';
 import type { UsageByRole } from '../models/usage.js';
 
@@ -65,4 +65,33 @@ export function endHint(runId: string, db: string, incomplete: boolean): string 
   const lines = [`open it: servicegym view${dbFlag}   (then #/runs/${runId})`];
   if (incomplete) lines.push(`continue it: servicegym run --resume ${runId}${dbFlag} with the same flags (finished episodes are kept, failed ones run again)`);
   return lines.join('\n');
+}
+
+/**
+ * The summary of report rows alone (e.g. `evaluate`'s replayed trajectories): errors left out,
+ * not-judged rewards counting 0, as in a run's summary.
+ */
+export function summaryOfRows(rows: readonly EpisodeReportRow[]): RunSummary {
+  return summarizeRun(
+    rows.map((r) => ({
+      taskId: r.taskId,
+      trial: r.trial,
+      termination: r.termination as never,
+      reward: r.evaluation?.reward ?? null,
+      partial: r.evaluation?.partial ?? null,
+      infraError: !!r.infraError,
+      harnessError: !!r.harnessError,
+      evaluationError: !!r.evaluationError || (!r.evaluation && !r.infraError && !r.harnessError),
+    })),
+  );
+}
+
+/** Report rows numbered per task in order (`trial` = the how-manieth row of that task, from 0). */
+export function numberedRows<T extends { taskId: string }>(items: readonly T[]): (T & { trial: number })[] {
+  const seen = new Map<string, number>();
+  return items.map((x) => {
+    const n = seen.get(x.taskId) ?? 0;
+    seen.set(x.taskId, n + 1);
+    return { ...x, trial: n };
+  });
 }

@@ -38,10 +38,7 @@ export const RUN_CONFIG_KEYS: Readonly<Record<string, KeyKind>> = {
 /** Config keys holding a path (resolved from the config file's folder). */
 const PATH_KEYS = new Set(['data-dir', 'db', 'prompt-file', 'output']);
 
-/**
- * Adds the options of this module to the `run` command (before its description and own options).
- * Returns the command, so it sits at the head of the registration chain.
- */
+/** Adds the options of this module to the `run` command (listed after its own in `--help`). */
 export function withRunOptions(cmd: Command): Command {
   return cmd
     .option('--config <file>', 'read flags from a JSON file: keys are the long flag names ("agent-model", "tasks", "trials", ...); flags given here win')

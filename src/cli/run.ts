@@ -49,13 +49,14 @@ export function personaTable(records: readonly EpisodeReportRow[], personas: rea
 
 /** Registers `servicegym run`; exit 0, 1 when an episode failed for infrastructure reasons, 2 on bad input. */
 export function registerRun(program: Command, setExit: (code: number) => void): void {
-  withRunOptions(program.command('run'))
+  const run = program
+    .command('run')
     .description("run an LLM agent against the LLM user simulator on a domain's tasks and score every episode")
     .option('--domain <name>', 'domain', 'airline')
     .option('--data-dir <dir>', "a tau2-bench domain folder; default: servicegym's own dataset")
     .option('--policy-variant <name>', "a policy variant of the domain (telecom: workflow); default: the domain's main policy")
     .option('--solo', "tau2's solo mode (telecom): no customer; the agent gets the task's ticket and both tool sets")
-    .option('--tasks <ids>', 'comma-separated task ids (default: all)')
+    .option('--tasks <ids>', "comma-separated task ids or globs, e.g. 'T0*,T15' (default: all)")
     .option('--trials <k>', 'trials per task (pass^k needs k); with --personas, per task and persona', '1')
     .option('--personas <ids>', `run every task once per persona, e.g. impatient,vague,contradictory,off-policy ('+' combines; known: ${Object.keys(PERSONAS).join(', ')})`)
     .option('-j, --concurrency <n>', 'episodes at once', '4')
@@ -176,4 +177,5 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
         store.close();
       }
     });
+  withRunOptions(run);
 }
