@@ -210,6 +210,16 @@ describe('config file', () => {
     expect(fs.readFileSync(path.join(dir, 'res.xml'), 'utf8')).toContain('<testsuite name="run-airline-');
   });
 
+  it('the shipped example examples/run-airline.json runs (models and paths overridden on the command line)', async () => {
+    const dir = tmpDir('sg-config-example-');
+    const r = await cli(['run', '--config', path.join(__dirname, '../../examples/run-airline.json'), '--agent-model', 'mock-agent', '--user-model', 'mock-user', '--base-url', mock.server.url, '--trials', '1', '--tasks', 'T01', '--db', dbIn(dir), '-o', path.join(dir, 'r.xml'), '-q', '--json']);
+    const j = JSON.parse(r.out);
+    expect([j.name, j.tags]).toEqual(['airline nightly', ['nightly', 'seed-tasks']]);
+    expect(r.code).toBe(0); // reward mean 1 >= the example's fail-under 0.8
+    expect(runRow(dbIn(dir)).summary).toMatchObject({ max_steps: 60, max_cost_usd: 5 });
+    expect(fs.existsSync(path.join(dir, 'r.xml'))).toBe(true);
+  });
+
   it('names the file and the JSON path of an unknown key or a wrong type (exit 2); models are required', async () => {
     const dir = tmpDir('sg-config-bad-');
     const cfg = path.join(dir, 'run.json');
