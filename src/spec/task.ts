@@ -73,7 +73,9 @@ export const CheckSchema = z.discriminatedUnion('kind', [
    * The number of entries (object values or array items) under the JSON pointer `path` of the final
    * state whose fields equal every `where` value and differ from every `where_not` value lies
    * within [min, max] — e.g. "exactly two WCHR requests for passenger 1.1, none on the cancelled
-   * flight", whatever the flights. Read through the domain's state view.
+   * flight", whatever the flights. `where_match` adds text rules: the field is a string in which
+   * the regular expression (JavaScript syntax) finds a match — e.g. "a public reply on ticket 5521
+   * contains the discount code" (seed T18). Read through the domain's state view.
    */
   z.strictObject({
     ...base,
@@ -81,6 +83,7 @@ export const CheckSchema = z.discriminatedUnion('kind', [
     path: z.string(),
     where: z.record(z.string(), z.unknown()).default({}),
     where_not: z.record(z.string(), z.unknown()).default({}),
+    where_match: z.record(z.string(), z.string()).default({}),
     min: z.number().int().min(0).default(0),
     max: z.number().int().min(0).optional(),
   }),

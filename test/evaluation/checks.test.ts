@@ -76,6 +76,20 @@ describe('unchanged', () => {
   });
 });
 
+describe('state_count', () => {
+  it('counts entries by equal fields, differing fields and where_match regular expressions (seed T18: a reply contains the code)', async () => {
+    expect(await run({ kind: 'state_count', path: '/accounts', where_match: { email: '^ada@' }, min: 1, max: 1 }, good)).toMatchObject({ verdict: 'pass', evidence: '1 entry under /accounts match (allowed 1..1): A1' });
+    expect(await run({ kind: 'state_count', path: '/accounts', where: { balance: 10 }, where_match: { email: 'example\\.com$' }, min: 1 }, good)).toMatchObject({ verdict: 'pass', evidence: '1 entry under /accounts match (allowed at least 1): A2' });
+    // a non-string field never matches a where_match rule
+    expect(await run({ kind: 'state_count', path: '/accounts', where_match: { balance: '10' }, min: 1 }, good)).toMatchObject({ verdict: 'fail', evidence: '0 entries under /accounts match (allowed at least 1)' });
+    expect(await run({ kind: 'state_count', path: '/accounts', where_match: { name: 'Zed' }, max: 0 }, good)).toMatchObject({ verdict: 'pass' });
+  });
+  it('rejects an invalid regular expression as bad input naming the check', async () => {
+    await expect(run({ kind: 'state_count', path: '/accounts', where_match: { email: '(' } }, good)).rejects.toThrow(BadInputError);
+    await expect(run({ kind: 'state_count', path: '/accounts', where_match: { email: '(' } }, good)).rejects.toThrow(/check c: where_match.email is not a valid regular expression/);
+  });
+});
+
 describe('tool_calls', () => {
   it('counts calls matching name and argument subset within [min, max]', async () => {
     const once = { kind: 'tool_calls', match: { name: 'cancel_order', arguments: { order_id: 'O1' } }, min: 1, max: 1 };

@@ -6,6 +6,7 @@ import { canonicalJson } from '../../util/canonical.js';
 import type { CheckResult } from '../types.js';
 import type { CheckContext, CheckOf } from './context.js';
 import type { StateOps } from '../../spec/state.js';
+import { BadInputError } from '../../spec/errors.js';
 
 /**
  * `db_gold`: the episode's final state equals the gold replay's, over the whole state or only
@@ -67,18 +68,35 @@ export function checkFieldIn<S>(check: CheckOf<'field_in'>, ctx: CheckContext<S>
   };
 }
 
+/** The compiled `where_match` rules of a check; throws BadInputError naming the check for an invalid regex. */
+function matchRules(check: CheckOf<'state_count'>): [string, RegExp][] {
+  return Object.entries(check.where_match ?? {}).map(([field, source]) => {
+    try {
+      return [field, new RegExp(source)];
+    } catch (e) {
+      throw new BadInputError(`check ${check.id}: where_match.${field} is not a valid regular expression: ${(e as Error).message}`);
+    }
+  });
+}
+
 /**
  * `state_count`: counts the entries under `path` in the final state whose fields match `where` and
- * none of `where_not` (deep equality, key order ignored); the count must lie in [min, max].
- * Evidence names the count and the matching keys.
+ * none of `where_not` (deep equality, key order ignored), and whose `where_match` fields are strings
+ * the rule's regular expression finds a match in; the count must lie in [min, max]. Evidence names
+ * the count and the matching keys. Throws BadInputError for an invalid regular expression.
  */
 export function checkStateCount<S>(check: CheckOf<'state_count'>, ctx: CheckContext<S>): CheckResult {
   const value = stateValueAt(ctx.trace.finalState, check.path, ctx.ops);
   const entries: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : value && typeof value === 'object' ? Object.entries(value) : [];
   const same = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
+  const rules = matchRules(check);
   const hits = entries.filter(([, v]) => {
     const rec = (v ?? {}) as Record<string, unknown>;
-    return Object.entries(check.where).every(([k, want]) => same(rec[k], want)) && Object.entries(check.where_not).every(([k, not]) => !same(rec[k], not));
+    return (
+      Object.entries(check.where).every(([k, want]) => same(rec[k], want)) &&
+      Object.entries(check.where_not).every(([k, not]) => !same(rec[k], not)) &&
+      rules.every(([k, re]) => typeof rec[k] === 'string' && re.test(rec[k] as string))
+    );
   });
   const n = hits.length;
   const ok = n >= check.min && (check.max === undefined || n <= check.max);
