@@ -16,6 +16,7 @@ import { insurancePackage } from './insurance/index.js';
 import { utilityPackage } from './utility/index.js';
 import { gdsPackage } from './gds/index.js';
 import { telecomPackage } from './telecom/index.js';
+import { helpdeskPackage } from './helpdesk/index.js';
 
 export const domains: Record<string, Domain<any>> = {
   yunshu: yunshuDomain,
@@ -30,6 +31,7 @@ export const domainPackages: Record<string, DomainPackage> = {
   utility: utilityPackage,
   gds: gdsPackage,
   telecom: telecomPackage,
+  helpdesk: helpdeskPackage,
 };
 
 /** The domain registered under `name`; throws {@link BadInputError} listing the known names. */
