@@ -1,6 +1,6 @@
 /**
  * The user-simulator registry: an explicit map from kind to factory (`llm`, `scripted`,
- * `personas`, and — registered beside them — `replay`). The episode builder asks the registry,
+ * `personas`, `ticket`, and — registered beside them — `replay`). The episode builder asks the registry,
  * never an `if` on the kind.
  */
 import type { LoadedDomain } from '../spec/domain.js';
@@ -97,6 +97,11 @@ export const userKinds: Record<string, UserKind> = {
     description: 'the offline customer of a persona (impatient, vague, contradictory, off-policy), from the task',
     needsModel: false,
     create: (c) => (c.persona ? scriptedPersonaUser(c.persona, c.task) : offlineCustomer(c)),
+  },
+  ticket: {
+    description: "no live customer: the task's ticket opens the episode and the agent's replies go to the ticket (helpdesk work); the episode ends at the agent's first text message",
+    needsModel: false,
+    create: (c) => ticketUser(c.task),
   },
   // Registration point: the replay user (a recorded trajectory's user turns) registers here.
 };

@@ -146,6 +146,23 @@ export const getDiscountCode: HelpdeskTool<{ code: string }> = {
   invoke: ({ code }, { state }) => must(state, 'discount_codes', code.trim().toUpperCase(), 'Discount code'),
 };
 
+/** `list_discount_codes(customer_id)`: the codes restricted to a customer, newest first. */
+export const listDiscountCodes: HelpdeskTool<{ customer_id: string }> = {
+  name: 'list_discount_codes',
+  description: 'List the discount codes restricted to a customer, newest first (each with percent_off, usage_limit, once_per_customer, times_used, status, order_id).',
+  parameters: z.strictObject({ customer_id: customerIdArg }),
+  kind: 'read',
+  requestor: 'assistant',
+  invoke: ({ customer_id }, { state }) => {
+    must(state, 'customers', customer_id, 'Customer');
+    return state
+      .ids('discount_codes')
+      .map((id) => state.get('discount_codes', id)!)
+      .filter((c) => c.customer_id === customer_id)
+      .sort((a, b) => b.created_at.localeCompare(a.created_at) || a.code.localeCompare(b.code));
+  },
+};
+
 /** `disable_discount_code(code)`: the code can no longer be used (it is kept for the record). */
 export const disableDiscountCode: HelpdeskTool<{ code: string }> = {
   name: 'disable_discount_code',
@@ -177,6 +194,6 @@ export const addOrderNote: HelpdeskTool<{ order_id: string; text: string }> = {
 };
 
 /** The shop's operations, in the order an API agent sees them. */
-export const shopTools: HelpdeskTool[] = [findCustomer, getOrder, refundOrder, createDiscountCode, getDiscountCode, disableDiscountCode, addOrderNote];
+export const shopTools: HelpdeskTool[] = [findCustomer, getOrder, refundOrder, createDiscountCode, getDiscountCode, listDiscountCodes, disableDiscountCode, addOrderNote];
 
 export { orderKey };
