@@ -8,7 +8,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CowDb } from '../../env/cow-db.js';
-import type { Domain, LoadedDomain } from '../../spec/domain.js';
+import type { LoadedDomain } from '../../spec/domain.js';
+import type { WebDomain } from '../../surfaces/web-app.js';
+import { helpdeskWebApp } from './apps/index.js';
 import { BadInputError } from '../../spec/errors.js';
 import type { Task } from '../../spec/task.js';
 import { readTextFile } from '../../util/json-file.js';
@@ -60,8 +62,11 @@ export function helpdeskTools(): HelpdeskTool[] {
 
 let cached: { base: HelpdeskTables; tasks: Task[]; policy: string } | undefined;
 
-/** The helpdesk domain over a validated base state. */
-export function createHelpdeskDomain(base: HelpdeskTables, policy: string): Domain<HelpdeskDb> {
+/**
+ * The helpdesk domain over a validated base state: the back-end operations as its tools (the API
+ * surface), and the helpdesk and shop admin as its web app (the web surfaces).
+ */
+export function createHelpdeskDomain(base: HelpdeskTables, policy: string): WebDomain<HelpdeskDb> {
   const root = new CowDb<HelpdeskTables>(base);
   return {
     name: 'helpdesk',
@@ -72,6 +77,7 @@ export function createHelpdeskDomain(base: HelpdeskTables, policy: string): Doma
     state: cowDbStateOps<HelpdeskTables>(cowRecordHash),
     outputStyle: { ensureAscii: false },
     applyInitialState: tableInitialStateHook<HelpdeskTables>('helpdesk', HELPDESK_RECORD_SCHEMAS),
+    webApp: helpdeskWebApp,
   };
 }
 

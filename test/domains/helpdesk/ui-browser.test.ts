@@ -1,6 +1,6 @@
 /**
  * Every helpdesk task is solvable through the Harbordesk and shop admin UIs alone: the oracle's
- * scripted browser actions (role + accessible name) in real Chromium score reward 1 and partial
+ * scripted browser actions (role + accessible name), on the real web surface in Chromium, score reward 1 and partial
  * 100%; T18's faulty routes score exactly the seed's partials (refund of items 65%, reusable code
  * 75%, reply without the code 75%, ticket left open 85%). Skipped without Chromium.
  */
@@ -21,8 +21,8 @@ describe.skipIf(!hasChromium())('helpdesk apps in Chromium (skipped: no Chromium
 
   it.each(Object.keys(ORACLE_UI_SCRIPTS))('%s: the oracle UI script earns reward 1 and partial 100%', async (id) => {
     const { result, evaluation } = await runUiEpisode(id, ORACLE_UI_SCRIPTS[id]);
-    const errors = result.toolLog.filter((t) => t.error).map((t) => t.output);
-    expect(errors).toEqual([]);
+    expect(result.failure?.message ?? null).toBeNull();
+    expect(result.toolLog.filter((t) => t.error).map((t) => t.output)).toEqual([]);
     expect(result.termination).toBe('user_stop');
     expect(evaluation.checks.filter((c) => c.verdict !== 'pass').map((c) => `${c.id}: ${c.evidence}`)).toEqual([]);
     expect(evaluation.partial).toBe(1);

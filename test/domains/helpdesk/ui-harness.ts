@@ -1,114 +1,61 @@
 /**
- * A browser harness for the helpdesk domain's apps: a surface whose one tool performs a scripted
- * UI step (role + accessible name) in a real Chromium page, with the apps served for the episode
- * and every back-end operation a step causes recorded against that step. Episodes run through the
- * orchestrator and are scored by the evaluator, as any episode is.
+ * Scripted browser agents for the helpdesk domain on the web surface: each step of a UI script
+ * (role + accessible name) becomes one browser tool call whose element ref is looked up in the
+ * latest snapshot the surface returned, as a person reading the page would. Episodes run through
+ * the orchestrator on the real `web` surface (Chromium) and are scored by the evaluator.
  */
-import { z } from 'zod';
-import type { BrowserContext, Page } from 'playwright-core';
-import { ScriptedAgent, call, say } from '../../../src/agents/scripted-agent.js';
+import { ScriptedAgent, call, say, type ScriptEntry } from '../../../src/agents/scripted-agent.js';
 import { loadDomain } from '../../../src/domains/index.js';
-import { HELPDESK_WEB_APPS, serveApps, type ServedApps } from '../../../src/domains/helpdesk/apps/index.js';
-import type { UiStep } from '../../../src/domains/helpdesk/apps/ui-scripts.js';
-import type { HelpdeskDb } from '../../../src/domains/helpdesk/index.js';
+import type { UiStep } from '../../../src/domains/helpdesk/apps/index.js';
 import { evaluateTask } from '../../../src/evaluation/index.js';
 import { buildEnvironment, buildUser } from '../../../src/orchestrator/build.js';
 import { runEpisode } from '../../../src/orchestrator/episode.js';
-import type { Surface } from '../../../src/spec/surface.js';
-import { ToolError, type ToolContext, type ToolDef } from '../../../src/spec/tool.js';
-import { newEpisodeContext } from '../../../src/surfaces/browser-pool.js';
+import type { ChatMessage } from '../../../src/spec/messages.js';
+import { webSurface } from '../../../src/surfaces/web.js';
+import { findRef, refLine } from '../../../src/surfaces/web-snapshot.js';
 
-/** Generous: a loaded 2-core machine can be slow, and a timeout here would be a flake. */
-const STEP_TIMEOUT_MS = 60_000;
-
-interface Resource {
-  served: ServedApps;
-  context: BrowserContext;
-  page: Page;
-  current: { ctx: ToolContext<HelpdeskDb> | null };
-}
-
-/** Performs one step on the page and waits until the page it leads to has loaded. */
-async function perform(r: Resource, step: UiStep): Promise<void> {
-  const p = r.page;
-  if (step.action === 'goto') {
-    await p.goto(`${r.served.origins[step.app]}${step.path}`, { timeout: STEP_TIMEOUT_MS });
-  } else if (step.action === 'click') {
-    await p.getByRole(step.role, { name: step.name, exact: true }).click({ timeout: STEP_TIMEOUT_MS });
-  } else if (step.action === 'fill') {
-    await p.getByRole(step.role, { name: step.name, exact: true }).fill(step.value, { timeout: STEP_TIMEOUT_MS });
-  } else if (step.action === 'select') {
-    await p.getByRole('combobox', { name: step.name, exact: true }).selectOption({ label: step.option }, { timeout: STEP_TIMEOUT_MS });
-  } else {
-    await p.getByRole('checkbox', { name: step.name, exact: true }).setChecked(step.action === 'check', { timeout: STEP_TIMEOUT_MS });
+/** The text of the latest tool result (the page's snapshot after the last action). */
+function latestSnapshot(messages: readonly ChatMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role !== 'tool') continue;
+    const c = m.content as unknown;
+    return typeof c === 'string' ? c : (c as { type: string; text?: string }[]).filter((p) => p.type === 'text').map((p) => p.text).join('\n');
   }
-  await p.waitForLoadState('load', { timeout: STEP_TIMEOUT_MS });
+  return '';
 }
 
-const uiStep: ToolDef<HelpdeskDb, { step: UiStep }> = {
-  name: 'ui_step',
-  description: 'Perform one scripted browser action.',
-  parameters: z.strictObject({ step: z.any() }),
-  kind: 'write',
-  requestor: 'assistant',
-  records: 'self',
-  invoke: async ({ step }, ctx) => {
-    const r = ctx.surface as Resource;
-    r.current.ctx = ctx;
-    try {
-      await perform(r, step);
-    } catch (e) {
-      throw new ToolError(`${JSON.stringify(step)} failed: ${(e as Error).message.split('\n')[0]}`);
-    } finally {
-      r.current.ctx = null;
-    }
-    const flash = await r.page.locator('[role=alert], [role=status]').allInnerTexts();
-    return `${await r.page.title()}${flash.length ? ` | ${flash.join(' | ')}` : ''}`;
-  },
-};
+const ROLE_OF: Record<string, string> = { select: 'combobox', check: 'checkbox', uncheck: 'checkbox' };
 
-/** The harness surface: the apps are served and a browser context opened per episode, and always closed. */
-export const uiScriptSurface: Surface = {
-  name: 'ui-script',
-  description: 'scripted browser steps over the helpdesk apps (tests)',
-  tools: () => [uiStep as ToolDef<any>],
-  open: async ({ state, now }) => {
-    const current: Resource['current'] = { ctx: null };
-    const served = await serveApps(
-      HELPDESK_WEB_APPS,
-      {
-        state: () => state as HelpdeskDb,
-        now,
-        act: async (name, args) => (current.ctx ? current.ctx.act(name, args) : { result: 'Error: no agent step is running', error: true }),
-      },
-      'test-integration-token',
-    );
-    try {
-      const context = await newEpisodeContext();
-      const page = await context.newPage();
-      page.setDefaultTimeout(STEP_TIMEOUT_MS);
-      return { served, context, page, current } satisfies Resource;
-    } catch (e) {
-      await served.close();
-      throw e;
-    }
-  },
-  close: async (res) => {
-    const r = res as Resource;
-    await r.context.close().catch(() => undefined);
-    await r.served.close();
-  },
-};
+/** One script step as a browser tool call, its ref found by role and name in the latest snapshot. */
+function toolCallFor(step: UiStep): ScriptEntry {
+  if (step.action === 'goto') return call('browser_navigate', { url: step.path });
+  return (messages) => {
+    const snap = latestSnapshot(messages);
+    const role = 'role' in step ? step.role : ROLE_OF[step.action];
+    const ref = findRef(snap, role, step.name);
+    if (!ref) throw new Error(`no ${role} "${step.name}" on the page:\n${snap}`);
+    if (step.action === 'click') return call('browser_click', { ref, element: step.name });
+    if (step.action === 'fill') return call('browser_type', { ref, text: step.value, element: step.name });
+    if (step.action === 'select') return call('browser_select_option', { ref, value: step.option, element: step.name });
+    const checked = (refLine(snap, ref) ?? '').includes('[checked]');
+    return checked === (step.action === 'check') ? call('browser_snapshot') : call('browser_click', { ref, element: step.name });
+  };
+}
 
-/** Runs `steps` as one ticket-driven episode of task `taskId` and evaluates it. */
-export async function runUiEpisode(taskId: string, steps: UiStep[]) {
+/** A scripted browser agent: a snapshot, the script's steps, then a closing message. */
+export function uiScriptAgent(steps: readonly UiStep[]): ScriptedAgent {
+  return new ScriptedAgent([call('browser_snapshot'), ...steps.map(toolCallFor), say('Done: the ticket is handled.')], { systemPrompt: 'Scripted browser agent' });
+}
+
+/** Runs `steps` as one ticket-driven episode of task `taskId` on the web surface and evaluates it. */
+export async function runUiEpisode(taskId: string, steps: readonly UiStep[]) {
   const loaded = loadDomain('helpdesk');
   const task = loaded.tasks.find((t) => t.id === taskId)!;
   const env = { now: loaded.now!, idSeed: '' };
-  const agent = new ScriptedAgent([...steps.map((s) => call('ui_step', { step: s })), say('Done: the ticket is handled.')], { systemPrompt: 'UI script' });
   const user = buildUser({ loaded, task, trial: 0, user: { kind: 'ticket' } });
-  const environment = await buildEnvironment({ loaded, task, env, surface: uiScriptSurface });
-  const result = await runEpisode({ agent, user, env: environment, maxSteps: steps.length * 2 + 10, deadlineSeconds: 900 });
+  const environment = await buildEnvironment({ loaded, task, env, surface: webSurface });
+  const result = await runEpisode({ agent: uiScriptAgent(steps), user, env: environment, maxSteps: steps.length * 2 + 10, deadlineSeconds: 900 });
   const evaluation = await evaluateTask({ loaded, task, trace: result, env });
   return { result, evaluation };
 }

@@ -9,7 +9,8 @@ import { renderMacro } from '../rules.js';
 import type { Macro, RefundReason, Ticket } from '../schema.js';
 import type { HelpdeskDb } from '../tools-common.js';
 import { AGENT_USER } from '../data/seed-records.js';
-import { readJson, type AppBackend, type AppContext, type WebAppDef } from './app-host.js';
+import type { WebFetch } from '../../../surfaces/web-app.js';
+import { readJson, type AppParts, type WebBackend } from './app-host.js';
 import { errorText, flashOf, usd, withQuery } from './html.js';
 import { inboxPage, ticketPage, VIEWS, type Composer } from './helpdesk-views.js';
 import { ShopClient } from './shop-client.js';
@@ -37,10 +38,10 @@ function applied(db: HelpdeskDb, t: Ticket, macroId: string | undefined): Compos
 }
 
 /** Renders a ticket page (reading the ticket through the back-end) with the sidebar. */
-async function showTicket(c: Context, b: AppBackend<HelpdeskDb>, shop: ShopClient, id: string, composer: Composer | null, flash: Flash, status = 200) {
+async function showTicket(c: Context, b: WebBackend<HelpdeskDb>, shop: ShopClient, id: string, composer: Composer | null, flash: Flash, status = 200) {
   const r = await readJson<Ticket>(b, 'get_ticket', { ticket_id: id });
   if (!r.ok) return c.redirect(withQuery('/views/open', { error: r.error }));
-  const db = b.state();
+  const db = b.state;
   const t = r.value;
   const requester = db.get('requesters', t.requester_id);
   const side = renderSidebar(t.ticket_id, await loadSidebar(shop, requester?.email ?? '', c.req.query('order')), c.req.query('action'));
@@ -53,10 +54,10 @@ async function formOf(c: Context): Promise<Record<string, string>> {
 }
 
 /** Sends a reply or an internal note from the composer's form; closes the ticket after "Send and close". */
-async function reply(c: Context, b: AppBackend<HelpdeskDb>, shop: ShopClient) {
+async function reply(c: Context, b: WebBackend<HelpdeskDb>, shop: ShopClient) {
   const id = c.req.param('id')!;
   const f = await formOf(c);
-  const macro = f.macro_id ? b.state().get('macros', f.macro_id) ?? null : null;
+  const macro = f.macro_id ? b.state.get('macros', f.macro_id) ?? null : null;
   const vars = Object.fromEntries(Object.entries(f).filter(([k]) => k.startsWith('var:')).map(([k, v]) => [k.slice(4), v]));
   // Browsers submit a textarea's line breaks as CRLF; the thread keeps LF.
   const text = (f.body ?? '').replace(/\r\n/g, '\n');
@@ -64,7 +65,7 @@ async function reply(c: Context, b: AppBackend<HelpdeskDb>, shop: ShopClient) {
   const out = f.note === '1' ? await b.act('add_internal_note', { ticket_id: id, body }) : await b.act('reply_to_ticket', { ticket_id: id, body, macro_id: macro?.macro_id ?? null });
   if (out.error) return showTicket(c, b, shop, id, { body: f.body ?? '', macro, vars }, { kind: 'error', text: errorText(out.result) }, 422);
   let done = f.note === '1' ? 'Internal note added' : 'Reply sent';
-  if (f.after === 'closed' && b.state().get('tickets', id)?.status !== 'closed') {
+  if (f.after === 'closed' && b.state.get('tickets', id)?.status !== 'closed') {
     const closed = await b.act('set_ticket_status', { ticket_id: id, status: 'closed' });
     done += closed.error ? `, but the ticket was not closed: ${errorText(closed.result)}` : ' and ticket closed';
   }
@@ -79,34 +80,35 @@ async function refundShipping(c: Context, shop: ShopClient) {
   const o = await shop.order(f.order ?? '');
   if (!o.ok) return back({ error: o.error });
   const left = o.value.shipping_line.price_cents - o.value.shipping_refunded_cents;
+  if (left === 0) return back({ error: `The shipping of order #${o.value.order_id} was already refunded` });
   const r = await shop.refund(o.value.order_id, { line_items: [], shipping_cents: left, reason: (f.reason ?? 'late_delivery') as RefundReason });
   return r.ok ? back({ ok: `Shipping refunded: ${usd(r.value.total_cents)} on order #${o.value.order_id}` }) : back({ error: r.error, action: 'refund-shipping' });
 }
 
 /** The sidebar's "Create discount code", through the shop's API. */
-async function createCode(c: Context, b: AppBackend<HelpdeskDb>, shop: ShopClient) {
+async function createCode(c: Context, b: WebBackend<HelpdeskDb>, shop: ShopClient) {
   const id = c.req.param('id')!;
   const f = await formOf(c);
   const back = (params: Record<string, string>) => c.redirect(withQuery(`/tickets/${id}`, { order: f.order, ...params }), 303);
   const percent = Number(f.percent);
   if (!Number.isInteger(percent) || percent < 1 || percent > 100) return back({ error: 'Percent off must be a whole number from 1 to 100', action: 'discount' });
-  const t = b.state().get('tickets', id);
-  const email = t ? b.state().get('requesters', t.requester_id)?.email ?? '' : '';
+  const t = b.state.get('tickets', id);
+  const email = t ? b.state.get('requesters', t.requester_id)?.email ?? '' : '';
   const cus = await shop.customerByEmail(email);
   if (!cus.ok) return back({ error: cus.error });
   const r = await shop.createCode({ percent_off: percent, usage_limit: f.usage === 'unlimited' ? null : 1, once_per_customer: f.once === '1', customer_id: f.restrict === '1' ? cus.value.customer_id : null, order_id: f.order || null, code: null });
   return r.ok ? back({ ok: `Discount code ${r.value.code} created` }) : back({ error: r.error, action: 'discount' });
 }
 
-function routes(app: Hono, ctx: AppContext<HelpdeskDb>): void {
+function routes(app: Hono, ctx: AppParts): void {
   const b = ctx.backend;
-  const shop = new ShopClient(() => ctx.originOf('shop'), ctx.integrationToken);
+  const shop = new ShopClient(ctx.shopFetch, ctx.integrationToken);
   const flash = (c: Context) => flashOf((k) => c.req.query(k));
   app.get('/', (c) => c.redirect('/views/open'));
   app.get('/views/:view', (c) => {
     const view = c.req.param('view');
     if (!VIEWS.some(([v]) => v === view)) return c.redirect(withQuery('/views/open', { error: `No view named ${view}` }));
-    const db = b.state();
+    const db = b.state;
     const tickets = db
       .ids('tickets')
       .map((id) => db.get('tickets', id)!)
@@ -132,14 +134,9 @@ function routes(app: Hono, ctx: AppContext<HelpdeskDb>): void {
   app.post('/tickets/:id/shop/discount', (c) => createCode(c, b, shop));
 }
 
-/** Harbordesk, registered as the domain's `helpdesk` app. */
-export const helpdeskApp: WebAppDef<HelpdeskDb> = {
-  name: 'helpdesk',
-  title: 'Harbordesk',
-  home: '/views/open',
-  create: (ctx) => {
-    const app = new Hono();
-    routes(app, ctx);
-    return app;
-  },
-};
+/** Harbordesk's handler for one episode. */
+export function createHelpdeskApp(parts: AppParts): WebFetch {
+  const app = new Hono();
+  routes(app, parts);
+  return app.fetch;
+}

@@ -7,7 +7,7 @@ import { macroVariables } from '../rules.js';
 import type { Macro, Requester, Ticket } from '../schema.js';
 import { esc, page, stamp, type Brand } from './html.js';
 
-export const DESK_BRAND: Brand = { product: 'Harbordesk', accent: '#3b4cca', nav: [['/views/open', 'Inbox'], ['/views/all', 'All tickets']] };
+export const DESK_BRAND: Brand = { product: 'Harbordesk', accent: '#3b4cca', nav: [['/views/open', 'Inbox'], ['/views/all', 'All tickets'], ['/orders', 'Shop admin']] };
 
 type Flash = { kind: 'ok' | 'error'; text: string } | null;
 

@@ -1,15 +1,13 @@
 /**
- * The helpdesk domain's web apps: the shop admin (Juniper & Oak Admin) and the helpdesk
- * (Harbordesk), served per episode over the episode's state (see `app-host.ts`).
+ * The helpdesk domain's web app: the shop admin (Juniper & Oak Admin) and the helpdesk
+ * (Harbordesk) on one origin per episode, over the episode's state (see `app-host.ts`).
  */
-import type { HelpdeskDb } from '../tools-common.js';
-import type { WebAppDef } from './app-host.js';
-import { helpdeskApp } from './helpdesk-app.js';
-import { shopAdminApp } from './shop-app.js';
+import { combinedApp } from './app-host.js';
+import { createHelpdeskApp } from './helpdesk-app.js';
+import { createShopAdminApp } from './shop-app.js';
 
-export { serveApps, type AppBackend, type AppContext, type ServedApps, type WebAppDef } from './app-host.js';
-export { helpdeskApp } from './helpdesk-app.js';
-export { shopAdminApp } from './shop-app.js';
+export { SHOP_PATHS, type AppParts } from './app-host.js';
+export { ORACLE_UI_SCRIPTS, T18_FAULTY_UI_SCRIPTS, T18_CODE, type UiStep } from './ui-scripts.js';
 
-/** The apps, the shop first (the helpdesk's sidebar calls the shop's internal API). */
-export const HELPDESK_WEB_APPS: readonly WebAppDef<HelpdeskDb>[] = [shopAdminApp, helpdeskApp];
+/** The domain's `webApp` (web surface): both products, the helpdesk's inbox first. */
+export const helpdeskWebApp = combinedApp(createShopAdminApp, createHelpdeskApp);

@@ -8,7 +8,8 @@
 import { Hono, type Context } from 'hono';
 import type { DiscountCode, Order, Refund } from '../schema.js';
 import type { HelpdeskDb } from '../tools-common.js';
-import { readJson, type AppContext, type WebAppDef } from './app-host.js';
+import type { WebFetch } from '../../../surfaces/web-app.js';
+import { readJson, type AppParts, type WebBackend } from './app-host.js';
 import { errorText, flashOf, usd, withQuery } from './html.js';
 import { discountPage, discountsPage, newDiscountPage, orderPage, ordersPage, refundPage } from './shop-views.js';
 
@@ -37,7 +38,7 @@ function listOrders(db: HelpdeskDb, q: string, status: string): Order[] {
 }
 
 /** The shop's internal API (JSON, token required): what the helpdesk integration calls. */
-function internalApi(ctx: AppContext<HelpdeskDb>): Hono {
+function internalApi(ctx: Omit<AppParts, 'shopFetch'>): Hono {
   const api = new Hono();
   const b = ctx.backend;
   api.use('*', async (c, next) => {
@@ -70,7 +71,7 @@ function refundArgs(o: Order, f: Record<string, string>): { args: unknown } | { 
 }
 
 /** Discount form fields → `create_discount_code` arguments, or a validation message (the customer looked up by email through the back-end). */
-async function discountArgs(b: AppContext<HelpdeskDb>['backend'], f: Record<string, string>): Promise<{ args: unknown } | { error: string }> {
+async function discountArgs(b: WebBackend<HelpdeskDb>, f: Record<string, string>): Promise<{ args: unknown } | { error: string }> {
   const percent = Number(f.percent);
   if (!Number.isInteger(percent) || percent < 1 || percent > 100) return { error: 'Percent off must be a whole number from 1 to 100' };
   const limitText = (f.limit ?? '').trim();
@@ -87,14 +88,14 @@ async function discountArgs(b: AppContext<HelpdeskDb>['backend'], f: Record<stri
 }
 
 /** The admin's pages. */
-function adminRoutes(app: Hono, ctx: AppContext<HelpdeskDb>): void {
+function adminRoutes(app: Hono, ctx: Omit<AppParts, 'shopFetch'>): void {
   const b = ctx.backend;
   const flash = (c: Context) => flashOf((k) => c.req.query(k));
   app.get('/', (c) => c.redirect('/orders'));
   app.get('/orders', (c) => {
     const q = c.req.query('q') ?? '';
     const status = c.req.query('status') ?? '';
-    const all = listOrders(b.state(), q, status);
+    const all = listOrders(b.state, q, status);
     const pages = Math.ceil(all.length / PAGE_SIZE);
     const pageNo = Math.min(Math.max(1, Number(c.req.query('page')) || 1), Math.max(1, pages));
     return c.html(ordersPage(all.slice((pageNo - 1) * PAGE_SIZE, pageNo * PAGE_SIZE), { q, status, pageNo, pages, total: all.length, flash: flash(c) }));
@@ -104,11 +105,11 @@ function adminRoutes(app: Hono, ctx: AppContext<HelpdeskDb>): void {
     return r.ok ? c.html(orderPage(r.value, flash(c))) : c.redirect(withQuery('/orders', { error: r.error }));
   });
   app.get('/orders/:id/refund', async (c) => {
-    const o = b.state().get('orders', c.req.param('id'));
+    const o = b.state.get('orders', c.req.param('id'));
     return o ? c.html(refundPage(o, {}, flash(c))) : c.redirect(withQuery('/orders', { error: `Order ${c.req.param('id')} not found` }));
   });
   app.post('/orders/:id/refund', async (c) => {
-    const o = b.state().get('orders', c.req.param('id'));
+    const o = b.state.get('orders', c.req.param('id'));
     if (!o) return c.redirect(withQuery('/orders', { error: `Order ${c.req.param('id')} not found` }));
     const f = await formOf(c);
     const parsed = refundArgs(o, f);
@@ -123,7 +124,7 @@ function adminRoutes(app: Hono, ctx: AppContext<HelpdeskDb>): void {
     return c.redirect(withQuery(`/orders/${c.req.param('id')}`, out.error ? { error: `Note not saved: ${errorText(out.result)}` } : { ok: 'Note added' }), 303);
   });
   app.get('/discounts', (c) => {
-    const db = b.state();
+    const db = b.state;
     const codes: DiscountCode[] = db.ids('discount_codes').map((id) => db.get('discount_codes', id)!).sort((x, y) => y.created_at.localeCompare(x.created_at) || x.code.localeCompare(y.code));
     return c.html(discountsPage(codes, flash(c)));
   });
@@ -148,15 +149,10 @@ function adminRoutes(app: Hono, ctx: AppContext<HelpdeskDb>): void {
   });
 }
 
-/** The shop admin, registered as the domain's `shop` app. */
-export const shopAdminApp: WebAppDef<HelpdeskDb> = {
-  name: 'shop',
-  title: 'Juniper & Oak Admin',
-  home: '/orders',
-  create: (ctx) => {
-    const app = new Hono();
-    app.route('/internal/api', internalApi(ctx));
-    adminRoutes(app, ctx);
-    return app;
-  },
-};
+/** The shop admin's handler for one episode: its pages and its internal API. */
+export function createShopAdminApp(parts: Omit<AppParts, 'shopFetch'>): WebFetch {
+  const app = new Hono();
+  app.route('/internal/api', internalApi(parts));
+  adminRoutes(app, parts);
+  return app.fetch;
+}

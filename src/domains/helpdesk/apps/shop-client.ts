@@ -1,7 +1,8 @@
 /**
- * The helpdesk's client of the shop's internal API (the shop integration): HTTP calls from the
- * helpdesk's server to the shop app, with the integration token — never from the browser.
+ * The helpdesk's client of the shop's internal API (the shop integration): HTTP requests from the
+ * helpdesk's server to the shop app's handler, with the integration token — never from the browser.
  */
+import type { WebFetch } from '../../../surfaces/web-app.js';
 import type { DiscountCode, Order, Refund, RefundReason } from '../schema.js';
 
 /** A customer as the shop's API returns it. */
@@ -21,17 +22,17 @@ export type ShopResult<T> = { ok: true; value: T } | { ok: false; error: string 
 /** The shop integration of one episode. */
 export class ShopClient {
   constructor(
-    private readonly origin: () => string,
+    private readonly shopFetch: WebFetch,
     private readonly token: string,
   ) {}
 
   private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<ShopResult<T>> {
     try {
-      const res = await fetch(`${this.origin()}/internal/api${path}`, {
+      const res = await this.shopFetch(new Request(`http://shop.internal/internal/api${path}`, {
         method,
         headers: { 'x-integration-token': this.token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),
-      });
+      }));
       const json = (await res.json()) as T & { error?: string };
       return res.ok ? { ok: true, value: json } : { ok: false, error: json.error ?? `shop answered ${res.status}` };
     } catch (e) {

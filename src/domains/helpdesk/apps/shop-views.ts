@@ -6,7 +6,7 @@
 import type { DiscountCode, Order, Refund } from '../schema.js';
 import { day, esc, page, stamp, usd, type Brand } from './html.js';
 
-export const SHOP_BRAND: Brand = { product: 'Juniper & Oak Admin', accent: '#2f5d50', nav: [['/orders', 'Orders'], ['/discounts', 'Discounts']] };
+export const SHOP_BRAND: Brand = { product: 'Juniper & Oak Admin', accent: '#2f5d50', nav: [['/orders', 'Orders'], ['/discounts', 'Discounts'], ['/views/open', 'Harbordesk']] };
 
 type Flash = { kind: 'ok' | 'error'; text: string } | null;
 const statusLabel = (s: string) => s.replace(/_/g, ' ');
