@@ -45,7 +45,7 @@ const CLIENT_JS = `document.addEventListener('submit', function (e) {
 });`;
 
 const CSS = (accent: string) => `*{box-sizing:border-box}body{margin:0;font:14px/1.45 system-ui,sans-serif;color:#1d2430;background:#f4f5f7}
-header.top{display:flex;gap:18px;align-items:center;background:${accent};color:#fff;padding:8px 16px}header.top a{color:#fff;text-decoration:none;opacity:.9}
+header.top{display:flex;gap:18px;align-items:center;background:${accent};color:#fff;padding:8px 16px}header.top a{color:#fff;text-decoration:none;opacity:.9;margin-right:16px}
 header.top .product{font-weight:700;margin-right:12px}main{padding:16px}.cols{display:flex;gap:16px;align-items:flex-start}
 .panel{background:#fff;border:1px solid #d8dce3;border-radius:6px;padding:12px 14px;margin-bottom:12px}.grow{flex:1;min-width:0}aside.side{width:360px}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:6px 8px;border-bottom:1px solid #eceef2;vertical-align:top}th{font-size:12px;color:#5b6576;text-transform:uppercase}
@@ -53,7 +53,7 @@ table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:6px 8px;
 .msg{border-left:3px solid #c9ced8;padding:6px 10px;margin:8px 0;white-space:pre-wrap}.msg.agent{border-color:${accent}}.msg.note{background:#fff8dc;border-color:#e0b400}
 .flash{padding:8px 12px;border-radius:4px;margin-bottom:12px}.flash.ok{background:#dff3e4}.flash.error{background:#fde2e1;color:#8a1c14}
 label{display:block;margin:6px 0 2px;font-weight:600}input,select,textarea{font:inherit;padding:5px 7px;border:1px solid #b9c0cc;border-radius:4px}textarea{width:100%;min-height:150px}
-button{font:inherit;padding:6px 12px;border-radius:4px;border:1px solid ${accent};background:${accent};color:#fff;cursor:pointer}button.secondary{background:#fff;color:${accent}}button[disabled]{opacity:.6}
+button{font:inherit;padding:6px 12px;border-radius:4px;border:1px solid ${accent};background:${accent};color:#fff;cursor:pointer}button.secondary{background:#fff;color:${accent}}a[role=button]{display:inline-block;padding:5px 12px;border-radius:4px;border:1px solid ${accent};background:${accent};color:#fff;text-decoration:none;margin:2px 4px 2px 0}button[disabled]{opacity:.6}
 .row{display:flex;gap:8px;align-items:flex-end;flex-wrap:wrap}.muted{color:#6b7486}nav.views a{display:block;padding:4px 0}nav.views a[aria-current=page]{font-weight:700}
 fieldset{border:1px solid #d8dce3;border-radius:4px}`;
 

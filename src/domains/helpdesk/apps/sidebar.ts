@@ -39,7 +39,7 @@ function orderDetail(ticketId: string, o: ShopOrderView): string {
 <dt>Promised by</dt><dd>${day(o.fulfillment.promised_by)}</dd><dt>Delivered</dt><dd>${day(o.fulfillment.delivered_on)}</dd></dl>
 <p><strong>${lateText}</strong></p>
 <div class="row">${shippingLeft > 0 ? `<a href="${base}&action=refund-shipping" role="button">Refund shipping</a>` : '<span class="muted">Shipping fully refunded</span>'}
-<a href="${base}&action=discount" role="button">Create discount code</a> <a href="/tickets/${esc(ticketId)}">Close order</a></div></section>`;
+<a href="${base}&action=discount" role="button">Create discount code</a> <a href="/tickets/${esc(ticketId)}">Hide order details</a></div></section>`;
 }
 
 function refundPanel(ticketId: string, o: ShopOrderView): string {
