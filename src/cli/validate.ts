@@ -30,7 +30,7 @@ import { createModel } from '../models/providers.js';
 import { episodeTable, summaryText } from './run-report.js';
 import { reportRowOf } from '../run/report-rows.js';
 import { progressLogger, snakeKeys } from './output.js';
-import { resultsFormatOf } from '../run/results-export.js';
+import { parseResultsFlags } from './results-flags.js';
 import { failUnderMessage, latencyOf, writeResults } from './run-end.js';
 import { painter } from './colour.js';
 import { sha256Hex } from '../util/canonical.js';
@@ -62,9 +62,7 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
     .option('--fail-under <reward>', 'exit 1 when the reward mean is below this (0..1)')
     .action(async (flags) => {
       const log = progressLogger(flags.quiet);
-      if (flags.output !== undefined) resultsFormatOf(flags.output);
-      const failUnder = flags.failUnder === undefined ? null : Number(flags.failUnder);
-      if (failUnder !== null && !(/^\s*(\d+(\.\d+)?|\.\d+)\s*$/.test(flags.failUnder) && failUnder <= 1)) throw new BadInputError(`--fail-under must be a reward from 0 to 1, got '${flags.failUnder}'`);
+      const { output, failUnder } = parseResultsFlags(flags);
       const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir, policy: flags.policyVariant, solo: flags.solo === true });
       const strict = flags.strict === true;
       const { tasks, excluded } = strictTaskSelection(loaded, selectTasks(loaded, flags.tasks?.split(',').map((s: string) => s.trim()).filter(Boolean)), strict);
@@ -98,7 +96,7 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
           else process.stdout.write(`validate: ${perfect.length}/${res.records.length} tasks score reward 1 and partial 100%${notJudgedClause(pending.length)} (${(res.records.length / seconds).toFixed(1)} tasks/s)\n`);
         }
         const createdAt = new Date().toISOString();
-        if (flags.output) log(writeResults(flags.output, res.records.map(reportRowOf), { suite: runId, classname: `servicegym.${flags.domain}`, timestamp: createdAt }, latencyOf(res.records)));
+        if (output) log(writeResults(output, res.records.map(reportRowOf), { suite: runId, classname: `servicegym.${flags.domain}`, timestamp: createdAt }, latencyOf(res.records)));
         const accepted = perfect.length + (flags.allowNotJudged ? pending.length : 0);
         if (pending.length && !flags.allowNotJudged) process.stderr.write(`servicegym: ${pending.length} episode(s) not judged are not at reward 1, so validate fails; give --judge-model to judge them, or --allow-not-judged to accept tasks whose every judged component scores 1\n`);
         const under = failUnderMessage(res.summary, failUnder);

@@ -168,6 +168,18 @@ describe('JUnit output against the JUnit schema', () => {
     expect(resultLineOf({ taskId: 'A', trial: 0, termination: 'agent_error', evaluation: null, infraError: 'provider down' })).toMatchObject({ status: 'error', error: 'infrastructure error: provider down' });
   });
 
+  it('validate -o results.jsonl and --fail-under on the own airline tasks', async () => {
+    const dir = tmpDir('sg-val-out-');
+    const file = path.join(dir, 'v.jsonl');
+    const r = await cli(['validate', '--no-store', '-q', '--tasks', 'T01,T02', '-o', file, '--fail-under', '1']);
+    expect(r.code).toBe(0);
+    expect(fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).map((l) => [l.task_id, l.status, l.reward])).toEqual([['T01', 'passed', 1], ['T02', 'passed', 1]]);
+    const bad = await cli(['validate', '--no-store', '-q', '--tasks', 'T01', '--fail-under', '1.5']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain("--fail-under must be a reward from 0 to 1, got '1.5'");
+    expect((await cli(['validate', '--no-store', '-q', '--tasks', 'T01', '-o', path.join(dir, 'v.txt')])).code).toBe(2);
+  });
+
   it.skipIf(!HAS_SHARED)('validate -o results.xml on tau2 retail: not-judged tasks are skipped cases, the file is valid', async () => {
     const dir = tmpDir('sg-junit-');
     const file = path.join(dir, 'results.xml');
