@@ -59,6 +59,8 @@ export class WebEpisode {
   nextRef = 0;
   /** The latest snapshot's outline. */
   lastSnapshot = '';
+  /** Set when the page's renderer crashed. */
+  crashed = false;
 
   constructor(
     readonly server: AppServer,
@@ -68,6 +70,11 @@ export class WebEpisode {
 
   get origin(): string {
     return this.server.origin;
+  }
+
+  /** Whether the browser side is gone (page closed or crashed, browser disconnected): the episode cannot go on. */
+  get lost(): boolean {
+    return this.crashed || this.page.isClosed() || !(this.context.browser()?.isConnected() ?? false);
   }
 }
 
@@ -103,6 +110,7 @@ async function openEpisode<S>(ctx: SurfaceOpenContext<S>): Promise<WebEpisode> {
     page.on('requestfinished', () => void episode.inflight--);
     page.on('requestfailed', () => void episode.inflight--);
     page.on('dialog', (d) => void d.dismiss().catch(() => undefined));
+    page.on('crash', () => void (episode.crashed = true));
     await page.goto(origin + (app.startPath ?? '/'), { waitUntil: 'load', timeout: SETTLE_TIMEOUT_MS * 2 });
     return episode;
   } catch (e) {
@@ -184,11 +192,16 @@ async function element(ep: WebEpisode, ref: string): Promise<{ locator: ReturnTy
   return { locator: locator.first(), line: refLine(ep.lastSnapshot, ref) ?? `[ref=${ref}]` };
 }
 
-/** Runs a playwright action; its failure (element disabled, hidden, not a select ...) is a tool error the agent sees. */
-async function attempt(what: string, fn: () => Promise<unknown>): Promise<void> {
+/**
+ * Runs a playwright action; its failure (element disabled, hidden, not a select ...) is a tool
+ * error the agent sees. When the browser side is gone (crash, disconnect) the error is rethrown
+ * as it is: a harness error that ends the episode, not the agent's failure.
+ */
+async function attempt(ep: WebEpisode, what: string, fn: () => Promise<unknown>): Promise<void> {
   try {
     await fn();
   } catch (e) {
+    if (ep.lost) throw e;
     const msg = (e as Error)?.message?.split('\n')[0] ?? String(e);
     throw new ToolError(`${what} failed: ${msg}`);
   }
@@ -214,25 +227,25 @@ export function webTools(mode: WebObservation): WebTool[] {
     tool('browser_snapshot', "Read the current page: its accessibility outline (role, name, value and state of every element; [ref=eN] marks elements you can act on).", z.strictObject({}), async (_a, ep) => observe(ep, mode, [])),
     tool('browser_click', 'Click an element (link, button, checkbox, option, tab ...) by its ref; answers with the page after the click.', z.strictObject({ ref: refArg, element: elementArg }), async ({ ref }, ep) => {
       const { locator, line } = await element(ep, ref);
-      await attempt(`click ${ref}`, () => locator.click({ timeout: ACTION_TIMEOUT_MS }));
+      await attempt(ep, `click ${ref}`, () => locator.click({ timeout: ACTION_TIMEOUT_MS }));
       return observe(ep, mode, [`Acted on: ${line}`]);
     }),
     tool('browser_type', 'Type text into a text field by its ref (its current text is replaced); submit: press Enter afterwards.', z.strictObject({ ref: refArg, text: z.string().max(5000), submit: z.boolean().optional(), element: elementArg }), async ({ ref, text, submit }, ep) => {
       const { locator, line } = await element(ep, ref);
-      await attempt(`type into ${ref}`, () => locator.fill(text, { timeout: ACTION_TIMEOUT_MS }));
-      if (submit) await attempt(`press Enter in ${ref}`, () => locator.press('Enter', { timeout: ACTION_TIMEOUT_MS }));
+      await attempt(ep, `type into ${ref}`, () => locator.fill(text, { timeout: ACTION_TIMEOUT_MS }));
+      if (submit) await attempt(ep, `press Enter in ${ref}`, () => locator.press('Enter', { timeout: ACTION_TIMEOUT_MS }));
       return observe(ep, mode, [`Acted on: ${line}`]);
     }),
     tool('browser_select_option', 'Choose an option of a drop-down (combobox) by its ref; value is the option\'s label or value.', z.strictObject({ ref: refArg, value: z.string().max(500), element: elementArg }), async ({ ref, value }, ep) => {
       const { locator, line } = await element(ep, ref);
-      await attempt(`select '${value}' in ${ref}`, async () => {
+      await attempt(ep, `select '${value}' in ${ref}`, async () => {
         const byLabel = await locator.selectOption({ label: value }, { timeout: ACTION_TIMEOUT_MS }).catch(() => null);
         if (!byLabel) await locator.selectOption({ value }, { timeout: ACTION_TIMEOUT_MS });
       });
       return observe(ep, mode, [`Acted on: ${line}`]);
     }),
     tool('browser_press_key', 'Press a key on the focused element, e.g. Enter, Escape, Tab, ArrowDown.', z.strictObject({ key: z.string().min(1).max(40) }), async ({ key }, ep) => {
-      await attempt(`press ${key}`, () => ep.page.keyboard.press(key));
+      await attempt(ep, `press ${key}`, () => ep.page.keyboard.press(key));
       return observe(ep, mode, [`Pressed: ${key}`]);
     }),
     tool('browser_navigate', "Open a URL of the app (a path such as /cases, or a full URL on the app's origin; other sites are blocked).", z.strictObject({ url: z.string().min(1).max(2000) }), async ({ url }, ep) => {
@@ -243,7 +256,7 @@ export function webTools(mode: WebObservation): WebTool[] {
         throw new ToolError(`'${url}' is not a URL`);
       }
       if (target.origin !== ep.origin) throw new ToolError(`navigation to ${target.origin} is not allowed (only the app at ${ep.origin} is)`);
-      await attempt(`navigate to ${url}`, () => ep.page.goto(target.href, { waitUntil: 'load', timeout: SETTLE_TIMEOUT_MS * 2 }));
+      await attempt(ep, `navigate to ${url}`, () => ep.page.goto(target.href, { waitUntil: 'load', timeout: SETTLE_TIMEOUT_MS * 2 }));
       return observe(ep, mode, [`Navigated to: ${shownUrl(ep, target.href)}`]);
     }),
   ];
