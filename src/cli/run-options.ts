@@ -171,7 +171,10 @@ export function parseRunExtras(flags: Record<string, any>, policy: string): RunE
 /** True when `pattern` is a glob (`*`, `?` or a `[...]` class). */
 const isGlob = (pattern: string) => /[*?[]/.test(pattern);
 
-/** A glob as a whole-string regular expression: `*` any run of characters, `?` one, `[...]` a class (`[!...]` negated). */
+/**
+ * A glob as a whole-string regular expression: `*` any run of characters, `?` one, `[...]` a class
+ * (`[!...]` negated). Throws BadInputError for an unclosed or invalid class.
+ */
 export function globRegExp(pattern: string): RegExp {
   let re = '';
   for (let i = 0; i < pattern.length; i++) {
@@ -187,7 +190,11 @@ export function globRegExp(pattern: string): RegExp {
       i = end;
     } else re += c.replace(/[.+^${}()|\\/]/g, '\\$&');
   }
-  return new RegExp(`^${re}$`);
+  try {
+    return new RegExp(`^${re}$`);
+  } catch {
+    throw new BadInputError(`--tasks pattern '${pattern}' is not a valid glob (a '[...]' class such as [z-a] has its range out of order)`);
+  }
 }
 
 /**

@@ -14,6 +14,7 @@ import { tmpDir } from '../support/paths.js';
 import { runCli as cli } from '../support/cli.js';
 import { loadDomain } from '../../src/domains/index.js';
 import { globRegExp, selectRunTasks } from '../../src/cli/run-options.js';
+import { BadInputError } from '../../src/spec/errors.js';
 import { colourEnabled } from '../../src/cli/colour.js';
 import { isLoopbackUrl, resolveLiveModelConfig } from '../../src/models/config.js';
 import { RunStore } from '../../src/store/store.js';
@@ -60,6 +61,8 @@ describe('task selection', () => {
     expect(globRegExp('T0?').test('T01')).toBe(true);
     expect(globRegExp('T[0-1]*').test('T15')).toBe(true);
     expect(globRegExp('T[!0]*').test('T01')).toBe(false);
+    expect(() => globRegExp('T[z-a]*')).toThrow(BadInputError);
+    expect(() => selectRunTasks(loaded, 'T[9-0]*', { limit: null, sample: null, seed: 0 })).toThrow(/--tasks pattern 'T\[9-0\]\*' is not a valid glob/);
     const ids = (t: { id: string }[]) => t.map((x) => x.id);
     expect(ids(selectRunTasks(loaded, 'T1*', { limit: null, sample: null, seed: 0 }))).toEqual(['T15', 'T17']);
     expect(ids(selectRunTasks(loaded, 'T17,T01', { limit: null, sample: null, seed: 0 }))).toEqual(['T17', 'T01']);
