@@ -86,7 +86,11 @@ export function toCsv(lines: readonly EpisodeResultLine[]): string {
   return [CSV_COLUMNS.join(','), ...lines.map((l) => CSV_COLUMNS.map((c) => csvField(l[c])).join(','))].join('\r\n') + '\r\n';
 }
 
-/** Text safe in XML 1.0 attributes and content: markup escaped, characters XML forbids dropped. */
+/**
+ * Text safe in XML 1.0 attributes and content: markup escaped, characters XML forbids dropped;
+ * tab, CR and LF as character references, which parsers keep (a raw one in an attribute is read
+ * back as a space, a raw CR in content as LF).
+ */
 export function xmlText(s: string): string {
   return s
     .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
@@ -94,6 +98,8 @@ export function xmlText(s: string): string {
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;')
+    .replace(/\t/g, '&#9;')
+    .replace(/\r/g, '&#13;')
     .replace(/\n/g, '&#10;');
 }
 

@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resultLineOf, toJunit, type EpisodeResultLine } from '../../src/run/results-export.js';
+import { resultLineOf, toJunit, xmlText, type EpisodeResultLine } from '../../src/run/results-export.js';
 import { runCli as cli } from '../support/cli.js';
 import { HAS_SHARED, SHARED, tmpDir } from '../support/paths.js';
 
@@ -158,6 +158,13 @@ describe('JUnit output against the JUnit schema', () => {
     expect(cases[2].children[0].name).toBe('error');
     expect(cases[2].children[0].attrs.message).toBe('infrastructure error: "500"  <html>');
     expect(cases[3].children[0].name).toBe('skipped');
+  });
+
+  it('keeps tabs, CRs and LFs as character references (parsers turn raw ones in attributes into spaces)', () => {
+    expect(xmlText('a\tb\r\nc "d" <e> & \u0007')).toBe('a&#9;b&#13;&#10;c &quot;d&quot; &lt;e&gt; &amp; ');
+    const xml = toJunit([line({ status: 'error', reward: null, partial: null, error: 'harness error: line 1\r\n\tline 2' })], { suite: 'r', classname: 'c', timestamp: '2026-12-01T14:00:00Z' });
+    expect(xml).toContain('message="harness error: line 1&#13;&#10;&#9;line 2"');
+    expect(xml).not.toMatch(/message="[^"]*[\t\r\n]/);
   });
 
   it('`run`-style report rows become result lines with the documented statuses', () => {
