@@ -15,6 +15,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resultLineOf, toJunit, xmlText, type EpisodeResultLine } from '../../src/run/results-export.js';
 import { runCli as cli } from '../support/cli.js';
+import { writeEvaluateResults } from '../../src/cli/results-flags.js';
 import { HAS_SHARED, SHARED, tmpDir } from '../support/paths.js';
 
 interface El {
@@ -185,6 +186,24 @@ describe('JUnit output against the JUnit schema', () => {
     expect(bad.code).toBe(2);
     expect(bad.err).toContain("--fail-under must be a reward from 0 to 1, got '1.5'");
     expect((await cli(['validate', '--no-store', '-q', '--tasks', 'T01', '-o', path.join(dir, 'v.txt')])).code).toBe(2);
+  });
+
+  it("evaluate's results: trajectories numbered per task as trials, a valid JUnit file, the fail-under verdict", () => {
+    const dir = tmpDir('sg-eval-res-');
+    const file = path.join(dir, 'e.xml');
+    const ev = (reward: number | null) => ({ reward, partial: reward ?? 0.5, checks: [] }) as never;
+    const logged: string[] = [];
+    const under = writeEvaluateResults('/data/traj.jsonl', [
+      { task_id: 'T01', termination: 'user_stop', evaluation: ev(1), evaluation_error: null },
+      { task_id: 'T01', termination: 'user_stop', evaluation: ev(0), evaluation_error: null },
+      { task_id: 'T02', termination: 'agent_error', evaluation: null, evaluation_error: 'boom' },
+    ], { output: file, failUnder: 0.75 }, (l) => logged.push(l));
+    expect(under).toBe('--fail-under 0.75: reward mean 0.500 is below it');
+    expect(logged).toEqual([`results of 3 episodes written to ${file}`, under]);
+    const doc = parseXml(fs.readFileSync(file, 'utf8'));
+    expect(junitViolations(doc)).toEqual([]);
+    expect(doc.children[0].attrs).toMatchObject({ name: 'evaluate traj.jsonl', tests: '3', failures: '1', errors: '1' });
+    expect(doc.children[0].children.map((c) => c.attrs.name)).toEqual(['T01#0', 'T01#1', 'T02#0']);
   });
 
   it.skipIf(!HAS_SHARED)('validate -o results.xml on tau2 retail: not-judged tasks are skipped cases, the file is valid', async () => {
