@@ -62,11 +62,13 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 
 /**
  * Whether a logged call matches a servicegym {@link CallMatch}: same tool name, and every listed
- * argument present in the call and JSON-equal to it (other arguments ignored). A call whose
- * arguments were not a JSON object matches only a name-only pattern.
+ * argument present in the call and JSON-equal to it (other arguments ignored), and the pattern's
+ * side (`requestor`) when it names one. A call whose arguments were not a JSON object matches only a
+ * name-only pattern.
  */
-export function matchesCall(entry: Pick<ActionLogEntry, 'name' | 'arguments'>, match: CallMatch): boolean {
+export function matchesCall(entry: Pick<ActionLogEntry, 'name' | 'arguments'> & { requestor?: ActionLogEntry['requestor'] }, match: CallMatch): boolean {
   if (entry.name !== match.name) return false;
+  if (match.requestor !== undefined && entry.requestor !== match.requestor) return false;
   const want = Object.entries(match.arguments ?? {});
   if (want.length === 0) return true;
   if (!isRecord(entry.arguments)) return false;
@@ -81,7 +83,8 @@ export function describeCall(c: LoggedCall): string {
 
 /** A call pattern for evidence: `cancel_order {"order_id":"O1"}`, or just the name. */
 export function describeMatch(m: CallMatch): string {
-  return m.arguments && Object.keys(m.arguments).length > 0 ? `${m.name} ${json(m.arguments)}` : m.name;
+  const side = m.requestor ? ` (${m.requestor})` : '';
+  return m.arguments && Object.keys(m.arguments).length > 0 ? `${m.name} ${json(m.arguments)}${side}` : `${m.name}${side}`;
 }
 
 /** The text of a message (`''` when it has none, e.g. an assistant message with only tool calls; text parts joined). */

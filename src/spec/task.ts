@@ -51,6 +51,8 @@ export const CallMatchSchema = z.strictObject({
   name: z.string(),
   /** Every listed argument must equal the call's (deep equality); others are ignored. */
   arguments: z.record(z.string(), z.unknown()).optional(),
+  /** Only calls of this side (dual control: `user` for the customer's own device tools); absent: either side. */
+  requestor: z.enum(['assistant', 'user']).optional(),
 });
 export type CallMatch = z.infer<typeof CallMatchSchema>;
 
