@@ -43,23 +43,29 @@ function toolCallView(call: Loose): ToolCallView {
 
 /**
  * Builds the transcript of `messages` (system first). A tool output is marked as an error when
- * the matching entry of `toolLog` (the agent's calls, in order) says so, or when its text starts
- * with `Error` as tool errors do. `infraError`, when given, ends the transcript as an error entry.
+ * the matching entry of `toolLog` (that side's calls, in order) says so, or when its text starts
+ * with `Error` as tool errors do. The customer's own tool calls and their outputs (messages marked
+ * `requestor: "user"`, dual control) are kept as the customer's. `infraError`, when given, ends
+ * the transcript as an error entry.
  */
 export function buildTranscript(messages: unknown, toolLog: unknown, infraError?: string | null): TranscriptEntry[] {
   const list = Array.isArray(messages) ? (messages as Loose[]) : [];
-  const agentLog = (Array.isArray(toolLog) ? (toolLog as Loose[]) : []).filter((t) => t.requestor !== 'user');
+  const log = Array.isArray(toolLog) ? (toolLog as Loose[]) : [];
+  const logs = { assistant: log.filter((t) => t.requestor !== 'user'), user: log.filter((t) => t.requestor === 'user') };
+  const next = { assistant: 0, user: 0 };
   const callNames = new Map<string, string>();
   const out: TranscriptEntry[] = [];
-  let toolIndex = 0;
   for (const m of list) {
     switch (m.role) {
       case 'system':
         out.push({ kind: 'system', text: asText(m.content) });
         break;
-      case 'user':
-        out.push(withImages({ kind: 'customer', text: asText(m.content) }, m.content));
+      case 'user': {
+        const calls = m.requestor === 'user' && Array.isArray(m.tool_calls) ? (m.tool_calls as Loose[]).map(toolCallView) : [];
+        for (const c of calls) callNames.set(c.id, c.name);
+        out.push(withImages({ kind: 'customer', text: asText(m.content), ...(calls.length ? { tool_calls: calls } : {}) }, m.content));
         break;
+      }
       case 'assistant': {
         const calls = (Array.isArray(m.tool_calls) ? (m.tool_calls as Loose[]) : []).map(toolCallView);
         for (const c of calls) callNames.set(c.id, c.name);
@@ -68,7 +74,8 @@ export function buildTranscript(messages: unknown, toolLog: unknown, infraError?
       }
       case 'tool': {
         const output = asText(m.content);
-        const logged = agentLog[toolIndex++];
+        const side = m.requestor === 'user' ? 'user' : 'assistant';
+        const logged = logs[side][next[side]++];
         const callId = asText(m.tool_call_id);
         out.push(
           withImages(
@@ -78,6 +85,7 @@ export function buildTranscript(messages: unknown, toolLog: unknown, infraError?
               call_id: callId,
               output,
               error: logged?.error === true || /^Error\b/.test(output),
+              ...(side === 'user' ? { requestor: 'user' as const } : {}),
             },
             m.content,
           ),

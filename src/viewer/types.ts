@@ -95,9 +95,19 @@ export interface ToolCallView {
 /** One entry of a transcript, in conversation order. */
 export type TranscriptEntry =
   | { kind: 'system'; text: string }
-  | { kind: 'customer'; text: string; /** `data:image/…` URLs of image parts. */ images?: string[] }
+  | { kind: 'customer'; text: string; /** `data:image/…` URLs of image parts. */ images?: string[]; /** The customer's own tool calls (dual control: device tools, requestor `user`). */ tool_calls?: ToolCallView[] }
   | { kind: 'agent'; text: string; tool_calls: ToolCallView[] }
-  | { kind: 'tool'; name: string; call_id: string; output: string; error: boolean; /** `data:image/…` URLs of image parts (e.g. a surface's screenshot). */ images?: string[] }
+  | {
+      kind: 'tool';
+      name: string;
+      call_id: string;
+      output: string;
+      error: boolean;
+      /** `data:image/…` URLs of image parts (e.g. a surface's screenshot). */
+      images?: string[];
+      /** `user` when the output answers one of the customer's own tool calls. */
+      requestor?: 'user';
+    }
   | { kind: 'error'; text: string };
 
 /** A changed field: JSON-pointer path, `before` = gold final DB, `after` = the episode's final DB. */

@@ -80,7 +80,7 @@ async function play(taskId: string, script: ScriptStep[], opts: { lazy?: boolean
   expect(rec.episode.agentTurns).toBe(script.length);
   const ids = new Set(task.servicegym!.checks.map((c) => c.id));
   const evaluation = rec.evaluation!;
-  return { partial: Math.round(evaluation.partial * 1000) / 1000, reward: evaluation.reward, failed: evaluation.checks.filter((c) => ids.has(c.id) && c.verdict === 'fail').map((c) => c.id), evaluation };
+  return { partial: Math.round((evaluation.partial ?? 0) * 1000) / 1000, reward: evaluation.reward ?? -1, failed: evaluation.checks.filter((c) => ids.has(c.id) && c.verdict === 'fail').map((c) => c.id), evaluation };
 }
 
 const score = (o: Outcome) => ({ partial: o.partial, reward: o.reward, failed: o.failed });

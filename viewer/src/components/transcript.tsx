@@ -1,5 +1,5 @@
-/** An episode's conversation: customer and agent turns, tool calls with arguments, tool outputs, errors. */
-import type { TranscriptEntry } from '../../../src/viewer/types.js';
+/** An episode's conversation: customer and agent turns, tool calls with arguments (the customer's own marked), tool outputs, errors. */
+import type { ToolCallView, TranscriptEntry } from '../../../src/viewer/types.js';
 import { jsonBlock } from '../format.js';
 
 /** Tool outputs longer than this many characters start collapsed. */
@@ -17,12 +17,29 @@ function Images({ urls }: { urls?: string[] }) {
   );
 }
 
+/** Tool calls of one turn; the customer's own (dual control) are marked as such. */
+function Calls({ calls, by }: { calls: ToolCallView[]; by: 'agent' | 'customer' }) {
+  return (
+    <>
+      {calls.map((c) => (
+        <div key={c.id} className={`call${c.malformed ? ' is-error' : ''}${by === 'customer' ? ' by-customer' : ''}`} data-testid={by === 'customer' ? 'customer-tool-call' : 'tool-call'}>
+          {by === 'customer' ? <span className="badge tone-violet">customer's tool</span> : null}
+          <span className="call-name">{c.name}</span>
+          {c.malformed ? <span className="badge tone-bad">malformed arguments</span> : null}
+          <pre className="code">{jsonBlock(c.arguments)}</pre>
+        </div>
+      ))}
+    </>
+  );
+}
+
 function ToolOutput({ entry }: { entry: Extract<TranscriptEntry, { kind: 'tool' }> }) {
   const body = <pre className="code">{prettyJson(entry.output)}</pre>;
+  const mine = entry.requestor === 'user';
   return (
-    <div className={`turn tool${entry.error ? ' is-error' : ''}`} data-testid="tool-output">
+    <div className={`turn tool${mine ? ' by-customer' : ''}${entry.error ? ' is-error' : ''}`} data-testid={mine ? 'customer-tool-output' : 'tool-output'}>
       <div className="who">
-        tool · {entry.name || 'unknown'}
+        {mine ? "customer's tool" : 'tool'} · {entry.name || 'unknown'}
         {entry.error ? <span className="badge tone-bad">error</span> : null}
       </div>
       {entry.output.length > LONG ? (
@@ -61,8 +78,9 @@ function Entry({ entry }: { entry: TranscriptEntry }) {
       return (
         <div className="turn customer">
           <div className="who">customer</div>
-          <p className="text">{entry.text}</p>
+          {entry.text ? <p className="text">{entry.text}</p> : null}
           <Images urls={entry.images} />
+          {entry.tool_calls ? <Calls calls={entry.tool_calls} by="customer" /> : null}
         </div>
       );
     case 'agent':
@@ -70,13 +88,7 @@ function Entry({ entry }: { entry: TranscriptEntry }) {
         <div className="turn agent">
           <div className="who">agent</div>
           {entry.text ? <p className="text">{entry.text}</p> : null}
-          {entry.tool_calls.map((c) => (
-            <div key={c.id} className={`call${c.malformed ? ' is-error' : ''}`} data-testid="tool-call">
-              <span className="call-name">{c.name}</span>
-              {c.malformed ? <span className="badge tone-bad">malformed arguments</span> : null}
-              <pre className="code">{jsonBlock(c.arguments)}</pre>
-            </div>
-          ))}
+          <Calls calls={entry.tool_calls} by="agent" />
         </div>
       );
     case 'tool':
