@@ -6,7 +6,8 @@
  * user → … The user sees only the agent's text messages. Termination reasons:
  * - `user_stop`: the user's turn is a stop (`###STOP###`, `###TRANSFER###`, `###OUT-OF-SCOPE###`
  *   — the signal is kept in `userSignal`; a scripted user running out of replies);
- * - `agent_stop`: an agent text message containing `###STOP###` (not shown to the user);
+ * - `agent_stop`: an agent text message containing `###STOP###` (not shown to the user), or a
+ *   successful call of one of the domain's `endTools` (tau2 solo mode's `done`);
  * - `transfer`: a successful call of a transfer tool, see {@link TransferEnd};
  * - `max_steps`: see {@link StepCounting};
  * - `too_many_errors`: `maxErrors` tool errors (consecutive or total);
@@ -328,6 +329,7 @@ class EpisodeRun<S> {
     const s = this.s;
     const env = this.opts.env;
     let transferNow = false;
+    let endNow = false;
     for (const tc of calls) {
       let entry: ToolLogEntry;
       try {
@@ -343,8 +345,10 @@ class EpisodeRun<S> {
         this.transfer = { name: entry.name, arguments: entry.arguments };
         transferNow = true;
       }
+      if (!entry.error && env.domain.endTools?.includes(entry.name)) endNow = true;
     }
     if (s.stepCounting === 'messages') this.steps++;
+    if (endNow) return this.done('agent_stop');
     if (transferNow && s.transferEnds === 'on_call') return this.done('transfer');
     if (transferNow && s.transferEnds === 'after_reply') this.pendingTransferTurn = this.agentTurns;
     if (handOffTurn) return this.done('transfer');

@@ -48,6 +48,11 @@ export interface Domain<S = unknown> {
    * run gives it the task's `ticket` instead of a user simulator.
    */
   soloMode?: boolean;
+  /**
+   * Tools whose successful call by the agent ends the episode as `agent_stop` once that message's
+   * tool calls have run (tau2 solo mode's `done`: the agent says it has finished the ticket).
+   */
+  endTools?: readonly string[];
   /** Run `sync` during the gold replay too (the corrected mode); default false, as tau2's evaluator. */
   goldReplaySync?: boolean;
   /**

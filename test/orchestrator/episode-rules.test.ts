@@ -7,7 +7,8 @@ import { ScriptedUser } from '../../src/users/scripted-user.js';
 import type { User } from '../../src/users/user.js';
 import { runEpisode, type EpisodeOptions } from '../../src/orchestrator/episode.js';
 import { resolveEpisodeSettings } from '../../src/orchestrator/settings.js';
-import { tinyEnv } from '../support/tiny-shop.js';
+import { tinyEnv, tinyShopDomain } from '../support/tiny-shop.js';
+import { Environment } from '../../src/env/environment.js';
 
 const run = (agent: ScriptedAgent, user: User, extra: Partial<EpisodeOptions> = {}) => runEpisode({ agent, user, env: tinyEnv(), ...extra });
 const chatty = () => new ScriptedUser(['Hello'], { rules: [{ when: /./, say: 'Go on.' }] });
@@ -43,6 +44,23 @@ describe('transfer', () => {
     const ep = await run(script(), new ScriptedUser(['Refund O2 please', 'ok ###STOP###']), { transferEnds: 'never' });
     expect(ep.termination).toBe('user_stop');
     expect(ep.transfer?.name).toBe('transfer_to_human_agents');
+  });
+});
+
+describe("end tools (tau2 solo mode's done)", () => {
+  const ending = () => new Environment({ ...tinyShopDomain, endTools: ['get_order'] }, { now: '2026-01-01T00:00:00Z' });
+  it('a successful call of an end tool ends the episode as agent_stop after its batch; later turns never run', async () => {
+    const agent = new ScriptedAgent([calls(['get_order', { order_id: 'O1' }], ['get_order', { order_id: 'O2' }]), call('cancel_order', { order_id: 'O1' }), say('never sent')]);
+    const ep = await run(agent, chatty(), { env: ending() });
+    expect(ep.termination).toBe('agent_stop');
+    expect(ep.toolLog.map((t) => t.name)).toEqual(['get_order', 'get_order']);
+    expect(ep.agentTurns).toBe(1);
+  });
+  it('a failed call of an end tool does not end it', async () => {
+    const agent = new ScriptedAgent([call('get_order', { order_id: 'NOPE' }), stop()]);
+    const ep = await run(agent, chatty(), { env: ending() });
+    expect(ep.toolLog.map((t) => [t.name, t.error])).toEqual([['get_order', true]]);
+    expect(ep.agentTurns).toBe(2);
   });
 });
 

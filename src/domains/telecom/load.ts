@@ -103,6 +103,8 @@ export function createTelecomDomain(parts: TelecomDomainParts): Domain<TelecomSt
     policy: parts.policy,
     tools: [...telecomAgentTools(parts.today), ...(parts.extraAgentTools ?? []), ...(parts.solo ? [soloDoneTool] : []), ...telecomUserTools()],
     soloMode: parts.solo === true,
+    // tau2 solo: the agent finishes by calling `done`, which ends the episode.
+    ...(parts.solo ? { endTools: ['done'] } : {}),
     initialState: () => structuredClone({ db: parts.db, user: parts.userDb }),
     state: telecomStateOps,
     outputStyle: { ensureAscii: true },

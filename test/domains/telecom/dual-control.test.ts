@@ -11,6 +11,7 @@ import { loadTau2Telecom } from '../../../src/domains/telecom/index.js';
 import { loadDomain } from '../../../src/domains/index.js';
 import { BadInputError } from '../../../src/spec/errors.js';
 import { runDomainTasks } from '../../../src/run/task-run.js';
+import { call, say, ScriptedAgent } from '../../../src/agents/scripted-agent.js';
 import { lintDataset } from '../../../src/evaluation/lint.js';
 import { HAS_SHARED, SHARED } from '../../support/paths.js';
 import { last, startTwoRoleMock, type TwoRoleMock } from '../../support/two-role-mock.js';
@@ -80,6 +81,24 @@ describe.skipIf(!HAS_SHARED)('telecom dual control', () => {
     expect(rec.episode.toolLog.map((e) => `${e.requestor}:${e.name}`)).toEqual([
       'assistant:send_payment_request', 'assistant:make_payment', 'assistant:resume_line', 'assistant:reboot_device',
     ]);
+  });
+
+  it("solo mode: the agent's done call ends the episode (agent_stop) and nothing after it runs; reward 1", async () => {
+    const solo = loadDomain('telecom', { dataDir: DIR, solo: true });
+    expect(solo.domain.endTools).toEqual(['done']);
+    const task = solo.tasks.find((t) => t.id === '[service_issue]overdue_bill_suspension[PERSONA:Easy]')!;
+    const gold = (task.evaluation_criteria?.actions ?? []).map((a) => call(a.name, a.arguments));
+    const script = [...gold, call('done'), call('toggle_airplane_mode'), say('Anything else?')];
+    const res = await runDomainTasks({ loaded: solo, tasks: [task], trials: 1, concurrency: 1, agent: 'oracle', user: 'scripted', runId: 'solo-done', makeAgent: () => new ScriptedAgent(script) });
+    const rec = res.records[0];
+    expect(rec.episode.termination).toBe('agent_stop');
+    expect(rec.episode.agentTurns).toBe(gold.length + 1);
+    expect(rec.episode.toolLog.at(-1)?.name).toBe('done');
+    expect(rec.episode.toolLog.some((e) => e.name === 'toggle_airplane_mode')).toBe(false);
+    expect([rec.evaluation?.reward, rec.evaluation?.partial]).toEqual([1, 1]);
+    // outside solo mode there is no done tool to end anything
+    expect(loaded.domain.endTools).toBeUndefined();
+    expect(loaded.domain.tools.some((t) => t.name === 'done')).toBe(false);
   });
 
   it('the workflow policy is selectable; variants a domain lacks are refused', () => {
