@@ -80,8 +80,25 @@ export const kestrelStateOps: StateOps<KestrelState> = {
   equal: (a, b) => CowDb.equal(a.db, b.db) && canonicalJson(a.phone) === canonicalJson(b.phone),
   diff: (a, b) => [...CowDb.diff(a.db, b.db), ...diffState(a.phone, b.phone, ['phone'])],
   hash: (s) => sha256(`${cowRecordHash(s.db)}\n${canonicalJson(s.phone)}`),
-  view: (s) => ({ ...s.db.materialize(), phone: s.phone }),
+  view: (s) => kestrelView(s),
 };
+
+/**
+ * The plain-JSON view checks read (`field_in`, `state_count`): each table is a read-only proxy
+ * over the copy-on-write view, so a check reads the records it needs without copying the carrier.
+ */
+function kestrelView(s: KestrelState): Record<string, unknown> {
+  const table = (t: keyof KestrelTables) =>
+    new Proxy({} as Record<string, unknown>, {
+      get: (_o, id) => (typeof id === 'string' ? s.db.get(t, id) : undefined),
+      has: (_o, id) => typeof id === 'string' && s.db.has(t, id),
+      ownKeys: () => s.db.ids(t),
+      getOwnPropertyDescriptor: (_o, id) => (typeof id === 'string' && s.db.has(t, id) ? { value: s.db.get(t, id), enumerable: true, configurable: true, writable: false } : undefined),
+    });
+  const out: Record<string, unknown> = { phone: s.phone };
+  for (const t of Object.keys(s.db.base) as (keyof KestrelTables)[]) out[t] = table(t);
+  return out;
+}
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
