@@ -117,10 +117,10 @@ describe('the phone and the sync of both sides', () => {
     const k04 = (await taskInitialState(loaded.domain, task('K04'), env)) as KestrelState;
     expect(k04.phone.status.problem).toBe('line_suspended');
   });
-  it('a pass is charged in cents to the open bill, dated today, with a deterministic id', async () => {
+  it('a pass is charged in cents to the open bill, dated today, with an id derived from its content', async () => {
     const e = new Environment(loaded.domain, { now: env.now, state: await taskInitialState(loaded.domain, task('T07'), env) });
     const out = JSON.parse((await e.execute(callOf('add_roaming_pass', { line_id: 'L-77301', pass_id: 'RP-EU7' }))).output);
-    expect(out).toEqual({ line_pass: { line_pass_id: 'LP-1', line_id: 'L-77301', pass_id: 'RP-EU7', start_on: '2026-11-12', end_on: '2026-11-18', price_cents: 2500, bill_id: 'B-773-11' }, charged_cents: 2500, bill_id: 'B-773-11' });
+    expect(out).toEqual({ line_pass: { line_pass_id: 'LP-77301-EU7-20261112', line_id: 'L-77301', pass_id: 'RP-EU7', start_on: '2026-11-12', end_on: '2026-11-18', price_cents: 2500, bill_id: 'B-773-11' }, charged_cents: 2500, bill_id: 'B-773-11' });
     expect((e.state as KestrelState).db.get('bills', 'B-773-11')?.total_cents).toBe(6000 + 3000 + 2500);
     expect((await e.execute(callOf('add_roaming_pass', { line_id: 'L-77301', pass_id: 'RP-EU7' }))).output).toMatch(/already running/);
   });

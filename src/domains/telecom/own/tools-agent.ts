@@ -139,7 +139,7 @@ const writeTools: KestrelTool[] = [
     parameters: z.strictObject({ line_id: lineId, pass_id: z.string().describe("The pass id, for example 'RP-EU7'.") }),
     kind: 'write',
     requestor: 'assistant',
-    invoke: ({ line_id, pass_id }, { state, now, nextId }) => {
+    invoke: ({ line_id, pass_id }, { state, now }) => {
       const line = must(state.db, 'lines', line_id, 'Line');
       const pass = must(state.db, 'roaming_passes', pass_id, 'Roaming pass');
       const on = today(now);
@@ -148,7 +148,8 @@ const writeTools: KestrelTool[] = [
       const c = must(state.db, 'customers', line.customer_id, 'Customer');
       const end = addDays(on, pass.days - 1);
       const billId = charge(state.db, c, `${pass.name} on ${line.phone_number} (${on} to ${end})`, pass.price_cents, on);
-      const lp = { line_pass_id: nextId('LP-'), line_id, pass_id, start_on: on, end_on: end, price_cents: pass.price_cents, bill_id: billId };
+      // The id comes from the content (line, pass, start), so the order of an agent's writes does not change it.
+      const lp = { line_pass_id: `LP-${line_id.replace(/^L-/, '')}-${pass_id.replace(/^RP-/, '')}-${on.replace(/-/g, '')}`, line_id, pass_id, start_on: on, end_on: end, price_cents: pass.price_cents, bill_id: billId };
       state.db.put('line_passes', lp.line_pass_id, lp);
       return { line_pass: lp, charged_cents: pass.price_cents, bill_id: billId };
     },
