@@ -12,6 +12,7 @@ import type { Agent } from './agent.js';
 import { LLMAgent } from './llm-agent.js';
 import { OracleAgent } from './oracle-agent.js';
 import { ScriptedAgent, type ScriptEntry } from './scripted-agent.js';
+import { uiScriptAgent } from './ui-oracle.js';
 
 /** What an agent factory gets for one episode. */
 export interface AgentContext {
@@ -63,6 +64,9 @@ export const agentKinds: Record<string, AgentKind> = {
       // Dual control: with user-side gold actions the oracle asks the customer to perform them.
       // Solo mode (tau2): no customer, so the oracle performs the device actions itself.
       if (c.loaded.domain.soloMode === true) return new OracleAgent(c.task, { performUserActions: true });
+      // A web task: the gold actions are back-end operations; the oracle works the pages instead.
+      const ui = c.loaded.uiOracle?.(c.task);
+      if (ui) return uiScriptAgent(ui, `Oracle agent: works task ${c.task.id} through the browser.`);
       const writes = new Set(c.loaded.domain.tools.filter((t) => t.kind === 'write' && t.requestor === 'assistant').map((t) => t.name));
       const instructUser = c.loaded.domain.tools.some((t) => t.requestor === 'user') && (c.task.evaluation_criteria?.actions ?? []).some((a) => a.requestor === 'user');
       return new OracleAgent(c.task, { confirmWrites: (n) => writes.has(n), instructUser });

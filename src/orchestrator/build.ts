@@ -15,6 +15,7 @@ import type { Agent } from '../agents/agent.js';
 import { getUserKind, ticketUser, type UserContext } from '../users/index.js';
 import type { User } from '../users/user.js';
 import { apiSurface } from '../surfaces/api.js';
+import { getSurface } from '../surfaces/index.js';
 
 /** The agent of an episode: a registered kind and what it needs (model, prompt, script …). */
 export type AgentSpec = { kind: string } & Omit<AgentContext, 'loaded' | 'task' | 'trial' | 'tools'>;
@@ -29,7 +30,7 @@ export interface EpisodeSpec {
   trial: number;
   agent: AgentSpec;
   user: UserSpec;
-  /** How the agent reaches the back-end; default the API surface. */
+  /** How the agent reaches the back-end; default the dataset's surface (`LoadedDomain.surface`), else the API surface. */
   surface?: Surface;
   /** The environment's "now" and id seed; give the evaluator the same. */
   env: ReplayEnvOptions;
@@ -42,6 +43,11 @@ export interface BuiltEpisode {
   agent: Agent;
   user: User;
   env: Environment<any>;
+}
+
+/** The episode's surface: the one asked for, else the dataset's own (`LoadedDomain.surface`), else the API surface. */
+export function surfaceOf(spec: { loaded: LoadedDomain<any>; surface?: Surface }): Surface {
+  return spec.surface ?? (spec.loaded.surface ? getSurface(spec.loaded.surface) : apiSurface);
 }
 
 const wireCache = new WeakMap<Surface, WeakMap<object, WireTool[]>>();
@@ -67,7 +73,7 @@ export async function buildEpisode(spec: EpisodeSpec): Promise<BuiltEpisode> {
 /** The episode's agent, from the agent registry (see {@link buildEpisode}). */
 export function buildAgent(spec: Pick<EpisodeSpec, 'loaded' | 'task' | 'trial' | 'agent' | 'surface'>): Agent {
   const { kind, ...ctx } = spec.agent;
-  return getAgentKind(kind).create({ ...ctx, loaded: spec.loaded, task: spec.task, trial: spec.trial, tools: agentToolsOf(spec.loaded, spec.surface ?? apiSurface) });
+  return getAgentKind(kind).create({ ...ctx, loaded: spec.loaded, task: spec.task, trial: spec.trial, tools: agentToolsOf(spec.loaded, surfaceOf(spec)) });
 }
 
 /** The episode's user simulator, from the user registry (see {@link buildEpisode}). */
@@ -81,5 +87,5 @@ export function buildUser(spec: Pick<EpisodeSpec, 'loaded' | 'task' | 'trial' | 
 /** A fresh environment on the episode's surface at the task's start state (not yet opened). */
 export async function buildEnvironment(spec: Pick<EpisodeSpec, 'loaded' | 'task' | 'env' | 'state' | 'surface'>): Promise<Environment<any>> {
   const state = spec.state ?? (await taskInitialState(spec.loaded.domain, spec.task, spec.env));
-  return new Environment(spec.loaded.domain, { now: spec.env.now, idSeed: spec.env.idSeed, state, surface: spec.surface });
+  return new Environment(spec.loaded.domain, { now: spec.env.now, idSeed: spec.env.idSeed, state, surface: surfaceOf(spec) });
 }

@@ -4,6 +4,7 @@
 import type { ToolDef } from './tool.js';
 import type { StateOps } from './state.js';
 import type { Task } from './task.js';
+import type { UiStep } from './surface.js';
 
 /** How a domain serialises non-string tool results (Python `json.dumps` flavour). */
 export interface OutputStyle {
@@ -99,6 +100,17 @@ export interface LoadedDomain<S = unknown> {
   now?: string;
   /** Tasks of this dataset known to be unfair to score (see {@link KnownBadTask}); absent: none known. */
   knownBadTasks?: KnownBadTask[];
+  /**
+   * The surface (registry name, e.g. `web`) this dataset's tasks run through unless a command
+   * names one; absent: `api`. A web console's tasks set `web`: its agent has no API tool.
+   */
+  surface?: string;
+  /**
+   * The oracle's steps for a task on that surface, when its gold actions are back-end operations
+   * the agent cannot call (web: browser steps by role and accessible name); null or absent: the
+   * oracle calls the gold actions as tools.
+   */
+  uiOracle?: (task: Task) => UiStep[] | null;
   /** The domain's wording of a scripted customer's opening line (validate's confirming customer); absent: a generic one. */
   customerOpening?: string;
   /** Dataset-specific data lints, run by `lint` and the validate report beside the generic ones. */

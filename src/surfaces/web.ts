@@ -39,7 +39,8 @@ import type { Surface, SurfaceOpenContext } from '../spec/surface.js';
 import { toolResult, ToolError, type ToolContext, type ToolDef } from '../spec/tool.js';
 import { newEpisodeContext } from './browser-pool.js';
 import { serveApp, webAppOf, type AppServer, type WebBackend } from './web-app.js';
-import { refLine, SNAPSHOT_SCRIPT, type PageSnapshot } from './web-snapshot.js';
+import { refLine } from '../util/snapshot-refs.js';
+import { SNAPSHOT_SCRIPT, type PageSnapshot } from './web-snapshot.js';
 
 /** What the agent observes after each action. */
 export type WebObservation = 'snapshot' | 'snapshot+screenshot';
