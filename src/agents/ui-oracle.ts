@@ -9,7 +9,7 @@
  */
 import type { ChatMessage } from '../spec/messages.js';
 import { contentText } from '../spec/content.js';
-import type { UiStep } from '../spec/surface.js';
+import type { UiStep } from '../spec/ui-step.js';
 import { findRef } from '../util/snapshot-refs.js';
 import { AGENT_STOP_TOKEN } from './agent.js';
 import { ScriptedAgent, call, say, type ScriptEntry, type ScriptStep } from './scripted-agent.js';

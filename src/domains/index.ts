@@ -17,6 +17,7 @@ import { utilityPackage } from './utility/index.js';
 import { gdsPackage } from './gds/index.js';
 import { telecomPackage } from './telecom/index.js';
 import { helpdeskPackage } from './helpdesk/index.js';
+import { consolePackage } from './console/index.js';
 
 export const domains: Record<string, Domain<any>> = {
   yunshu: yunshuDomain,
@@ -32,6 +33,7 @@ export const domainPackages: Record<string, DomainPackage> = {
   gds: gdsPackage,
   telecom: telecomPackage,
   helpdesk: helpdeskPackage,
+  console: consolePackage,
 };
 
 /** The domain registered under `name`; throws {@link BadInputError} listing the known names. */

@@ -4,7 +4,7 @@
 import type { ToolDef } from './tool.js';
 import type { StateOps } from './state.js';
 import type { Task } from './task.js';
-import type { UiStep } from './surface.js';
+import type { UiStep } from './ui-step.js';
 
 /** How a domain serialises non-string tool results (Python `json.dumps` flavour). */
 export interface OutputStyle {

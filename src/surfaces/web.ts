@@ -137,19 +137,20 @@ const NOT_BUSY = `!document.querySelector('[aria-busy="true"]')`;
 /** In-page: whether some element is busy, looked at after the next frame (handlers that start a request have run). */
 const BUSY_AFTER_FRAME = `new Promise((r) => requestAnimationFrame(() => setTimeout(() => r(!!document.querySelector('[aria-busy="true"]')), 0)))`;
 
-/** Waits until the page has settled (see the module doc); false when it did not within the timeout. */
+/** Waits until the page has settled (see the module doc); false when it did not within the timeout. A navigation mid-wait starts the wait over on the new document. */
 async function settle(ep: WebEpisode): Promise<boolean> {
   const deadline = Date.now() + SETTLE_TIMEOUT_MS;
-  try {
-    await ep.page.waitForLoadState('load', { timeout: SETTLE_TIMEOUT_MS });
-    while (Date.now() < deadline) {
+  const left = () => Math.max(1, deadline - Date.now());
+  while (Date.now() < deadline) {
+    try {
+      await ep.page.waitForLoadState('load', { timeout: left() });
       const busy = (await ep.page.evaluate(BUSY_AFTER_FRAME)) as boolean;
       if (!busy && ep.inflight <= 0) return true;
-      await ep.page.waitForFunction(NOT_BUSY, undefined, { timeout: Math.max(1, deadline - Date.now()), polling: 'raf' });
-      if (ep.inflight > 0) await ep.page.waitForLoadState('networkidle', { timeout: Math.max(1, Math.min(2000, deadline - Date.now())) }).catch(() => undefined);
+      if (busy) await ep.page.waitForFunction(NOT_BUSY, undefined, { timeout: left(), polling: 'raf' });
+      else await ep.page.waitForLoadState('networkidle', { timeout: Math.min(2000, left()) }).catch(() => undefined);
+    } catch {
+      // the document was replaced (a form's redirect) or the time is up: look again
     }
-  } catch {
-    // a navigation replaced the document mid-wait, or the timeout passed: look once more below
   }
   return ep.page.evaluate(NOT_BUSY).then(Boolean, () => false);
 }
@@ -157,7 +158,14 @@ async function settle(ep: WebEpisode): Promise<boolean> {
 /** Takes the snapshot (and the episode's refs move on). */
 async function snapshotOf(ep: WebEpisode): Promise<PageSnapshot> {
   const fn = `(${SNAPSHOT_SCRIPT})(${ep.nextRef})`;
-  const snap = (await ep.page.evaluate(fn)) as PageSnapshot;
+  let snap: PageSnapshot;
+  try {
+    snap = (await ep.page.evaluate(fn)) as PageSnapshot;
+  } catch {
+    // a navigation started after the page settled: take it on the new document
+    await ep.page.waitForLoadState('load', { timeout: SETTLE_TIMEOUT_MS }).catch(() => undefined);
+    snap = (await ep.page.evaluate(fn)) as PageSnapshot;
+  }
   ep.nextRef = snap.next;
   ep.lastSnapshot = snap.text;
   return snap;

@@ -6,7 +6,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LoadedDomain } from '../../src/spec/domain.js';
-import type { UiStep } from '../../src/spec/surface.js';
+import type { UiStep } from '../../src/spec/ui-step.js';
 import { agentToolsOf, surfaceOf } from '../../src/orchestrator/build.js';
 import { runDomainTasks } from '../../src/run/task-run.js';
 import { closeSharedBrowser, hasChromium } from '../../src/surfaces/browser-pool.js';
