@@ -43,13 +43,17 @@ let launching: Promise<Browser> | null = null;
 
 /**
  * The process's browser, launched on first call (concurrent callers share one launch). A browser
- * that disconnected (crashed or was closed) is relaunched on the next call. Throws
+ * that disconnected (crashed or was closed) is relaunched on the next call, once however many
+ * callers ask at the same time. Throws
  * {@link BadInputError} naming the path when Chromium is not installed.
  */
 export async function sharedBrowser(): Promise<Browser> {
-  if (launching) {
-    const b = await launching.catch(() => null);
+  // After a crash, callers that waited on the dead browser together relaunch once: only the one
+  // that finds `launching` unchanged launches; the others take its browser (none is orphaned).
+  for (let current = launching; current; current = launching) {
+    const b = await current.catch(() => null);
     if (b && b.isConnected()) return b;
+    if (launching === current) break;
   }
   const exe = chromiumPath();
   if (!fs.existsSync(exe)) {

@@ -29,4 +29,13 @@ describe.skipIf(!hasChromium())('browser pool', () => {
     expect(b.isConnected()).toBe(true);
     expect(b).not.toBe(a);
   }, 120_000);
+
+  it('relaunches once when several episodes open at once after a crash (no orphan browser)', async () => {
+    const a = await sharedBrowser();
+    await a.close();
+    const got = await Promise.all([sharedBrowser(), sharedBrowser(), sharedBrowser()]);
+    expect(new Set(got).size).toBe(1);
+    expect(got[0]).not.toBe(a);
+    expect(await sharedBrowser()).toBe(got[0]);
+  }, 120_000);
 });
