@@ -38,7 +38,7 @@ import { BadInputError } from '../spec/errors.js';
 import type { Surface, SurfaceOpenContext } from '../spec/surface.js';
 import { toolResult, ToolError, type ToolContext, type ToolDef } from '../spec/tool.js';
 import { newEpisodeContext } from './browser-pool.js';
-import { serveApp, webAppOf, type AppServer, type WebBackend } from './web-app.js';
+import { serveApp, webAppOf, type AppServer, type WebBackend, type WebFetch } from './web-app.js';
 import { refLine } from '../util/snapshot-refs.js';
 import { SNAPSHOT_SCRIPT, type PageSnapshot } from './web-snapshot.js';
 
@@ -62,6 +62,8 @@ export class WebEpisode {
   lastSnapshot = '';
   /** Set when the page's renderer crashed. */
   crashed = false;
+  /** The first failure of the app itself (a handler that threw or answered 500), if any. */
+  appFault: string | null = null;
 
   constructor(
     readonly server: AppServer,
@@ -92,12 +94,33 @@ function backendFor<S>(ctx: SurfaceOpenContext<S>, holder: { episode?: WebEpisod
   };
 }
 
+/**
+ * The app's handler, noting on the episode a failure of the app itself: a handler that throws, or
+ * a 500 answer (hono's answer to an uncaught error). The next tool call then ends the episode as
+ * a harness error: a broken app is not the agent's failure.
+ */
+function guarded(fetch: WebFetch, holder: { episode?: WebEpisode }): WebFetch {
+  const note = (req: Request, what: string) => {
+    if (holder.episode) holder.episode.appFault ??= `${req.method} ${new URL(req.url).pathname} ${what}`;
+  };
+  return async (req) => {
+    try {
+      const res = await fetch(req);
+      if (res.status === 500) note(req, 'answered 500');
+      return res;
+    } catch (e) {
+      note(req, `threw ${(e as Error)?.message ?? String(e)}`);
+      throw e;
+    }
+  };
+}
+
 /** Opens the episode (see the module doc). Rejects when Chromium is missing or the app fails to start. */
 async function openEpisode<S>(ctx: SurfaceOpenContext<S>): Promise<WebEpisode> {
   const app = webAppOf(ctx.domain);
   if (!app) throw new BadInputError(`domain ${ctx.domain.name} has no web app (the web surface needs a domain with webApp)`);
   const holder: { episode?: WebEpisode } = {};
-  const server = await serveApp(app.create(backendFor(ctx, holder)));
+  const server = await serveApp(guarded(app.create(backendFor(ctx, holder)), holder));
   let context: BrowserContext | undefined;
   try {
     context = await newEpisodeContext({ viewport: app.viewport ?? { width: 1280, height: 800 } });
@@ -155,6 +178,11 @@ async function settle(ep: WebEpisode): Promise<boolean> {
   return ep.page.evaluate(NOT_BUSY).then(Boolean, () => false);
 }
 
+/** Throws (a harness error) when the episode's app has failed (see {@link guarded}). */
+function throwAppFault(ep: WebEpisode): void {
+  if (ep.appFault) throw new Error(`the web app failed: ${ep.appFault}`);
+}
+
 /** Takes the snapshot (and the episode's refs move on). */
 async function snapshotOf(ep: WebEpisode): Promise<PageSnapshot> {
   const fn = `(${SNAPSHOT_SCRIPT})(${ep.nextRef})`;
@@ -177,6 +205,7 @@ const shownUrl = (ep: WebEpisode, url: string): string => (url.startsWith(ep.ori
 /** The observation after an action: optional lead line, page title and URL, the outline; in screenshot mode a JPEG part too. */
 async function observe(ep: WebEpisode, mode: WebObservation, lead: string[]): Promise<unknown> {
   const settled = await settle(ep);
+  throwAppFault(ep);
   const snap = await snapshotOf(ep);
   const text = [...lead, `Page: ${snap.title}`, `URL: ${shownUrl(ep, snap.url)}`, ...(settled ? [] : ['(the page is still loading)']), 'Snapshot:', snap.text].join('\n');
   if (mode === 'snapshot') return text;
@@ -203,14 +232,15 @@ async function element(ep: WebEpisode, ref: string): Promise<{ locator: ReturnTy
 
 /**
  * Runs a playwright action; its failure (element disabled, hidden, not a select ...) is a tool
- * error the agent sees. When the browser side is gone (crash, disconnect) the error is rethrown
- * as it is: a harness error that ends the episode, not the agent's failure.
+ * error the agent sees. When the browser side is gone (crash, disconnect) or the app failed, it
+ * is a harness error that ends the episode, not the agent's failure.
  */
 async function attempt(ep: WebEpisode, what: string, fn: () => Promise<unknown>): Promise<void> {
   try {
     await fn();
   } catch (e) {
     if (ep.lost) throw e;
+    throwAppFault(ep);
     const msg = (e as Error)?.message?.split('\n')[0] ?? String(e);
     throw new ToolError(`${what} failed: ${msg}`);
   }
@@ -264,7 +294,7 @@ export function webTools(mode: WebObservation): WebTool[] {
       } catch {
         throw new ToolError(`'${url}' is not a URL`);
       }
-      if (target.origin !== ep.origin) throw new ToolError(`navigation to ${target.origin} is not allowed (only the app at ${ep.origin} is)`);
+      if (target.origin !== ep.origin) throw new ToolError(`navigation to ${target.origin === 'null' ? `${target.protocol} URLs` : target.origin} is not allowed (only the app at ${ep.origin} is)`);
       await attempt(ep, `navigate to ${url}`, () => ep.page.goto(target.href, { waitUntil: 'load', timeout: SETTLE_TIMEOUT_MS * 2 }));
       return observe(ep, mode, [`Navigated to: ${shownUrl(ep, target.href)}`]);
     }),

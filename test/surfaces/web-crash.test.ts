@@ -1,22 +1,45 @@
 /**
- * The web surface when Chromium dies mid-episode: every browser tool then ends the episode as a
- * harness error (never a tool error the agent reads and works around), the environment still
- * closes its app server, and the next episode gets a relaunched browser. Skipped (with the reason)
- * when Chromium is not installed.
+ * The web surface when Chromium dies mid-episode or the app itself fails (a handler that throws):
+ * the episode ends as a harness error (never a tool error or error page the agent reads and
+ * works around), the environment still closes its app server, and the next episode gets a
+ * relaunched browser. Malformed URLs name their scheme. Skipped (with the reason) when Chromium
+ * is not installed.
  */
 import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
+import { Hono } from 'hono';
 import { Environment, type ToolLogEntry } from '../../src/env/environment.js';
 import { closeSharedBrowser, hasChromium, sharedBrowser } from '../../src/surfaces/browser-pool.js';
 import { webSurface, type WebEpisode } from '../../src/surfaces/web.js';
+import type { WebDomain } from '../../src/surfaces/web-app.js';
 import type { MiniState } from '../support/mini-domain.js';
 import { miniWebDomain } from '../support/web-test-app.js';
 
 const NOW = '2026-01-01T00:00:00Z';
 const T = 180_000;
 
-async function openEnv(): Promise<Environment<MiniState>> {
-  const env = new Environment<MiniState>(miniWebDomain, { now: NOW, surface: webSurface });
+/** The test app with two broken routes: `/bug` throws in a hono handler, `/raw` throws from the handler itself. */
+const brokenDomain: WebDomain<MiniState> = {
+  ...miniWebDomain,
+  webApp: {
+    name: 'Broken',
+    create: (backend) => {
+      const inner = miniWebDomain.webApp.create(backend);
+      const h = new Hono();
+      h.get('/bug', () => {
+        throw new TypeError("Cannot read properties of undefined (reading 'status')");
+      });
+      h.all('*', (c) => inner(c.req.raw));
+      return (req) => {
+        if (new URL(req.url).pathname === '/raw') throw new Error('raw failure');
+        return h.fetch(req);
+      };
+    },
+  },
+};
+
+async function openEnv(domain: WebDomain<MiniState> = miniWebDomain): Promise<Environment<MiniState>> {
+  const env = new Environment<MiniState>(domain, { now: NOW, surface: webSurface });
   await env.open();
   return env;
 }
@@ -62,5 +85,36 @@ describe.skipIf(!hasChromium())('web surface when the browser crashes', () => {
       await next.close();
     }
     expect((await sharedBrowser()).contexts()).toHaveLength(0);
+  }, T);
+});
+
+describe.skipIf(!hasChromium())('web surface when the app fails', () => {
+  afterAll(() => closeSharedBrowser());
+
+  it.each([
+    ['/bug', /GET \/bug answered 500/],
+    ['/raw', /GET \/raw threw raw failure/],
+  ])('a page whose handler throws (%s) ends the episode as a harness error', async (url, fault) => {
+    const env = await openEnv(brokenDomain);
+    try {
+      expect((await run(env, 'browser_snapshot', {}, 1)).error).toBe(false);
+      const out = await run(env, 'browser_navigate', { url }, 2);
+      expect(out.harnessError).toMatch(fault);
+      expect(env.harnessFault).toMatchObject({ tool: 'browser_navigate' });
+    } finally {
+      await env.close();
+    }
+  }, T);
+
+  it('names the scheme of a javascript: or file: URL it refuses (a tool error)', async () => {
+    const env = await openEnv();
+    try {
+      const js = await run(env, 'browser_navigate', { url: 'javascript:alert(1)' }, 1);
+      expect(js).toMatchObject({ error: true, output: expect.stringMatching(/^Error: navigation to javascript: URLs is not allowed/) });
+      expect((await run(env, 'browser_navigate', { url: 'file:///etc/passwd' }, 2)).output).toMatch(/^Error: navigation to file: URLs is not allowed/);
+      expect(env.harnessFault).toBeNull();
+    } finally {
+      await env.close();
+    }
   }, T);
 });
