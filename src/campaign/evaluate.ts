@@ -5,6 +5,7 @@
  */
 import type { CampaignCase } from '../spec/campaign.js';
 import type { Receipt } from '../spec/receipt.js';
+import type { ActionLogEntry } from '../spec/action-log.js';
 import type { ChatMessage, WireTool } from '../spec/messages.js';
 import type { Domain } from '../spec/domain.js';
 import { Environment, type ToolLogEntry } from '../env/environment.js';
@@ -40,6 +41,8 @@ export interface CaseEpisode {
   result: CaseResult;
   messages: ChatMessage[];
   toolLog: ToolLogEntry[];
+  /** What the back-end did (src/spec/action-log.ts). */
+  actionLog: ActionLogEntry[];
   termination: TerminationReason;
   receipts: Receipt[];
 }
@@ -159,6 +162,7 @@ export async function evaluateCase(opts: EvaluateCaseOptions): Promise<CaseEpiso
     },
     messages: ep.messages,
     toolLog: ep.toolLog,
+    actionLog: ep.actionLog,
     termination: ep.termination,
     receipts,
   };

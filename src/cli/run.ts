@@ -19,6 +19,7 @@ import { episodesPerTrial, excludedLines, runDomainTasks, strictTaskSelection } 
 import { acquireRunLock, type RunLock } from '../store/run-lock.js';
 import { unattachedUsage, type RunAttempt } from '../run/receipt-accounting.js';
 import { mergeUsage } from '../run/run-tasks.js';
+import { readEpisodeLogs } from '../store/run-log.js';
 import { mergeReportRows, reportRowOf, reportRowOfStored, type EpisodeReportRow } from '../run/report-rows.js';
 import { parsePersonas, PERSONAS } from '../users/personas.js';
 import { resolveLiveModelConfig } from '../models/config.js';
@@ -124,14 +125,15 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
           if (differs.length) {
             throw new BadInputError(`run '${runId}' was started with other settings (${differs.map((k) => `${k}: ${JSON.stringify(k === 'domain' ? stored.domain : was[k])} vs ${JSON.stringify(now[k])}`).join('; ')}); resume it with the same flags`, { file: flags.db });
           }
-          const storedRows = store.episodes(runId);
+          const storedRows = readEpisodeLogs(store, runId);
+          const keptRows = storedRows.filter((e) => !e.record.termination.infra_error);
           // Calls of episodes killed before they were stored were paid for: they count as unattached.
-          unattached = unattachedUsage(store.receipts(runId), storedRows.filter((e) => !(e.result as any)?.infra_error));
+          unattached = unattachedUsage(store.receipts(runId), keptRows.map((e) => e.record));
           attempts = Array.isArray(started.attempts) ? (started.attempts as RunAttempt[]) : [];
-          kept = storedRows.filter((e) => !(e.result as any)?.infra_error).map(reportRowOfStored);
+          kept = keptRows.map(reportRowOfStored);
           finished = storedRows.map((e) => {
-            const r = (e.result ?? {}) as { infra_error?: string | null; evaluation_error?: string | null; usage?: UsageByRole };
-            return { taskId: e.task_id, trial: e.trial, termination: e.termination as never, reward: e.reward, partial: e.partial, infraError: !!r.infra_error, evaluationError: !!r.evaluation_error, usage: r.usage };
+            const r = e.record;
+            return { taskId: r.task.id, trial: r.trial, termination: r.termination.reason as never, reward: e.reward, partial: e.partial, infraError: !!r.termination.infra_error, evaluationError: !!r.evaluation_error, usage: r.usage as UsageByRole };
           })
             .filter((e) => !e.infraError);
           const before = (store.getRun(runId)?.summary as { personas?: string[] } | null)?.personas ?? null;

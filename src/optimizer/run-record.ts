@@ -10,6 +10,9 @@ import { canonicalHash } from '../util/canonical.js';
 import type { OptimizeConfig } from './config.js';
 import type { OptimizeResult } from './run.js';
 import type { RolloutBook } from './rollout-book.js';
+import type { Rollout } from './suite.js';
+import { writeEpisodeLogs } from '../store/run-log.js';
+import { RUN_LOG_SCHEMA, type EpisodeRunLog, type RunLogMessage } from '../spec/run-log.js';
 import { versionOf } from '../release/lifecycle.js';
 
 /** The record object (JSON). */
@@ -48,6 +51,40 @@ export function optimizeRunId(name: string, record: Record<string, unknown>): st
   return `optimize-${name}-${canonicalHash(stable).slice(0, 12)}`;
 }
 
+/**
+ * The run-log record of one rollout (evaluation kind `rollout`: learning-signal dimensions and
+ * critical violations). Rollouts keep their trajectory, seed and prompt hash, not their tool log
+ * or state, so `tool_calls`, `action_log` and `final_state` are empty.
+ */
+export function rolloutEpisodeLog(r: Rollout, episodeId: string, label: string, domain: string | null, suite: string, pins: Record<string, string | null>): EpisodeRunLog {
+  const usage = JSON.parse(JSON.stringify(r.usage)) as EpisodeRunLog['usage'];
+  return {
+    schema: RUN_LOG_SCHEMA,
+    episode_id: episodeId,
+    trial: r.trial,
+    label,
+    persona: null,
+    task: { id: r.case_id, sha256: null },
+    domain: domain ?? 'none',
+    dataset: { kind: 'campaign', source: suite },
+    surface: 'api',
+    agent: { kind: 'llm', model: pins.agent ?? null, provider: null, prompt_sha256: r.prompt_sha256, temperature: null },
+    user: pins.user ? { kind: 'llm', model: pins.user, provider: null, prompt_sha256: null, temperature: null } : null,
+    judge: pins.judge ? { kind: 'llm', model: pins.judge, provider: null, prompt_sha256: null, temperature: null } : null,
+    seeds: { episode: r.seed, now: null, id_seed: '' },
+    messages: JSON.parse(JSON.stringify(r.messages)) as RunLogMessage[],
+    tool_calls: [],
+    action_log: [],
+    initial_state: { ref: { kind: 'task', task_id: r.case_id }, hash: null },
+    final_state: null,
+    termination: { reason: r.termination, user_signal: null, failure: null, transfer: null, infra_error: r.infra_error ?? null },
+    evaluation: { kind: 'rollout', success: r.success, valid: r.valid, critical: [...r.critical], dimensions: JSON.parse(JSON.stringify(r.dimensions)) },
+    evaluation_error: null,
+    usage,
+    timings: { model_seconds: 0, elapsed_seconds: null },
+  };
+}
+
 /** Saves the run and its rollouts (episodes labelled by prompt version). Returns the run id. */
 export function saveOptimizeRun(store: RunStore, record: Record<string, unknown>, book: RolloutBook, createdAt: string, domain: string | null): string {
   const id = optimizeRunId(String(record.name), record);
@@ -60,19 +97,8 @@ export function saveOptimizeRun(store: RunStore, record: Record<string, unknown>
     summary: { decision: record.decision, stop_reason: record.stop_reason, candidates: (record.candidates as unknown[]).length, budget: record.budget },
     record,
   });
-  const rows = [...book.byPrompt].flatMap(([sha, m]) =>
-    [...m].map(([key, r]) => ({
-      run_id: id,
-      episode_id: `${versionOf(sha)}/${key}`,
-      task_id: r.case_id,
-      trial: r.trial,
-      label: versionOf(sha),
-      reward: r.valid ? (r.success ? 1 : 0) : null,
-      partial: null,
-      termination: r.termination,
-      result: { messages: r.messages, dimensions: r.dimensions, critical: r.critical, valid: r.valid, infra_error: r.infra_error ?? null, seed: r.seed },
-    })),
-  );
-  store.appendEpisodes(rows);
+  const pins = (record.models ?? {}) as Record<string, string | null>;
+  const records = [...book.byPrompt].flatMap(([sha, m]) => [...m].map(([key, r]) => rolloutEpisodeLog(r, `${versionOf(sha)}/${key}`, versionOf(sha), domain, String(record.name), pins)));
+  writeEpisodeLogs(store, id, records);
   return id;
 }

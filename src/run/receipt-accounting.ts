@@ -5,7 +5,8 @@
  * they stay in the store, are attached to the attempt (process invocation) that made them, and
  * count in the run's usage as `unattached`.
  */
-import type { EpisodeRow, ReceiptRow } from '../store/store.js';
+import type { ReceiptRow } from '../store/store.js';
+import type { EpisodeRunLog } from '../spec/run-log.js';
 import { UsageTracker, type RoleUsage, type UsageByRole } from '../models/usage.js';
 import type { ModelRole, Usage } from '../spec/messages.js';
 
@@ -26,11 +27,11 @@ export function attemptOfSeq(attempts: readonly RunAttempt[], seq: number): numb
 
 /**
  * Usage of the stored receipts that no kept episode accounts for: per role, the stored receipts
- * minus the calls the kept episodes' usage and their evaluations' receipts hold (clamped at 0).
- * `kept`: the episode rows whose usage the run reports (not the infrastructure failures that a
- * resume runs again).
+ * minus the calls the kept episodes' run-log records hold (their `usage` and the `evaluation_usage`
+ * of their judge calls; clamped at 0). `kept`: the records whose usage the run reports (not the
+ * infrastructure failures that a resume runs again).
  */
-export function unattachedUsage(receipts: readonly ReceiptRow[], kept: readonly EpisodeRow[]): UsageByRole {
+export function unattachedUsage(receipts: readonly ReceiptRow[], kept: readonly EpisodeRunLog[]): UsageByRole {
   const all = new UsageTracker();
   for (const r of receipts) {
     const usage = (r.response as { usage?: Usage } | null)?.usage;
@@ -38,18 +39,18 @@ export function unattachedUsage(receipts: readonly ReceiptRow[], kept: readonly 
   }
   const accounted = new UsageTracker();
   for (const e of kept) {
-    const result = (e.result ?? {}) as { usage?: UsageByRole; evaluation?: { receipts?: { kind: ModelRole; response?: { usage?: Usage }; elapsed_seconds: number }[] } };
-    for (const [role, u] of Object.entries(result.usage ?? {}) as [ModelRole, RoleUsage][]) {
-      const r = (accounted.byRole[role] ??= { ...u, calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, latency_seconds: 0, provider_reported_cost_usd: null, provider_reported_cost_observations: 0 });
-      r.calls += u.calls;
-      r.prompt_tokens += u.prompt_tokens;
-      r.completion_tokens += u.completion_tokens;
-      r.total_tokens += u.total_tokens;
-      r.latency_seconds += u.latency_seconds;
-      r.provider_reported_cost_observations += u.provider_reported_cost_observations;
-      if (u.provider_reported_cost_usd !== null) r.provider_reported_cost_usd = (r.provider_reported_cost_usd ?? 0) + u.provider_reported_cost_usd;
+    for (const part of [e.usage, e.evaluation_usage ?? {}]) {
+      for (const [role, u] of Object.entries(part as UsageByRole) as [ModelRole, RoleUsage][]) {
+        const r = (accounted.byRole[role] ??= { ...u, calls: 0, prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, latency_seconds: 0, provider_reported_cost_usd: null, provider_reported_cost_observations: 0 });
+        r.calls += u.calls;
+        r.prompt_tokens += u.prompt_tokens;
+        r.completion_tokens += u.completion_tokens;
+        r.total_tokens += u.total_tokens;
+        r.latency_seconds += u.latency_seconds ?? 0;
+        r.provider_reported_cost_observations += u.provider_reported_cost_observations ?? 0;
+        if (u.provider_reported_cost_usd !== null && u.provider_reported_cost_usd !== undefined) r.provider_reported_cost_usd = (r.provider_reported_cost_usd ?? 0) + u.provider_reported_cost_usd;
+      }
     }
-    for (const rc of result.evaluation?.receipts ?? []) accounted.add(rc.kind, rc.response?.usage, rc.elapsed_seconds);
   }
   const out: UsageByRole = {};
   for (const [role, u] of Object.entries(all.byRole) as [ModelRole, RoleUsage][]) {

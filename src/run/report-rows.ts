@@ -1,10 +1,11 @@
 /**
  * The per-episode facts a run report prints, taken either from a record just produced by
- * `runDomainTasks` or from an episode row stored by an earlier attempt of the same run (so that a
+ * `runDomainTasks` or from an episode record stored by an earlier attempt of the same run (so that a
  * resumed run reports every episode, not only the ones it ran this time).
  */
 import type { TaskEvaluation } from '../evaluation/types.js';
-import type { EpisodeRow } from '../store/store.js';
+import type { StoredEpisode } from '../store/run-log.js';
+import type { EpisodeRunLog } from '../spec/run-log.js';
 import type { DomainEpisodeRecord } from './task-run.js';
 
 /** One episode as reported: `trial` counts from 0; `kept` marks an episode finished by an earlier attempt. */
@@ -36,26 +37,26 @@ export function reportRowOf(rec: DomainEpisodeRecord): EpisodeReportRow {
   };
 }
 
-interface StoredResult {
-  persona?: string;
-  evaluation?: TaskEvaluation | null;
-  evaluation_error?: string | null;
-  infra_error?: string | null;
-  harness_error?: string | null;
+/** The evaluation of a stored task episode as the evaluator gave it (judge receipts are kept per run, not here). */
+export function taskEvaluationOfRecord(record: EpisodeRunLog): TaskEvaluation | null {
+  const ev = record.evaluation;
+  if (ev?.kind !== 'task') return null;
+  const { kind: _k, ...rest } = ev;
+  return { ...rest, receipts: [] } as unknown as TaskEvaluation;
 }
 
-/** The report row of an episode stored by `runDomainTasks` (its `result` JSON), marked `kept`. */
-export function reportRowOfStored(row: EpisodeRow): EpisodeReportRow {
-  const r = (row.result ?? {}) as StoredResult;
+/** The report row of an episode stored by `runDomainTasks` (its run-log record), marked `kept`. */
+export function reportRowOfStored(episode: StoredEpisode): EpisodeReportRow {
+  const r = episode.record;
   return {
-    taskId: row.task_id,
-    trial: row.trial,
-    ...(r.persona !== undefined ? { persona: r.persona } : {}),
-    termination: row.termination ?? 'unknown',
-    evaluation: r.evaluation ?? null,
+    taskId: r.task.id,
+    trial: r.trial,
+    ...(r.persona !== null ? { persona: r.persona } : {}),
+    termination: r.termination.reason,
+    evaluation: taskEvaluationOfRecord(r),
     ...(r.evaluation_error ? { evaluationError: r.evaluation_error } : {}),
-    ...(r.infra_error ? { infraError: r.infra_error } : {}),
-    ...(r.harness_error ? { harnessError: r.harness_error } : {}),
+    ...(r.termination.infra_error ? { infraError: r.termination.infra_error } : {}),
+    ...(r.termination.harness_error ? { harnessError: r.termination.harness_error } : {}),
     kept: true,
   };
 }

@@ -25,6 +25,9 @@ import { passHatKCurve } from '../evaluation/pass-k.js';
 import { personaApplies } from '../evaluation/checks/index.js';
 import type { EpisodeSettings } from '../orchestrator/settings.js';
 import type { RunStore } from '../store/store.js';
+import { writeEpisodeLogs } from '../store/run-log.js';
+import type { Pin } from '../spec/run-log.js';
+import { kindPin, modelPin, taskEpisodeLog } from './episode-log.js';
 import { runTasks, type EpisodeRecord, type FinishedEpisode, type RunResult } from './run-tasks.js';
 import type { RunSummary } from './summary.js';
 
@@ -105,6 +108,8 @@ export interface DomainRunOptions {
   systemPrompt?: string;
   /** Asked before each episode starts; a reason stops the run there (`run --max-cost`): see `RunTasksOptions.halt`. */
   halt?: () => string | undefined;
+  /** The agent's pin in the stored records; default from the mode (`custom` with `makeAgent`). */
+  agentPin?: Pin;
   store?: RunStore;
   runId: string;
   finished?: FinishedEpisode[];
@@ -143,6 +148,14 @@ export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunR
     const persona = personaOfRec(rec);
     return persona !== undefined ? { ...rec, persona } : rec;
   };
+  const agentPin = opts.agentPin ?? (opts.makeAgent ? kindPin('custom') : opts.agentModel ? modelPin(opts.agent, opts.agentModel, opts.temperature) : kindPin(opts.agent));
+  const userPin = opts.userModel ? modelPin(opts.user, opts.userModel, opts.temperature) : kindPin(opts.user);
+  const episodeLogOf = (rec: EpisodeRecord<TaskEvaluation>) =>
+    taskEpisodeLog({
+      loaded, task: byId.get(rec.taskId)!, episodeId: `${rec.taskId}#${rec.trial}`, trial: rec.trial, label: personaOfRec(rec) ?? opts.agent,
+      persona: personaOfRec(rec) ?? null, episode: rec.episode, evaluation: rec.evaluation, evaluationError: rec.evaluationError ?? null,
+      infraError: rec.infraError ?? null, harnessError: rec.harnessError ?? null, env, agent: agentPin, user: userPin, judge: opts.judge ? modelPin('llm', opts.judge) : null,
+    });
   const result = await runTasks<TaskEvaluation>({
     loaded,
     tasks: opts.tasks,
@@ -161,35 +174,12 @@ export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunR
     onReceipt: (r) => {
       opts.store?.appendReceipts([{ run_id: opts.runId, seq: receiptSeq++, kind: r.kind, provider: r.provider, endpoint: r.endpoint, request: r.request, response: r.response, elapsed_seconds: r.elapsed_seconds }]);
     },
-    onEpisode: (rec) => {
+    onEpisode: async (rec) => {
       done++;
       for (const r of rec.evaluation?.receipts ?? []) {
         opts.store?.appendReceipts([{ run_id: opts.runId, seq: receiptSeq++, kind: r.kind, provider: r.provider, endpoint: r.endpoint, request: r.request, response: r.response, elapsed_seconds: r.elapsed_seconds }]);
       }
-      opts.store?.appendEpisodes([
-        {
-          run_id: opts.runId,
-          episode_id: `${rec.taskId}#${rec.trial}`,
-          task_id: rec.taskId,
-          trial: rec.trial,
-          label: personaOfRec(rec) ?? opts.agent,
-          reward: rec.evaluation?.reward ?? null,
-          partial: rec.evaluation?.partial ?? null,
-          termination: rec.episode.termination,
-          result: {
-            ...(personaOfRec(rec) !== undefined ? { persona: personaOfRec(rec) } : {}),
-            messages: rec.episode.messages,
-            tool_log: rec.episode.toolLog,
-            evaluation: rec.evaluation,
-            evaluation_error: rec.evaluationError ?? null,
-            infra_error: rec.infraError ?? null,
-            ...(rec.episode.failure ? { failure: rec.episode.failure } : {}),
-            ...(rec.harnessError ? { harness_error: rec.harnessError } : {}),
-            action_log: rec.episode.actionLog,
-            usage: rec.episode.usage,
-          },
-        },
-      ]);
+      if (opts.store) writeEpisodeLogs(opts.store, opts.runId, [await episodeLogOf(rec)]);
       opts.onProgress?.(done, total, withPersona(rec));
     },
   });

@@ -8,13 +8,16 @@
  */
 import type Database from 'better-sqlite3';
 import { BadInputError } from '../spec/errors.js';
+import { migrateV1ToV2 } from './migrate-v1.js';
 
 /** Current schema version written to `PRAGMA user_version` of every new store. */
-export const STORE_SCHEMA_VERSION = 1;
+export const STORE_SCHEMA_VERSION = 2;
 
 /**
- * Tables of schema v1. JSON columns (`summary`, `record`, `result`, `request`, `response`) hold
- * `JSON.stringify` text. Episodes are read back in rowid (insertion) order.
+ * Tables of schema v2 (the same tables as v1). JSON columns (`summary`, `record`, `result`,
+ * `request`, `response`) hold `JSON.stringify` text; since v2 an episode's `result` is its
+ * run-log record (src/spec/run-log.ts, written by src/store/run-log.ts). Episodes are read back
+ * in rowid (insertion) order.
  */
 export const SCHEMA_DDL = `
 CREATE TABLE runs (
@@ -56,10 +59,10 @@ CREATE TABLE receipts (
 
 /**
  * Forward migrations: `MIGRATIONS[n]` turns a schema-vn store into v(n+1) and runs inside the
- * opening transaction. Empty while v1 is the only layout; v0 (a file with tables but no version)
- * has no migration and is refused.
+ * opening transaction. v1 → v2 rewrites every episode's result as a run-log record
+ * (`migrate-v1.ts`); v0 (a file with tables but no version) has no migration and is refused.
  */
-export const MIGRATIONS: Readonly<Record<number, (db: Database.Database) => void>> = {};
+export const MIGRATIONS: Readonly<Record<number, (db: Database.Database) => void>> = { 1: migrateV1ToV2 };
 
 /** Number of user tables/indexes/views in the file (excluding SQLite's internal ones). */
 function objectCount(db: Database.Database): number {
@@ -122,7 +125,11 @@ export function ensureSchema(db: Database.Database, file: string, readonly: bool
       }
     }
     if (readonly) {
-      throw olderError(file, version, 'open it once without read-only access to migrate it in place');
+      throw olderError(
+        file,
+        version,
+        `migrate it in place by opening it once for writing, e.g. \`servicegym rescore <run-id> --db ${file}\` (back the file up first if an older servicegym must still read it)`,
+      );
     }
     return version;
   };

@@ -9,6 +9,8 @@ import type { EpisodeOutline, RunRow, RunStore } from '../store/store.js';
 import { passHatKIntervals } from '../evaluation/pass-k-ci.js';
 import { compareRuns } from './compare.js';
 import { episodeDetail, extractOutline, OUTLINE_PATHS, outlineView } from './episode-view.js';
+import { readEpisodeLog, readEpisodeLogs, RECORD_PATHS, type StoredEpisode } from '../store/run-log.js';
+import { RunLogMessageSchema } from '../spec/run-log.js';
 import { isPass, matrixOrder } from './matrix.js';
 import { optimizerView } from './optimizer-view.js';
 import type { CompareView, EpisodeDetail, EpisodeOutlineView, RunDetail, RunListItem } from './types.js';
@@ -49,9 +51,9 @@ function usageRetries(usage: unknown): RunListItem['retries'] {
 
 /** The agent's system prompt of the run's first episode. */
 function firstPrompt(store: RunStore, runId: string): string | null {
-  const [first] = store.episodeOutlines(runId, { message: '$.messages[0]' }, 1);
-  const m = first?.extracted.message as Loose | null;
-  return m?.role === 'system' && typeof m.content === 'string' ? m.content : null;
+  const [first] = store.episodeOutlines(runId, { message: RECORD_PATHS.first_message }, 1);
+  const m = RunLogMessageSchema.safeParse(first?.extracted.message);
+  return m.success && m.data.role === 'system' && typeof m.data.content === 'string' ? m.data.content : null;
 }
 
 const hash12 = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 12);
@@ -130,23 +132,28 @@ function position(order: readonly EpisodeOutlineView[], episodeId: string): Epis
 
 const runRef = (run: Pick<RunRow, 'id' | 'name' | 'kind' | 'domain'>): EpisodeDetail['run'] => ({ id: run.id, name: run.name, kind: run.kind, domain: run.domain });
 
+/** The matrix cell of a stored episode. */
+function outlineOf(runId: string, e: StoredEpisode): EpisodeOutlineView {
+  const r = e.record;
+  return outlineView({ run_id: runId, episode_id: e.episodeId, task_id: r.task.id, trial: r.trial, label: r.label, reward: e.reward, partial: e.partial, termination: r.termination.reason, extracted: extractOutline(r) });
+}
+
 /** `GET /api/runs/:id/episodes/:eid`, or undefined when the run or the episode is unknown. */
 export function episodePayload(store: RunStore, runId: string, episodeId: string): EpisodeDetail | undefined {
-  const row = store.getEpisode(runId, episodeId);
-  const run = row && store.listRuns().find((r) => r.id === runId);
-  if (!row || !run) return undefined;
+  const episode = readEpisodeLog(store, runId, episodeId);
+  const run = episode && store.listRuns().find((r) => r.id === runId);
+  if (!episode || !run) return undefined;
   const order = matrixOrder(store.episodeOutlines(runId).map((o) => outlineView(o)));
-  const outline = outlineView({ ...row, extracted: extractOutline(row.result) });
-  return episodeDetail(row, runRef(run), outline, position(order, episodeId));
+  return episodeDetail(episode, runRef(run), outlineOf(runId, episode), position(order, episodeId));
 }
 
 /** Every episode page of a run whose detail is `detail` (for the static export). */
 export function allEpisodePayloads(store: RunStore, detail: RunDetail): Record<string, EpisodeDetail> {
   const out: Record<string, EpisodeDetail> = {};
   const byId = new Map(detail.episodes.map((e) => [e.episode_id, e]));
-  for (const row of store.episodes(detail.run.id)) {
-    const outline = byId.get(row.episode_id) ?? outlineView({ ...row, extracted: extractOutline(row.result) });
-    out[row.episode_id] = episodeDetail(row, runRef(detail.run), outline, position(detail.episodes, row.episode_id));
+  for (const episode of readEpisodeLogs(store, detail.run.id)) {
+    const outline = byId.get(episode.episodeId) ?? outlineOf(detail.run.id, episode);
+    out[episode.episodeId] = episodeDetail(episode, runRef(detail.run), outline, position(detail.episodes, episode.episodeId));
   }
   return out;
 }

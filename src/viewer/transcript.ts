@@ -3,97 +3,73 @@
  * transcript: customer and agent turns, each tool call with its parsed arguments, each tool
  * output with the name of the call it answers, and errors marked.
  */
+import { contentImages, contentText, type Content } from '../spec/content.js';
+import type { RunLogMessage, ToolCallRecord } from '../spec/run-log.js';
 import type { ToolCallView, TranscriptEntry } from './types.js';
 
-type Loose = Record<string, unknown>;
+type ToolCall = NonNullable<RunLogMessage['tool_calls']>[number];
 
-const isPart = (p: unknown): p is Loose => typeof p === 'object' && p !== null && typeof (p as Loose).type === 'string';
-const isParts = (value: unknown): value is Loose[] => Array.isArray(value) && value.every(isPart);
-
-/** A message content's text: a string, or the text parts of a content-part list joined with newlines. */
-const asText = (value: unknown): string => {
-  if (typeof value === 'string') return value;
-  if (value == null) return '';
-  if (isParts(value)) return value.flatMap((p) => (p.type === 'text' && typeof p.text === 'string' ? [p.text] : [])).join('\n');
-  return JSON.stringify(value);
-};
-
-/** The image parts' URLs of a content value, `data:image/…` only (the viewer never loads remote images). */
-const imagesOf = (value: unknown): string[] =>
-  isParts(value)
-    ? value.flatMap((p) => {
-        const url = p.type === 'image_url' ? (p.image_url as Loose | undefined)?.url : undefined;
-        return typeof url === 'string' && /^data:image\/(png|jpeg|gif|webp);base64,/.test(url) ? [url] : [];
-      })
-    : [];
-const withImages = <T extends object>(entry: T, content: unknown): T => {
-  const images = imagesOf(content);
-  return images.length ? { ...entry, images } : entry;
-};
-
-function toolCallView(call: Loose): ToolCallView {
-  const fn = (call.function ?? {}) as Loose;
-  const raw = typeof fn.arguments === 'string' ? fn.arguments : JSON.stringify(fn.arguments ?? {});
+function toolCallView(call: ToolCall): ToolCallView {
   try {
-    return { id: asText(call.id), name: asText(fn.name), arguments: JSON.parse(raw) as unknown, malformed: false };
+    return { id: call.id, name: call.function.name, arguments: JSON.parse(call.function.arguments) as unknown, malformed: false };
   } catch {
-    return { id: asText(call.id), name: asText(fn.name), arguments: raw, malformed: true };
+    return { id: call.id, name: call.function.name, arguments: call.function.arguments, malformed: true };
   }
+}
+
+/** The data URLs of a content value's images, as an optional field (`data:image/…` only: the viewer never loads remote images). */
+function images(content: Content | null | undefined): { images?: string[] } {
+  const urls = contentImages(content)
+    .map((p) => p.image_url.url)
+    .filter((u) => /^data:image\/(png|jpeg|gif|webp);base64,/.test(u));
+  return urls.length ? { images: urls } : {};
 }
 
 /**
  * Builds the transcript of `messages` (system first). A tool output is marked as an error when
- * the matching entry of `toolLog` (that side's calls, in order) says so, or when its text starts
- * with `Error` as tool errors do. The customer's own tool calls and their outputs (messages marked
- * `requestor: "user"`, dual control) are kept as the customer's. `infraError`, when given, ends
- * the transcript as an error entry.
+ * the matching entry of `toolCalls` (that side's calls, in order) says so, or when its text
+ * starts with `Error` as tool errors do. The customer's own tool calls and their outputs (messages
+ * marked `requestor: "user"`, dual control) are kept as the customer's. Image parts travel as data
+ * URLs. `infraError`, when given, ends the transcript as an error entry.
  */
-export function buildTranscript(messages: unknown, toolLog: unknown, infraError?: string | null): TranscriptEntry[] {
-  const list = Array.isArray(messages) ? (messages as Loose[]) : [];
-  const log = Array.isArray(toolLog) ? (toolLog as Loose[]) : [];
-  const logs = { assistant: log.filter((t) => t.requestor !== 'user'), user: log.filter((t) => t.requestor === 'user') };
+export function buildTranscript(messages: readonly RunLogMessage[], toolCalls: readonly ToolCallRecord[], infraError?: string | null): TranscriptEntry[] {
+  const logs = { assistant: toolCalls.filter((t) => t.requestor !== 'user'), user: toolCalls.filter((t) => t.requestor === 'user') };
   const next = { assistant: 0, user: 0 };
   const callNames = new Map<string, string>();
   const out: TranscriptEntry[] = [];
-  for (const m of list) {
+  for (const m of messages) {
+    const textOf = contentText(m.content);
     switch (m.role) {
       case 'system':
-        out.push({ kind: 'system', text: asText(m.content) });
+        out.push({ kind: 'system', text: textOf });
         break;
       case 'user': {
-        const calls = m.requestor === 'user' && Array.isArray(m.tool_calls) ? (m.tool_calls as Loose[]).map(toolCallView) : [];
+        const calls = m.requestor === 'user' ? (m.tool_calls ?? []).map(toolCallView) : [];
         for (const c of calls) callNames.set(c.id, c.name);
-        out.push(withImages({ kind: 'customer', text: asText(m.content), ...(calls.length ? { tool_calls: calls } : {}) }, m.content));
+        out.push({ kind: 'customer', text: textOf, ...(calls.length ? { tool_calls: calls } : {}), ...images(m.content) });
         break;
       }
       case 'assistant': {
-        const calls = (Array.isArray(m.tool_calls) ? (m.tool_calls as Loose[]) : []).map(toolCallView);
+        const calls = (m.tool_calls ?? []).map(toolCallView);
         for (const c of calls) callNames.set(c.id, c.name);
-        out.push({ kind: 'agent', text: asText(m.content), tool_calls: calls });
+        out.push({ kind: 'agent', text: textOf, tool_calls: calls, ...images(m.content) });
         break;
       }
       case 'tool': {
-        const output = asText(m.content);
         const side = m.requestor === 'user' ? 'user' : 'assistant';
         const logged = logs[side][next[side]++];
-        const callId = asText(m.tool_call_id);
-        out.push(
-          withImages(
-            {
-              kind: 'tool' as const,
-              name: callNames.get(callId) ?? asText(logged?.name),
-              call_id: callId,
-              output,
-              error: logged?.error === true || /^Error\b/.test(output),
-              ...(side === 'user' ? { requestor: 'user' as const } : {}),
-            },
-            m.content,
-          ),
-        );
+        const callId = m.tool_call_id ?? '';
+        out.push({
+          kind: 'tool',
+          name: callNames.get(callId) ?? logged?.name ?? '',
+          call_id: callId,
+          output: textOf,
+          error: logged?.error === true || /^Error\b/.test(textOf),
+          ...(side === 'user' ? { requestor: 'user' as const } : {}),
+          ...images(m.content),
+        });
         break;
       }
-      default:
-        out.push({ kind: 'error', text: `unrecognised message: ${asText(m)}` });
     }
   }
   if (infraError) out.push({ kind: 'error', text: infraError });

@@ -92,11 +92,11 @@ export interface ToolCallView {
   malformed: boolean;
 }
 
-/** One entry of a transcript, in conversation order. */
+/** One entry of a transcript, in conversation order; `images` are the message's image parts as data URLs. */
 export type TranscriptEntry =
   | { kind: 'system'; text: string }
   | { kind: 'customer'; text: string; /** `data:image/…` URLs of image parts. */ images?: string[]; /** The customer's own tool calls (dual control: device tools, requestor `user`). */ tool_calls?: ToolCallView[] }
-  | { kind: 'agent'; text: string; tool_calls: ToolCallView[] }
+  | { kind: 'agent'; text: string; tool_calls: ToolCallView[]; images?: string[] }
   | {
       kind: 'tool';
       name: string;

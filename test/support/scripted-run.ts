@@ -1,8 +1,7 @@
 /**
  * Runs scripted agents on a domain's tasks through the `validate` machinery (runTasks with
  * TASK_RUN_SETTINGS, the dataset's "now", evaluateTask) and stores the run exactly as
- * src/run/task-run.ts does: one run row with the summary, one episode row per (task, trial) with
- * `{messages, tool_log, evaluation, evaluation_error, infra_error, usage}`.
+ * src/run/task-run.ts does: one run row with the summary, one run-log record per (task, trial).
  */
 import type { LoadedDomain } from '../../src/spec/domain.js';
 import type { Task } from '../../src/spec/task.js';
@@ -14,6 +13,8 @@ import { ScriptedUser } from '../../src/users/scripted-user.js';
 import { evaluateTask } from '../../src/evaluation/compose.js';
 import type { TaskEvaluation } from '../../src/evaluation/types.js';
 import type { RunSummary } from '../../src/run/summary.js';
+import { writeEpisodeLogs } from '../../src/store/run-log.js';
+import { kindPin, taskEpisodeLog } from '../../src/run/episode-log.js';
 
 /** The confirmation request the customer answers "Yes, please proceed." to (as `confirmingUser()`). */
 const ASKS_TO_CONFIRM = /\b(shall I proceed|do you confirm|confirm)\b[^?]*\?/i;
@@ -52,26 +53,13 @@ export async function storeScriptedRun(opts: ScriptedRunOptions): Promise<RunSum
     env,
     episode: TASK_RUN_SETTINGS,
     evaluate: (task, episode) => evaluateTask({ loaded, task, trace: episode, env }),
-    onEpisode: (rec) => {
-      store.appendEpisodes([
-        {
-          run_id: runId,
-          episode_id: `${rec.taskId}#${rec.trial}`,
-          task_id: rec.taskId,
-          trial: rec.trial,
-          label: 'llm',
-          reward: rec.evaluation?.reward ?? null,
-          partial: rec.evaluation?.partial ?? null,
-          termination: rec.episode.termination,
-          result: {
-            messages: rec.episode.messages,
-            tool_log: rec.episode.toolLog,
-            evaluation: rec.evaluation,
-            evaluation_error: rec.evaluationError ?? null,
-            infra_error: rec.infraError ?? null,
-            usage: rec.episode.usage,
-          },
-        },
+    onEpisode: async (rec) => {
+      const task = opts.tasks.find((t) => t.id === rec.taskId)!;
+      writeEpisodeLogs(store, runId, [
+        await taskEpisodeLog({
+          loaded, task, episodeId: `${rec.taskId}#${rec.trial}`, trial: rec.trial, label: 'llm', episode: rec.episode, evaluation: rec.evaluation,
+          evaluationError: rec.evaluationError ?? null, infraError: rec.infraError ?? null, harnessError: rec.harnessError ?? null, env, agent: kindPin('scripted'), user: kindPin('scripted'),
+        }),
       ]);
     },
   });

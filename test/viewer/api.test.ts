@@ -11,6 +11,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createViewerApp } from '../../src/viewer/server.js';
 import { exportStaticSite } from '../../src/viewer/export.js';
 import { RunStore } from '../../src/store/store.js';
+import { writeEpisodeLogs } from '../../src/store/run-log.js';
+import { rolloutEpisodeLog } from '../../src/optimizer/run-record.js';
+import type { Rollout } from '../../src/optimizer/suite.js';
 import type { CompareView, EpisodeChunk, EpisodeDetail, RunDetail, RunListItem, StaticData } from '../../src/viewer/types.js';
 import { fillViewerStore, type ViewerStore } from '../support/viewer-store.js';
 import { tmpDir } from '../support/paths.js';
@@ -300,25 +303,21 @@ describe('lifecycle entries joined with hashed release records (src/release/ sha
         ],
       },
     });
-    const episode = (trial: number) => ({
-      run_id: 'optimize-x',
-      episode_id: `${stable.slice(0, 12)}/B1#${trial}#0`,
-      task_id: 'B1',
-      trial,
-      label: stable.slice(0, 12),
-      reward: 0,
-      partial: null,
-      termination: 'transfer',
-      result: {
-        messages: [{ role: 'user', content: 'refund!' }],
-        dimensions: { task_resolution: { verdict: 'fail', evidence: 'transferred a policy dispute', quote: 'transfer_to_human' }, rule_compliance: { verdict: 'pass', evidence: 'ok' } },
-        critical: [],
-        valid: true,
-        infra_error: null,
-        seed: 7,
-      },
-    });
-    w.appendEpisodes([episode(0), episode(1)]);
+    const episode = (trial: number) =>
+      rolloutEpisodeLog(
+        {
+          case_id: 'B1', trial, seed: 7, prompt_sha256: stable, valid: true, success: false, termination: 'transfer', usage: {},
+          messages: [{ role: 'user', content: 'refund!' }],
+          dimensions: { task_resolution: { verdict: 'fail', evidence: 'transferred a policy dispute', quote: 'transfer_to_human' }, rule_compliance: { verdict: 'pass', evidence: 'ok' } } as unknown as Rollout['dimensions'],
+          critical: [],
+        },
+        `${stable.slice(0, 12)}/B1#${trial}#0`,
+        stable.slice(0, 12),
+        null,
+        'x',
+        {},
+      );
+    writeEpisodeLogs(w, 'optimize-x', [episode(0), episode(1)]);
     w.close();
     const { body } = await get<RunDetail>('/api/runs/optimize-x', db);
     expect(body.episodes.map((e) => [e.episode_id, e.failed_checks])).toEqual([
@@ -371,7 +370,7 @@ describe('a store that cannot be read', () => {
     const raw = new Database(db);
     raw.exec('CREATE TABLE runs (id TEXT)');
     raw.close();
-    expect(await storeError(db)).toMatch(/this store is from an older servicegym schema \(v0, this is v1\)/);
+    expect(await storeError(db)).toMatch(/this store is from an older servicegym schema \(v0, this is v2\)/);
   });
 
   it('locked by another process', async () => {
