@@ -19,6 +19,8 @@ import { registerLint } from './lint.js';
 import { registerCompare } from './compare.js';
 import { registerTerminal } from './terminal.js';
 import { packageVersion } from './paths.js';
+import { registerRescore } from './rescore.js';
+import { registerEvaluate } from './evaluate.js';
 
 /** Runs the CLI on `argv` (as process.argv) and returns the exit code; never calls process.exit. */
 export async function main(argv: string[]): Promise<number> {
@@ -44,6 +46,8 @@ export async function main(argv: string[]): Promise<number> {
   registerView(program, setExit);
   registerCompare(program, setExit);
   registerTerminal(program, setExit);
+  registerRescore(program, setExit);
+  registerEvaluate(program, setExit);
   try {
     await program.parseAsync(argv);
     return code;

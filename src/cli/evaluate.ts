@@ -1,0 +1,103 @@
+/**
+ * `servicegym evaluate --domain D [--data-dir DIR] --task ID <trajectory.json|.jsonl> [--json]`:
+ * scores trajectories recorded elsewhere (tau2's evaluate-trajs). A trajectory is a list of OpenAI
+ * chat messages (what `run` stores); a `.jsonl` file holds one per line, each a message list or
+ * `{"task_id": "...", "messages": [...]}` (`--task` is the default task). Each is replayed in a
+ * fresh environment by a replay agent and a replay user and scored exactly as a live episode
+ * (src/run/replay-trajectory.ts). Exit 0 when every trajectory replayed as recorded, 1 when some
+ * recorded tool output differs from the fresh one or recorded messages were never reached, 2 for
+ * bad input.
+ */
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { BadInputError } from '../spec/errors.js';
+import { ChatMessageSchema, type ChatMessage } from '../spec/messages.js';
+import { loadDomain } from '../domains/index.js';
+import { selectTasks } from '../run/task-run.js';
+import { replayTrajectory, type TrajectoryReplay } from '../run/replay-trajectory.js';
+import { parseJsonText, readTextFile, validate } from '../util/json-file.js';
+import { resolveLiveModelConfig } from '../models/config.js';
+import { OpenAICompatibleModel } from '../models/openai-adapter.js';
+
+const TrajectorySchema = z.array(ChatMessageSchema);
+const LineSchema = z.looseObject({ task_id: z.string().optional(), messages: TrajectorySchema });
+
+/** One trajectory to score. */
+export interface TrajectoryInput {
+  /** Where it came from, for messages: `file` or `file:line`. */
+  where: string;
+  taskId: string | undefined;
+  messages: ChatMessage[];
+}
+
+/**
+ * Reads a trajectory file: a JSON message list, or JSON Lines of lists or `{task_id?, messages}`.
+ * @throws BadInputError naming the file, the line and the JSON path of the first malformed message.
+ */
+export function readTrajectories(file: string): TrajectoryInput[] {
+  const text = readTextFile(file);
+  if (!/\.jsonl$/i.test(file) && text.trimStart().startsWith('[')) {
+    return [{ where: file, taskId: undefined, messages: validate(TrajectorySchema, parseJsonText(text, file), file) }];
+  }
+  return text.split('\n').flatMap((line, i) => {
+    if (line.trim() === '') return [];
+    const where = `${file}:${i + 1}`;
+    const value = parseJsonText(line, where);
+    if (Array.isArray(value)) return [{ where, taskId: undefined, messages: validate(TrajectorySchema, value, where) }];
+    const v = validate(LineSchema, value, where);
+    return [{ where, taskId: v.task_id, messages: v.messages }];
+  });
+}
+
+/** What one scored trajectory reports (the `--json` shape). */
+function report(t: TrajectoryInput, taskId: string, r: TrajectoryReplay) {
+  return {
+    source: t.where,
+    task_id: taskId,
+    termination: r.episode.termination,
+    evaluation: r.evaluation ? { ...r.evaluation, receipts: undefined } : null,
+    evaluation_error: r.evaluationError,
+    tool_output_differences: r.toolOutputDifferences,
+    unreplayed: r.unreplayed,
+  };
+}
+
+const replayedAsRecorded = (r: TrajectoryReplay) => r.toolOutputDifferences.length === 0 && r.unreplayed.assistant === 0 && r.unreplayed.user === 0;
+
+/** Registers `evaluate`. */
+export function registerEvaluate(program: Command, setExit: (code: number) => void): void {
+  program
+    .command('evaluate <trajectory>')
+    .description('score recorded trajectories (OpenAI chat messages; JSON or JSON Lines) by replaying their tool calls in a fresh environment')
+    .requiredOption('--domain <name>', 'domain')
+    .option('--data-dir <dir>', "a tau2-bench domain folder (default: servicegym's own dataset)")
+    .option('--task <id>', 'the task of the trajectory (JSON Lines: of the lines without task_id)')
+    .option('--judge-model <name>', 'judge NL assertions with this model (live; needs SERVICEGYM_API_KEY)')
+    .option('--json', 'print the evaluations as JSON')
+    .action(async (file: string, flags) => {
+      const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir });
+      const inputs = readTrajectories(file);
+      const judge = flags.judgeModel ? new OpenAICompatibleModel(resolveLiveModelConfig({ model: flags.judgeModel })) : undefined;
+      const results = [];
+      let faithful = true;
+      for (const t of inputs) {
+        const taskId = t.taskId ?? flags.task;
+        if (!taskId) throw new BadInputError('no task id: give --task ID (or a "task_id" on each JSON Lines entry)', { file: t.where });
+        const [task] = selectTasks(loaded, [taskId]);
+        const r = await replayTrajectory({ loaded, task, messages: t.messages, judge });
+        faithful &&= replayedAsRecorded(r);
+        results.push(report(t, taskId, r));
+      }
+      if (flags.json) process.stdout.write(JSON.stringify(results, null, 2) + '\n');
+      else {
+        for (const r of results) {
+          const ev = r.evaluation;
+          const failing = ev ? ev.checks.filter((c) => c.verdict !== 'pass').map((c) => `${c.id}=${c.verdict}`) : [];
+          process.stdout.write(`${r.source} ${r.task_id}: ${r.termination}, reward ${ev?.reward ?? 'n/a'}, partial ${ev ? `${Math.round(ev.partial * 1000) / 10}%` : 'n/a'}${failing.length ? ` (not passed: ${failing.join(', ')})` : ''}${r.evaluation_error ? ` evaluation error: ${r.evaluation_error}` : ''}\n`);
+          for (const d of r.tool_output_differences) process.stdout.write(`  tool output #${d.index} (${d.tool_call_id}) differs: recorded ${JSON.stringify(d.recorded)}, replayed ${d.replayed === null ? 'never ran' : JSON.stringify(d.replayed)}\n`);
+          if (r.unreplayed.assistant || r.unreplayed.user) process.stdout.write(`  the episode ended before ${r.unreplayed.assistant} assistant and ${r.unreplayed.user} user message(s) of the recording\n`);
+        }
+      }
+      setExit(faithful ? 0 : 1);
+    });
+}

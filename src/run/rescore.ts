@@ -1,0 +1,123 @@
+/**
+ * Re-scoring a stored episode from its run-log record alone (tau2 re-evaluates from its logs the
+ * same way): the task comes from the dataset by id and is checked against the recorded content
+ * hash; the start state is rebuilt from its reference (the task's start state with the recorded
+ * "now" and id seed) and checked against the recorded hash; the back-end action log is replayed on
+ * it, each result compared with the recorded one, and the final state checked against the
+ * recorded hash and diff; then the evaluator scores the stored messages and tool calls on that
+ * final state, and the evaluation is compared with the stored one field by field.
+ */
+import type { LoadedDomain } from '../spec/domain.js';
+import type { StateOps } from '../spec/state.js';
+import type { ChatMessage } from '../spec/messages.js';
+import type { EpisodeRunLog } from '../spec/run-log.js';
+import { contentText } from '../spec/content.js';
+import { Environment, type ToolLogEntry } from '../env/environment.js';
+import { diffState } from '../env/diff.js';
+import { plainStateOps } from '../env/plain-state.js';
+import type { ChatModel } from '../models/chat-model.js';
+import { evaluateTask } from '../evaluation/compose.js';
+import { taskInitialState, type ReplayEnvOptions } from '../evaluation/initial-state.js';
+import type { TerminationReason } from '../evaluation/types.js';
+import { canonicalJson } from '../util/canonical.js';
+import { taskEvaluationRecord, taskHash } from './episode-log.js';
+import { datasetEnv } from './replay-trajectory.js';
+
+/** The outcome of re-scoring one episode. */
+export interface RescoreOutcome {
+  episode_id: string;
+  task_id: string;
+  /** `same`: the evaluation was reproduced; `different`: see `differences`; `skipped`: see `reason`. */
+  status: 'same' | 'different' | 'skipped';
+  /** Each difference in one line: what, where, stored → re-scored. */
+  differences: string[];
+  /** Why an episode was skipped (not a task episode). */
+  reason?: string;
+  /** Notes that do not make a difference (e.g. a migrated record has no hashes to check). */
+  notes: string[];
+}
+
+const show = (v: unknown): string => {
+  const s = v === undefined ? 'absent' : JSON.stringify(v);
+  return s.length > 120 ? `${s.slice(0, 117)}...` : s;
+};
+
+/** Replays the action log on the start state; returns the environment and the differing results. */
+async function replayActions<S>(loaded: LoadedDomain<S>, record: EpisodeRunLog, start: S, env: ReplayEnvOptions): Promise<{ e: Environment<S>; differences: string[] }> {
+  const e = new Environment<S>(loaded.domain, { now: env.now, idSeed: env.idSeed, state: start });
+  const differences: string[] = [];
+  for (const a of record.action_log) {
+    if (a.requestor === 'system') continue;
+    const call = { id: `rescore_${a.seq}`, type: 'function' as const, function: { name: a.name, arguments: typeof a.arguments === 'string' ? a.arguments : JSON.stringify(a.arguments) } };
+    const entry = await e.execute(call, a.requestor);
+    if (entry.output !== a.result) differences.push(`action #${a.seq} ${a.name}: recorded result ${show(a.result)} but the replay gave ${show(entry.output)}`);
+  }
+  return { e, differences };
+}
+
+/** The trace the evaluator reads, from the record (tool outputs as text). */
+function toolLogOf(record: EpisodeRunLog): ToolLogEntry[] {
+  return record.tool_calls.map((t) => ({
+    step: t.step, requestor: t.requestor, name: t.name, arguments: t.arguments, output: contentText(t.output),
+    ...(Array.isArray(t.output) ? { parts: t.output } : {}), error: t.error, mutating: t.mutating, ...(t.harness_error ? { harnessError: t.harness_error } : {}),
+  }));
+}
+
+/** Why an episode cannot be re-scored from task criteria (campaign cases, optimiser rollouts), or null. */
+export function notRescorable(record: EpisodeRunLog): string | null {
+  const kind = record.evaluation?.kind;
+  if (kind === 'case' || kind === 'rollout') {
+    return `a ${kind === 'case' ? 'campaign case' : 'optimiser rollout'} is judged by a model, not by task criteria; replay the campaign or the optimisation to reproduce it`;
+  }
+  return null;
+}
+
+/** A skipped outcome for {@link notRescorable} episodes. */
+export function skippedOutcome(record: EpisodeRunLog, reason: string): RescoreOutcome {
+  return { episode_id: record.episode_id, task_id: record.task.id, status: 'skipped', differences: [], reason, notes: [] };
+}
+
+/**
+ * Re-scores one stored task episode of `loaded`'s dataset. Episodes of other kinds (campaign
+ * cases, optimiser rollouts: their verdicts come from a judge model) are `skipped`.
+ * `judge`: the NL judge (e.g. a replay of the run's recorded judge calls); without one NL checks
+ * are not judged, which is a difference when the stored evaluation judged them.
+ */
+export async function rescoreEpisode<S>(loaded: LoadedDomain<S>, record: EpisodeRunLog, judge?: ChatModel): Promise<RescoreOutcome> {
+  const out: RescoreOutcome = { episode_id: record.episode_id, task_id: record.task.id, status: 'same', differences: [], notes: [] };
+  const done = (): RescoreOutcome => ({ ...out, status: out.differences.length ? 'different' : 'same' });
+  const reason = notRescorable(record);
+  if (reason) return { ...out, status: 'skipped', reason };
+  const task = loaded.tasks.find((t) => t.id === record.task.id);
+  if (!task) return { ...out, status: 'different', differences: [`task ${record.task.id} is not in the dataset (${loaded.source})`] };
+  if (record.task.sha256 === null) out.notes.push('no task hash recorded (migrated record)');
+  else if (taskHash(task) !== record.task.sha256) out.differences.push(`task ${task.id} changed since the episode: content hash ${record.task.sha256.slice(0, 12)} → ${taskHash(task).slice(0, 12)}`);
+  const env: ReplayEnvOptions = record.seeds.now === null ? datasetEnv(loaded) : { now: record.seeds.now, idSeed: record.seeds.id_seed };
+  const ops: StateOps<S> = loaded.domain.state ?? (plainStateOps as StateOps<S>);
+  const start = await taskInitialState(loaded.domain, task, env);
+  if (record.initial_state.hash !== null && ops.hash(start) !== record.initial_state.hash) {
+    out.differences.push(`initial state: recorded hash ${record.initial_state.hash.slice(0, 12)}, rebuilt ${ops.hash(start).slice(0, 12)}`);
+  }
+  const { e, differences } = await replayActions(loaded, record, start, env);
+  out.differences.push(...differences);
+  let finalState: S | null = e.state;
+  if (record.final_state) {
+    if (ops.hash(e.state) !== record.final_state.hash) out.differences.push(`final state: recorded hash ${record.final_state.hash.slice(0, 12)}, replayed ${ops.hash(e.state).slice(0, 12)}`);
+    else if (canonicalJson(JSON.parse(JSON.stringify(ops.diff(start, e.state)))) !== canonicalJson(record.final_state.diff)) out.differences.push('final state: the recorded diff from the initial state differs from the replayed one');
+  } else if (record.migrated_from) {
+    out.notes.push('no final state recorded (migrated record): scored on the replayed action log');
+  } else {
+    finalState = null; // the episode never ran (setup failure); it was scored on no state
+  }
+  const trace = { messages: record.messages as ChatMessage[], toolLog: toolLogOf(record), actionLog: record.action_log, termination: record.termination.reason as TerminationReason, finalState: finalState as S };
+  let fresh: ReturnType<typeof taskEvaluationRecord> | null = null;
+  let error: string | null = null;
+  try {
+    fresh = taskEvaluationRecord(await evaluateTask({ loaded, task, trace, judge, env }));
+  } catch (err) {
+    error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  }
+  if (error !== record.evaluation_error) out.differences.push(`evaluation error: ${show(record.evaluation_error)} → ${show(error)}`);
+  for (const d of diffState(record.evaluation, fresh)) out.differences.push(`evaluation ${d.path || '/'}: ${show(d.before)} → ${show(d.after)}`);
+  return done();
+}

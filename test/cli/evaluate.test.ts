@@ -1,0 +1,110 @@
+/**
+ * `servicegym evaluate`: a trajectory file scores to the same evaluation the live episode that
+ * produced it got — every seed task with the oracle (airline and retail), and the faulty scripted
+ * agents' trajectories (wrong writes, a malformed call, unverified claims, missing totals) as one
+ * JSON Lines file; recorded tool outputs that the fresh replay does not reproduce are reported.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { runCli } from '../support/cli.js';
+import { tmpDir } from '../support/paths.js';
+import { loadDomain } from '../../src/domains/index.js';
+import { RunStore } from '../../src/store/store.js';
+import { readEpisodeLogs, type StoredEpisode } from '../../src/store/run-log.js';
+import { storeScriptedRun } from '../support/scripted-run.js';
+import { faultyAirlinePlay } from '../support/faulty-airline.js';
+
+interface EvaluateJson {
+  source: string;
+  task_id: string;
+  termination: string;
+  evaluation: Record<string, unknown> | null;
+  tool_output_differences: { index: number; tool_call_id: string; recorded: string; replayed: string | null }[];
+  unreplayed: { assistant: number; user: number };
+}
+
+let dir: string;
+let db: string;
+beforeAll(() => {
+  dir = tmpDir('sg-evaluate-');
+  db = path.join(dir, 'store.db');
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function stored(runId: string): StoredEpisode[] {
+  const store = RunStore.open(db, { readonly: true });
+  try {
+    return readEpisodeLogs(store, runId);
+  } finally {
+    store.close();
+  }
+}
+
+async function evaluate(domain: string, file: string, extra: string[] = []): Promise<{ code: number; results: EvaluateJson[]; err: string }> {
+  const r = await runCli(['evaluate', file, '--domain', domain, '--json', ...extra]);
+  return { code: r.code, results: r.out ? (JSON.parse(r.out) as EvaluateJson[]) : [], err: r.err };
+}
+
+describe('evaluate scores a trajectory as its live episode was scored', () => {
+  for (const domain of ['airline', 'retail']) {
+    it(`every ${domain} seed task with the oracle`, async () => {
+      const v = await runCli(['validate', '--domain', domain, '--db', db, '-q', '--json']);
+      expect(v.code, v.err).toBe(0);
+      const episodes = stored((JSON.parse(v.out) as { run_id: string }).run_id);
+      expect(episodes.length).toBe(5);
+      for (const e of episodes) {
+        const file = path.join(dir, `${domain}-${e.record.task.id}.json`);
+        fs.writeFileSync(file, JSON.stringify(e.record.messages));
+        const { code, results, err } = await evaluate(domain, file, ['--task', e.record.task.id]);
+        expect(code, err).toBe(0);
+        expect(results[0].termination).toBe(e.record.termination.reason);
+        expect({ kind: 'task', ...results[0].evaluation }).toEqual(e.record.evaluation);
+        expect(results[0].evaluation).toMatchObject({ reward: 1, partial: 1 });
+      }
+    }, 120_000);
+  }
+
+  it('the faulty scripted trajectories, as one JSON Lines file with a task id per line', async () => {
+    const store = RunStore.open(db);
+    const loaded = loadDomain('airline');
+    try {
+      await storeScriptedRun({ store, runId: 'faulty', name: 'faulty', loaded, tasks: loaded.tasks, trials: 2, play: faultyAirlinePlay, createdAt: '2026-10-01T00:00:00Z' });
+    } finally {
+      store.close();
+    }
+    const episodes = stored('faulty');
+    const file = path.join(dir, 'faulty.jsonl');
+    fs.writeFileSync(file, episodes.map((e) => JSON.stringify({ task_id: e.record.task.id, messages: e.record.messages })).join('\n') + '\n');
+    const { code, results, err } = await evaluate('airline', file);
+    expect(code, err).toBe(0);
+    expect(results.map((r) => r.source)).toEqual(episodes.map((_, i) => `${file}:${i + 1}`));
+    results.forEach((r, i) => expect({ kind: 'task', ...r.evaluation }).toEqual(episodes[i].record.evaluation));
+    expect(results.map((r) => r.evaluation!.reward)).toEqual([0, 1, 1, 0, 1, 1, 0, 1, 0, 1]);
+  }, 120_000);
+});
+
+describe('evaluate reports what does not replay', () => {
+  it('names a recorded tool output the fresh environment answers differently (exit 1)', async () => {
+    const [e] = stored('faulty');
+    const messages = structuredClone(e.record.messages);
+    const tool = messages.findIndex((m) => m.role === 'tool');
+    messages[tool].content = '{"user_id": "someone_else"}';
+    const file = path.join(dir, 'tampered.json');
+    fs.writeFileSync(file, JSON.stringify(messages));
+    const { code, results } = await evaluate('airline', file, ['--task', e.record.task.id]);
+    expect(code).toBe(1);
+    expect(results[0].tool_output_differences).toEqual([
+      { index: 0, tool_call_id: messages[tool].tool_call_id, recorded: '{"user_id": "someone_else"}', replayed: e.record.tool_calls[0].output },
+    ]);
+    expect({ kind: 'task', ...results[0].evaluation }).toEqual(e.record.evaluation);
+  }, 60_000);
+
+  it('refuses a malformed message naming the file, line and JSON path (exit 2)', async () => {
+    const file = path.join(dir, 'bad.jsonl');
+    fs.writeFileSync(file, `${JSON.stringify({ task_id: 'T01', messages: [{ role: 'user', content: 'hi' }] })}\n${JSON.stringify([{ role: 'robot', content: 'x' }])}\n`);
+    const r = await runCli(['evaluate', file, '--domain', 'airline']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`${file}:2 at $[0].role`);
+  });
+});

@@ -1,0 +1,125 @@
+/**
+ * `servicegym rescore`: every evaluation stored by `validate` (airline and retail, servicegym's own
+ * data and tau2's) and by a faulty scripted run is reproduced from the records alone, with zero
+ * differences; a tampered record is caught and named; a store written by the previous version is
+ * migrated and its episodes re-scored the same.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { runCli } from '../support/cli.js';
+import { HAS_SHARED, SHARED, tmpDir } from '../support/paths.js';
+import { loadDomain } from '../../src/domains/index.js';
+import { RunStore } from '../../src/store/store.js';
+import { storeScriptedRun } from '../support/scripted-run.js';
+import { faultyAirlinePlay } from '../support/faulty-airline.js';
+import { SCHEMA_DDL } from '../../src/store/schema.js';
+
+interface RescoreJson {
+  run_id: string;
+  episodes: number;
+  same: number;
+  different: number;
+  skipped: number;
+  outcomes: { episode_id: string; status: string; differences: string[]; notes: string[] }[];
+}
+
+let dir: string;
+let db: string;
+beforeAll(() => {
+  dir = tmpDir('sg-rescore-');
+  db = path.join(dir, 'store.db');
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+async function validateRunId(args: string[]): Promise<string> {
+  const r = await runCli(['validate', '--db', db, '-q', '--json', ...args]);
+  expect(r.code, r.err).toBe(0);
+  return (JSON.parse(r.out) as { run_id: string }).run_id;
+}
+
+async function rescore(runId: string, store = db): Promise<{ code: number; json: RescoreJson; err: string }> {
+  const r = await runCli(['rescore', runId, '--db', store, '--json']);
+  return { code: r.code, json: JSON.parse(r.out || '{}') as RescoreJson, err: r.err };
+}
+
+const differencesOf = (j: RescoreJson) => j.outcomes.flatMap((o) => o.differences.map((d) => `${o.episode_id}: ${d}`));
+
+describe('rescore reproduces stored evaluations', () => {
+  for (const domain of ['airline', 'retail']) {
+    it(`of validate on ${domain} (servicegym's own data)`, async () => {
+      const id = await validateRunId(['--domain', domain]);
+      const { code, json } = await rescore(id);
+      expect(differencesOf(json)).toEqual([]);
+      expect([code, json.same, json.different, json.skipped]).toEqual([0, 5, 0, 0]);
+    }, 120_000);
+
+    it.skipIf(!HAS_SHARED)(`of validate on ${domain} (tau2's data)`, async () => {
+      const id = await validateRunId(['--domain', domain, '--data-dir', path.join(SHARED, 'peers/tau2', domain)]);
+      const { code, json } = await rescore(id);
+      expect(differencesOf(json)).toEqual([]);
+      expect([code, json.same, json.different]).toEqual([0, domain === 'airline' ? 50 : 114, 0]);
+    }, 600_000);
+  }
+
+  it('of a faulty scripted run (wrong writes, malformed calls, missing statements)', async () => {
+    const store = RunStore.open(db);
+    const loaded = loadDomain('airline');
+    try {
+      await storeScriptedRun({ store, runId: 'faulty', name: 'faulty', loaded, tasks: loaded.tasks, trials: 2, play: faultyAirlinePlay, createdAt: '2026-10-01T00:00:00Z' });
+    } finally {
+      store.close();
+    }
+    const { code, json } = await rescore('faulty');
+    expect(differencesOf(json)).toEqual([]);
+    expect([code, json.same, json.different]).toEqual([0, 10, 0]);
+  }, 120_000);
+});
+
+describe('rescore catches a record that does not hold', () => {
+  it('names a changed evaluation and a changed action result (exit 1)', async () => {
+    const raw = new Database(db);
+    const row = raw.prepare("SELECT rowid, result FROM episodes WHERE run_id = 'faulty' AND episode_id = 'T01#0'").get() as { rowid: number; result: string };
+    const rec = JSON.parse(row.result);
+    rec.evaluation.reward = 1;
+    const write = rec.action_log.find((a: { mutating: boolean }) => a.mutating);
+    write.result = 'tampered';
+    raw.prepare('UPDATE episodes SET result = ? WHERE rowid = ?').run(JSON.stringify(rec), row.rowid);
+    raw.close();
+    const { code, json } = await rescore('faulty');
+    expect(code).toBe(1);
+    expect(json.different).toBe(1);
+    const [bad] = json.outcomes.filter((o) => o.status === 'different');
+    expect(bad.episode_id).toBe('T01#0');
+    expect(bad.differences).toContain('evaluation /reward: 1 → 0');
+    expect(bad.differences.some((d) => d.startsWith(`action #${write.seq} ${write.name}: recorded result "tampered" but the replay gave `))).toBe(true);
+  }, 120_000);
+
+  it('refuses an unknown run (exit 2)', async () => {
+    const r = await runCli(['rescore', 'nope', '--db', db]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("no run 'nope' in the store");
+  });
+});
+
+describe('a store written by the previous version', () => {
+  it('is migrated by rescore and its task episodes re-scored with zero differences; campaign cases are skipped', async () => {
+    const fixture = JSON.parse(fs.readFileSync(path.join(__dirname, '../store/fixtures/v1-store.json'), 'utf8')) as { runs: Record<string, unknown>[]; episodes: Record<string, unknown>[]; receipts: Record<string, unknown>[] };
+    const file = path.join(dir, 'v1.db');
+    const raw = new Database(file);
+    raw.exec(SCHEMA_DDL);
+    raw.pragma('user_version = 1');
+    for (const [table, rows] of [['runs', fixture.runs], ['episodes', fixture.episodes], ['receipts', fixture.receipts]] as const) {
+      for (const row of rows) raw.prepare(`INSERT INTO ${table} (${Object.keys(row).join(', ')}) VALUES (${Object.keys(row).map((k) => '@' + k).join(', ')})`).run(row);
+    }
+    raw.close();
+    const faulty = await rescore('scripted-airline-faulty', file);
+    expect(differencesOf(faulty.json)).toEqual([]);
+    expect([faulty.code, faulty.json.same]).toEqual([0, 10]);
+    expect(faulty.json.outcomes[0].notes).toContain('no task hash recorded (migrated record)');
+    const campaign = fixture.runs.find((r) => r.kind === 'campaign')!.id as string;
+    const c = await rescore(campaign, file);
+    expect([c.code, c.json.skipped, c.json.same]).toEqual([0, 3, 0]);
+  }, 120_000);
+});
