@@ -21,6 +21,7 @@ import { registerTerminal } from './terminal.js';
 import { packageVersion } from './paths.js';
 import { registerRescore } from './rescore.js';
 import { registerEvaluate } from './evaluate.js';
+import { registerImportTau2 } from './import-tau2.js';
 
 /** Runs the CLI on `argv` (as process.argv) and returns the exit code; never calls process.exit. */
 export async function main(argv: string[]): Promise<number> {
@@ -48,6 +49,7 @@ export async function main(argv: string[]): Promise<number> {
   registerTerminal(program, setExit);
   registerRescore(program, setExit);
   registerEvaluate(program, setExit);
+  registerImportTau2(program, setExit);
   try {
     await program.parseAsync(argv);
     return code;
