@@ -5,7 +5,8 @@
  * "now" and id seed) and checked against the recorded hash; the back-end action log is replayed on
  * it, each result compared with the recorded one, and the final state checked against the
  * recorded hash and diff; then the evaluator scores the stored messages and tool calls on that
- * final state, and the evaluation is compared with the stored one field by field.
+ * final state (in strict mode when the stored evaluation was strict), and the evaluation is
+ * compared with the stored one field by field.
  */
 import type { LoadedDomain } from '../spec/domain.js';
 import type { StateOps } from '../spec/state.js';
@@ -113,7 +114,8 @@ export async function rescoreEpisode<S>(loaded: LoadedDomain<S>, record: Episode
   let fresh: ReturnType<typeof taskEvaluationRecord> | null = null;
   let error: string | null = null;
   try {
-    fresh = taskEvaluationRecord(await evaluateTask({ loaded, task, trace, judge, env }));
+    const strict = record.evaluation?.kind === 'task' && record.evaluation.strict === true;
+    fresh = taskEvaluationRecord(await evaluateTask({ loaded, task, trace, judge, env, strict }));
   } catch (err) {
     error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
   }

@@ -96,6 +96,10 @@ export const TaskEvaluationRecordSchema = z.strictObject({
     z.strictObject({ id: z.string(), weight: z.number(), description: z.string(), verdict: VerdictSchema, checks: z.array(z.string()) }),
   ),
   db_diff: z.array(FieldDiffSchema),
+  /** Evaluated in strict mode (`--strict`): ACTION in the basis, flagged episodes score 0. */
+  strict: z.boolean().optional(),
+  /** Strict mode: what the episode was flagged for. */
+  flags: z.array(z.string()).optional(),
 });
 export type TaskEvaluationRecord = z.infer<typeof TaskEvaluationRecordSchema>;
 

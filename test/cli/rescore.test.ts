@@ -63,6 +63,13 @@ describe('rescore reproduces stored evaluations', () => {
     }, 600_000);
   }
 
+  it('of validate --strict (the stored evaluation says it was strict)', async () => {
+    const id = await validateRunId(['--domain', 'retail', '--strict', '--tasks', 'T04,T05']);
+    const { code, json } = await rescore(id);
+    expect(differencesOf(json)).toEqual([]);
+    expect([code, json.same]).toEqual([0, 2]);
+  }, 120_000);
+
   it('of a faulty scripted run (wrong writes, malformed calls, missing statements)', async () => {
     const store = RunStore.open(db);
     const loaded = loadDomain('airline');
