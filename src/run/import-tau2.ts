@@ -134,7 +134,7 @@ export async function importTau2Simulations(opts: ImportTau2Options): Promise<Ta
     }
     compare(sim, trial, r.evaluation, r.episode.termination, tally, result.disagreements);
     result.records.push(
-      taskEpisodeLog({
+      await taskEpisodeLog({
         loaded, task, episodeId: `${sim.task_id}#${trial}`, trial, label: 'tau2', episode: r.episode, evaluation: r.evaluation,
         evaluationError: r.evaluationError, infraError: null, env, agent: pin(results.info.agent_info), user: pin(results.info.user_info),
       }),

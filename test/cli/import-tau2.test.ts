@@ -36,7 +36,7 @@ function toTau2(messages: readonly ChatMessage[]): Tau2Msg[] {
     const turn_idx = out.length;
     if (m.role === 'system') continue;
     if (m.role === 'user') out.push({ role: 'user', content: m.content, tool_calls: null, turn_idx });
-    else if (m.role === 'tool') out.push({ id: m.tool_call_id, role: 'tool', content: m.content, requestor: 'assistant', error: m.content.startsWith('Error'), turn_idx });
+    else if (m.role === 'tool') out.push({ id: m.tool_call_id, role: 'tool', content: m.content, requestor: 'assistant', error: String(m.content).startsWith('Error'), turn_idx });
     else {
       const calls = (m.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, arguments: JSON.parse(c.function.arguments), requestor: 'assistant' }));
       out.push({ role: 'assistant', content: m.content ?? null, tool_calls: calls.length ? calls : null, turn_idx, cost: 0 });
