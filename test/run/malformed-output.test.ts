@@ -97,7 +97,7 @@ describe('a stored malformed-output episode', () => {
       });
       expect(res.summary).toMatchObject({ scored: 1, infraErrors: 0, rewardMean: 0 });
       const stored = store.getEpisode('r1', 'status_o2#0')!;
-      expect((stored.result as any).failure).toMatchObject({ by: 'agent', kind: 'malformed', raw: [(reply as any).raw, (reply as any).raw] });
+      expect((stored.result as any).termination.failure).toMatchObject({ by: 'agent', kind: 'malformed', raw: [(reply as any).raw, (reply as any).raw] });
       const view = episodePayload(store, 'r1', 'status_o2#0')!;
       expect(view.errors.infra).toBeNull();
       expect(view.facts.find((f) => f.name === 'agent failure (malformed)')?.value).toMatch(/MalformedResponseError: .*also on the retry/);
