@@ -2,7 +2,7 @@
  * `servicegym evaluate --domain D [--data-dir DIR] --task ID <trajectory.json|.jsonl> [--json]`:
  * scores trajectories recorded elsewhere (tau2's evaluate-trajs). A trajectory is a list of OpenAI
  * chat messages (what `run` stores); a `.jsonl` file holds one per line, each a message list or
- * `{"task_id": "...", "messages": [...]}` (`--task` is the default task). Each is replayed in a
+ * `{"task_id": "...", "persona"?: "...", "messages": [...]}` (`--task` and `--persona` are the defaults). Each is replayed in a
  * fresh environment by a replay agent and a replay user and scored exactly as a live episode
  * (src/run/replay-trajectory.ts). Exit 0 when every trajectory replayed as recorded, 1 when some
  * recorded tool output differs from the fresh one or recorded messages were never reached, 2 for
@@ -14,19 +14,22 @@ import { BadInputError } from '../spec/errors.js';
 import { ChatMessageSchema, type ChatMessage } from '../spec/messages.js';
 import { loadDomain } from '../domains/index.js';
 import { selectTasks } from '../run/task-run.js';
+import { parsePersonas } from '../users/personas.js';
 import { replayTrajectory, type TrajectoryReplay } from '../run/replay-trajectory.js';
 import { parseJsonText, readTextFile, validate } from '../util/json-file.js';
 import { resolveLiveModelConfig } from '../models/config.js';
-import { OpenAICompatibleModel } from '../models/openai-adapter.js';
+import { createModel } from '../models/providers.js';
 
 const TrajectorySchema = z.array(ChatMessageSchema);
-const LineSchema = z.looseObject({ task_id: z.string().optional(), messages: TrajectorySchema });
+const LineSchema = z.looseObject({ task_id: z.string().optional(), persona: z.string().optional(), messages: TrajectorySchema });
 
 /** One trajectory to score. */
 export interface TrajectoryInput {
   /** Where it came from, for messages: `file` or `file:line`. */
   where: string;
   taskId: string | undefined;
+  /** The persona the customer played (persona-scoped checks apply to it), when the line names one. */
+  persona?: string;
   messages: ChatMessage[];
 }
 
@@ -45,7 +48,7 @@ export function readTrajectories(file: string): TrajectoryInput[] {
     const value = parseJsonText(line, where);
     if (Array.isArray(value)) return [{ where, taskId: undefined, messages: validate(TrajectorySchema, value, where) }];
     const v = validate(LineSchema, value, where);
-    return [{ where, taskId: v.task_id, messages: v.messages }];
+    return [{ where, taskId: v.task_id, ...(v.persona !== undefined ? { persona: v.persona } : {}), messages: v.messages }];
   });
 }
 
@@ -68,23 +71,26 @@ const replayedAsRecorded = (r: TrajectoryReplay) => r.toolOutputDifferences.leng
 export function registerEvaluate(program: Command, setExit: (code: number) => void): void {
   program
     .command('evaluate <trajectory>')
-    .description('score recorded trajectories (OpenAI chat messages; JSON or JSON Lines) by replaying their tool calls in a fresh environment')
+    .description('score recorded trajectories (chat-completions messages, as run stores them; JSON or JSON Lines) by replaying their tool calls in a fresh environment')
     .requiredOption('--domain <name>', 'domain')
     .option('--data-dir <dir>', "a tau2-bench domain folder (default: servicegym's own dataset)")
     .option('--task <id>', 'the task of the trajectory (JSON Lines: of the lines without task_id)')
+    .option('--persona <id>', 'the persona the customer played, for checks limited to personas (JSON Lines: of the lines without persona)')
     .option('--judge-model <name>', 'judge NL assertions with this model (live; needs SERVICEGYM_API_KEY)')
     .option('--json', 'print the evaluations as JSON')
     .action(async (file: string, flags) => {
       const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir });
       const inputs = readTrajectories(file);
-      const judge = flags.judgeModel ? new OpenAICompatibleModel(resolveLiveModelConfig({ model: flags.judgeModel })) : undefined;
+      const judge = flags.judgeModel ? createModel('openai-compatible', { config: resolveLiveModelConfig({ model: flags.judgeModel }) }) : undefined;
       const results = [];
       let faithful = true;
       for (const t of inputs) {
         const taskId = t.taskId ?? flags.task;
         if (!taskId) throw new BadInputError('no task id: give --task ID (or a "task_id" on each JSON Lines entry)', { file: t.where });
         const [task] = selectTasks(loaded, [taskId]);
-        const r = await replayTrajectory({ loaded, task, messages: t.messages, judge });
+        const persona = t.persona ?? flags.persona;
+        if (persona !== undefined) parsePersonas([persona]);
+        const r = await replayTrajectory({ loaded, task, messages: t.messages, judge, persona });
         faithful &&= replayedAsRecorded(r);
         results.push(report(t, taskId, r));
       }

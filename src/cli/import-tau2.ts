@@ -18,7 +18,7 @@ import { summarizeRun } from '../run/summary.js';
 import { parseJsonText, readTextFile, validate } from '../util/json-file.js';
 import { sha256Hex } from '../util/canonical.js';
 import { resolveLiveModelConfig } from '../models/config.js';
-import { OpenAICompatibleModel } from '../models/openai-adapter.js';
+import { createModel } from '../models/providers.js';
 import { table } from './output.js';
 
 const pct = (a: number, n: number) => (n ? `${Math.round((1000 * a) / n) / 10}%` : '-');
@@ -51,7 +51,7 @@ export function registerImportTau2(program: Command, setExit: (code: number) => 
       const domain: string = flags.domain ?? results.info.environment_info.domain_name;
       const loaded = loadDomain(domain, { dataDir: flags.dataDir });
       if (loaded.mode !== 'tau2') throw new BadInputError(`--data-dir must be a tau2-bench ${domain} folder`, { file: flags.dataDir });
-      const judge = flags.judgeModel ? new OpenAICompatibleModel(resolveLiveModelConfig({ model: flags.judgeModel })) : undefined;
+      const judge = flags.judgeModel ? createModel('openai-compatible', { config: resolveLiveModelConfig({ model: flags.judgeModel }) }) : undefined;
       const res = await importTau2Simulations({ results, loaded, judge });
       const runId = `tau2-${domain}-${sha256Hex(text).slice(0, 12)}`;
       if (flags.store !== false) {

@@ -13,7 +13,7 @@ import { loadDomain } from '../domains/index.js';
 import { DEFAULT_STORE_PATH, RunStore } from '../store/store.js';
 import { readEpisodeLogs } from '../store/run-log.js';
 import type { EpisodeRunLog } from '../spec/run-log.js';
-import { ReplayModel } from '../models/replay.js';
+import { createModel } from '../models/providers.js';
 import { notRescorable, rescoreEpisode, skippedOutcome, type RescoreOutcome } from '../run/rescore.js';
 
 /** Loads the dataset an episode was run on: a tau2 folder as recorded (or `--data-dir`), else servicegym's own. */
@@ -32,7 +32,7 @@ function datasetLoader(dataDir: string | undefined): (r: EpisodeRunLog) => Loade
 export async function rescoreRun(store: RunStore, runId: string, dataDir?: string): Promise<RescoreOutcome[]> {
   if (!store.getRun(runId)) throw new BadInputError(`no run '${runId}' in the store (servicegym view lists the runs)`);
   const judgeCalls = store.receipts(runId).filter((r) => r.kind === 'llm_judge').map((r) => ({ kind: r.kind, provider: r.provider, endpoint: r.endpoint, request: r.request, response: r.response, elapsed_seconds: r.elapsed_seconds }) as Receipt);
-  const judge = judgeCalls.length ? new ReplayModel(judgeCalls, String((judgeCalls[0].request as { model?: unknown }).model ?? 'judge')) : undefined;
+  const judge = judgeCalls.length ? createModel('replay', { receipts: judgeCalls, model: String((judgeCalls[0].request as { model?: unknown }).model ?? 'judge') }) : undefined;
   const load = datasetLoader(dataDir);
   const out: RescoreOutcome[] = [];
   for (const e of readEpisodeLogs(store, runId)) {

@@ -50,6 +50,8 @@ export interface ReplayTrajectoryOptions<S> {
   /** Default: the dataset's "now" and an empty id seed, as `run` and `validate` use. */
   env?: ReplayEnvOptions;
   judge?: ChatModel;
+  /** The persona the customer played (checks limited to personas apply to it). */
+  persona?: string;
   /** Over {@link TASK_RUN_SETTINGS}; the greeting is always the recorded one (or none). */
   settings?: EpisodeSettings;
 }
@@ -93,7 +95,7 @@ export async function replayTrajectory<S>(opts: ReplayTrajectoryOptions<S>): Pro
   let evaluation: TaskEvaluation | null = null;
   let evaluationError: string | null = null;
   try {
-    evaluation = await evaluateTask({ loaded, task, trace: episode, judge: opts.judge, env });
+    evaluation = await evaluateTask({ loaded, task, trace: episode, judge: opts.judge, env, persona: opts.persona });
   } catch (e) {
     evaluationError = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
   }

@@ -115,7 +115,7 @@ export async function rescoreEpisode<S>(loaded: LoadedDomain<S>, record: Episode
   let error: string | null = null;
   try {
     const strict = record.evaluation?.kind === 'task' && record.evaluation.strict === true;
-    fresh = taskEvaluationRecord(await evaluateTask({ loaded, task, trace, judge, env, strict }));
+    fresh = taskEvaluationRecord(await evaluateTask({ loaded, task, trace, judge, env, strict, persona: record.persona ?? undefined }));
   } catch (err) {
     error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
   }

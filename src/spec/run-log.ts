@@ -79,8 +79,11 @@ export const FieldDiffSchema = z.strictObject({
 
 const VerdictSchema = z.enum(['pass', 'fail', 'not_judged']);
 
-/** A task evaluation (src/evaluation/types.ts `TaskEvaluation`, without the judge receipts, which the store keeps per run). */
-export const TaskEvaluationRecordSchema = z.strictObject({
+/**
+ * A task evaluation (src/evaluation/types.ts `TaskEvaluation`, without the judge receipts, which
+ * the store keeps per run). Known fields are typed; fields a newer evaluator adds are kept as they are.
+ */
+export const TaskEvaluationRecordSchema = z.looseObject({
   kind: z.literal('task'),
   task_id: z.string(),
   termination: z.string(),
@@ -90,7 +93,16 @@ export const TaskEvaluationRecordSchema = z.strictObject({
   partial: z.number(),
   not_judged: z.boolean(),
   checks: z.array(
-    z.strictObject({ id: z.string(), kind: z.string(), verdict: VerdictSchema, evidence: z.string(), diff: z.array(FieldDiffSchema).optional() }),
+    z.looseObject({
+      id: z.string(),
+      kind: z.string(),
+      verdict: VerdictSchema,
+      evidence: z.string(),
+      diff: z.array(FieldDiffSchema).optional(),
+      /** Transcript rules: the rule's patterns or the LLM judge's majority. */
+      decided_by: z.enum(['pattern', 'judge']).optional(),
+      agreement: z.strictObject({ votes: z.number(), majority: z.number(), pattern_agrees: z.boolean() }).optional(),
+    }),
   ),
   rubric: z.array(
     z.strictObject({ id: z.string(), weight: z.number(), description: z.string(), verdict: VerdictSchema, checks: z.array(z.string()) }),
@@ -100,6 +112,10 @@ export const TaskEvaluationRecordSchema = z.strictObject({
   strict: z.boolean().optional(),
   /** Strict mode: what the episode was flagged for. */
   flags: z.array(z.string()).optional(),
+  /** Cross-side tool use (domains with user tools), when there was any. */
+  cross_side: z
+    .strictObject({ count: z.number(), events: z.array(z.strictObject({ kind: z.string(), tool: z.string(), at: z.number() })) })
+    .optional(),
 });
 export type TaskEvaluationRecord = z.infer<typeof TaskEvaluationRecordSchema>;
 

@@ -52,11 +52,13 @@ describe('evaluate scores a trajectory as its live episode was scored', () => {
       const v = await runCli(['validate', '--domain', domain, '--db', db, '-q', '--json']);
       expect(v.code, v.err).toBe(0);
       const episodes = stored((JSON.parse(v.out) as { run_id: string }).run_id);
-      expect(episodes.length).toBe(5);
+      // One episode per task, and one per persona of a task with its own persona set (retail T16: four).
+      const loaded = loadDomain(domain);
+      expect(episodes.length).toBe(loaded.tasks.reduce((n, t) => n + (t.servicegym?.personas?.length ?? 1), 0));
       for (const e of episodes) {
-        const file = path.join(dir, `${domain}-${e.record.task.id}.json`);
+        const file = path.join(dir, `${domain}-${e.episodeId.replace('#', '-')}.json`);
         fs.writeFileSync(file, JSON.stringify(e.record.messages));
-        const { code, results, err } = await evaluate(domain, file, ['--task', e.record.task.id]);
+        const { code, results, err } = await evaluate(domain, file, ['--task', e.record.task.id, ...(e.record.persona ? ['--persona', e.record.persona] : [])]);
         expect(code, err).toBe(0);
         expect(results[0].termination).toBe(e.record.termination.reason);
         expect({ kind: 'task', ...results[0].evaluation }).toEqual(e.record.evaluation);

@@ -75,7 +75,7 @@ function results(domain: string, tasks: Task[], simulations: Record<string, unkn
 /** The oracle's trajectory of every task (gold actions, a confirmation before each write). */
 async function goldTrajectories(domain: string): Promise<{ tasks: Task[]; messages: Map<string, ChatMessage[]> }> {
   const loaded = loadDomain(domain, { dataDir: path.join(SHARED, 'peers/tau2', domain) });
-  const res = await runDomainTasks({ loaded, tasks: loaded.tasks, trials: 1, concurrency: 2, mode: 'oracle', runId: 'gold' });
+  const res = await runDomainTasks({ loaded, tasks: loaded.tasks, trials: 1, concurrency: 2, agent: 'oracle', user: 'personas', runId: 'gold' });
   for (const r of res.records) expect(r.evaluation?.reward_breakdown.DB, r.taskId).toBe(1);
   return { tasks: loaded.tasks, messages: new Map(res.records.map((r) => [r.taskId, r.episode.messages])) };
 }
