@@ -13,6 +13,8 @@ import { LLMAgent } from './llm-agent.js';
 import { OracleAgent } from './oracle-agent.js';
 import { ScriptedAgent, type ScriptEntry } from './scripted-agent.js';
 import { uiScriptAgent } from './ui-oracle.js';
+import { ReplayAgent } from './replay-agent.js';
+import type { ChatMessage } from '../spec/messages.js';
 
 /** What an agent factory gets for one episode. */
 export interface AgentContext {
@@ -30,6 +32,8 @@ export interface AgentContext {
   systemPrompt?: string;
   /** The script of a `scripted` agent. */
   script?: ScriptEntry[];
+  /** The recorded trajectory a `replay` agent plays back (chat-completions messages, system first if recorded). */
+  trajectory?: readonly ChatMessage[];
 }
 
 /** One registered agent kind. */
@@ -77,7 +81,11 @@ export const agentKinds: Record<string, AgentKind> = {
     needsModel: false,
     create: (c) => new ScriptedAgent(need(c.script, 'scripted', 'a script')),
   },
-  // Registration point: the replay agent (a recorded trajectory's assistant turns) registers here.
+  replay: {
+    description: "a recorded trajectory's assistant turns, in order (evaluate, import tau2-results)",
+    needsModel: false,
+    create: (c) => new ReplayAgent(need(c.trajectory, 'replay', 'a recorded trajectory')),
+  },
 };
 
 /** The kind registered under `name`; throws {@link BadInputError} listing the known kinds. */

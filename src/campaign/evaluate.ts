@@ -6,16 +6,15 @@
 import type { CampaignCase } from '../spec/campaign.js';
 import type { Receipt } from '../spec/receipt.js';
 import type { ActionLogEntry } from '../spec/action-log.js';
-import type { ChatMessage, WireTool } from '../spec/messages.js';
-import type { Domain } from '../spec/domain.js';
-import { Environment, type ToolLogEntry } from '../env/environment.js';
-import { toWireTool } from '../env/wire-tools.js';
+import type { ChatMessage } from '../spec/messages.js';
+import type { Domain, LoadedDomain } from '../spec/domain.js';
+import type { Task } from '../spec/task.js';
+import type { ToolLogEntry } from '../env/environment.js';
 import { getDomain } from '../domains/index.js';
 import type { ChatModel } from '../models/chat-model.js';
 import type { UsageTracker } from '../models/usage.js';
-import { LLMAgent } from '../agents/llm-agent.js';
-import { ScriptedUser } from '../users/scripted-user.js';
 import { runEpisode, type TerminationReason } from '../orchestrator/episode.js';
+import { buildEpisode } from '../orchestrator/build.js';
 import { judgeReply } from '../evaluation/rubric-judge.js';
 import type { LoadedCampaign, PromptVariant } from './load.js';
 
@@ -76,12 +75,16 @@ function noteFor(c: LoadedCampaign, shouldTransfer: boolean, transferred: boolea
   return handled === true ? n.handled : n.mishandled;
 }
 
-/** The agent's wire tools per domain, converted once (the JSON Schema conversion is the costly part of a case). */
-const wireTools = new WeakMap<object, WireTool[]>();
-function agentTools(domain: Domain<any>): WireTool[] {
-  let tools = wireTools.get(domain);
-  if (!tools) wireTools.set(domain, (tools = domain.tools.filter((t) => t.requestor === 'assistant').map(toWireTool)));
-  return tools;
+/**
+ * A campaign case as the episode builder sees it: the case's domain with the prompt under test as
+ * its policy, and a one-turn task whose customer says the case's message. The builder converts the
+ * domain's tools to wire tools once per domain (the costly part of a case).
+ */
+function caseEpisodeSpec(domain: Domain<any>, prompt: PromptVariant, kase: CampaignCase): { loaded: LoadedDomain<any>; task: Task } {
+  return {
+    loaded: { domain, mode: 'servicegym', policy: prompt.text, tasks: [], source: 'campaign' },
+    task: { id: kase.id, user_scenario: { instructions: kase.user } },
+  };
 }
 
 /** One case of a campaign, evaluated once: {@link evaluateCase}'s options. */
@@ -100,15 +103,17 @@ export interface EvaluateCaseOptions extends EvaluateOptions {
 export async function evaluateCase(opts: EvaluateCaseOptions): Promise<CaseEpisode> {
   const { campaign, prompt, model, usage, kase } = opts;
   const domain = getDomain(campaign.spec.domain);
-  const tools = agentTools(domain);
-  const env = new Environment(domain, { now: opts.now });
-  const agent = new LLMAgent({ model, systemPrompt: prompt.text, tools, temperature: campaign.spec.model.temperature, seed: opts.seed });
+  const built = await buildEpisode({
+    ...caseEpisodeSpec(domain, prompt, kase),
+    trial: 0,
+    agent: { kind: 'llm', model, systemPrompt: prompt.text, temperature: campaign.spec.model.temperature, seed: opts.seed },
+    user: { kind: 'scripted', replies: [kase.user] },
+    env: { now: opts.now, idSeed: '' },
+  });
   // Seed semantics: no canned greeting, at most max_steps agent calls, the transfer tool ends
   // the episode at once, and a failed model call aborts the campaign (it resumes from its journal).
   const ep = await runEpisode({
-    agent,
-    user: new ScriptedUser([kase.user]),
-    env,
+    ...built,
     greeting: null,
     maxSteps: campaign.spec.agent.max_steps,
     stepCounting: 'agent_turns',

@@ -11,7 +11,8 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { loadCampaign } from '../campaign/load.js';
 import { runCampaign } from '../optimizer/seed-campaign.js';
-import { ReplayModel, VirtualClock } from '../models/replay.js';
+import { VirtualClock, type ReplayModel } from '../models/replay.js';
+import { createModel } from '../models/providers.js';
 import { BadInputError } from '../spec/errors.js';
 import { DEFAULT_STORE_PATH } from '../store/store.js';
 import { finishCampaign, type ReportAddendum } from './campaign-common.js';
@@ -39,7 +40,8 @@ export function registerReplay(program: Command, setExit: (code: number) => void
       if (!campaign.receipts) throw new BadInputError('the campaign names no receipts_file; replay needs recorded receipts', { file: path.join(dir, 'campaign.json'), path: '$.receipts_file' });
       if (campaign.receipts.length === 0) throw new BadInputError('holds no receipt; replay needs the recorded receipts (one JSON object per line)', { file: path.resolve(campaign.dir, campaign.spec.receipts_file!), path: '$' });
       const clock = new VirtualClock(campaign.spec.experiment?.created_at);
-      const model = new ReplayModel(campaign.receipts, campaign.spec.model.model, clock);
+      // The provider registry's `replay` kind is a ReplayModel: it also counts the receipts it served.
+      const model = createModel('replay', { receipts: campaign.receipts, model: campaign.spec.model.model, clock }) as ReplayModel;
       const started = performance.now();
       const outcome = await runCampaign({ campaign, model, clock, workDir: path.join(flags.workDir, campaign.spec.name), onProgress: log });
       const used = model.consumed();

@@ -1,22 +1,22 @@
 /**
  * Scoring a recorded trajectory (tau2's evaluate-trajs): the recorded assistant and user messages
- * are played again by a replay agent and a replay user (src/agents/replay-agent.ts,
- * src/users/replay-user.ts) through the same episode loop, settings and evaluator as a live task
- * episode, in a fresh environment at the task's start state. The tool calls therefore run again;
+ * are played again by the `replay` agent and the `replay` user of the registries (built by the one
+ * episode builder, src/orchestrator/build.ts) through the same episode loop, settings and evaluator
+ * as a live task episode, in a fresh environment at the task's start state. The tool calls therefore run again;
  * every recorded tool output that differs from the fresh one is reported.
  */
 import type { LoadedDomain } from '../spec/domain.js';
 import type { Task } from '../spec/task.js';
 import type { ChatMessage } from '../spec/messages.js';
 import { contentText } from '../spec/content.js';
-import { Environment } from '../env/environment.js';
 import type { ChatModel } from '../models/chat-model.js';
-import { ReplayAgent, splitGreeting } from '../agents/replay-agent.js';
-import { ReplayUser } from '../users/replay-user.js';
+import { splitGreeting } from '../agents/replay-agent.js';
+import { recordedUserTurns } from '../users/replay-user.js';
+import { buildEpisode } from '../orchestrator/build.js';
 import { runEpisode, type EpisodeResult } from '../orchestrator/episode.js';
 import type { EpisodeSettings } from '../orchestrator/settings.js';
 import { evaluateTask } from '../evaluation/compose.js';
-import { taskInitialState, type ReplayEnvOptions } from '../evaluation/initial-state.js';
+import type { ReplayEnvOptions } from '../evaluation/initial-state.js';
 import type { TaskEvaluation } from '../evaluation/types.js';
 import { TASK_RUN_SETTINGS } from './task-run.js';
 
@@ -50,6 +50,8 @@ export interface ReplayTrajectoryOptions<S> {
   /** Default: the dataset's "now" and an empty id seed, as `run` and `validate` use. */
   env?: ReplayEnvOptions;
   judge?: ChatModel;
+  /** Trial index given to the builder (default 0). */
+  trial?: number;
   /** The persona the customer played (checks limited to personas apply to it). */
   persona?: string;
   /** Over {@link TASK_RUN_SETTINGS}; the greeting is always the recorded one (or none). */
@@ -72,6 +74,16 @@ function toolOutputDifferences(recorded: readonly ChatMessage[], replayed: reado
   });
 }
 
+/** Recorded assistant and user turns the replayed episode never reached (it ended earlier). */
+function unreplayed(recorded: readonly ChatMessage[], replayed: readonly ChatMessage[]): { assistant: number; user: number } {
+  const { greeting, rest } = splitGreeting(recorded);
+  const assistantTurns = (ms: readonly ChatMessage[]) => ms.filter((m) => m.role === 'assistant').length;
+  const recordedAssistant = assistantTurns(recorded.slice(rest));
+  const replayedAssistant = assistantTurns(replayed) - (greeting !== null ? 1 : 0);
+  const replayedUser = replayed.filter((m) => m.role === 'user').length;
+  return { assistant: Math.max(0, recordedAssistant - replayedAssistant), user: Math.max(0, recordedUserTurns(recorded).length - replayedUser) };
+}
+
 /**
  * Replays `messages` as an episode of `task` and evaluates it.
  * Throws BadInputError for a malformed task start state; evaluator exceptions are returned as
@@ -80,16 +92,14 @@ function toolOutputDifferences(recorded: readonly ChatMessage[], replayed: reado
 export async function replayTrajectory<S>(opts: ReplayTrajectoryOptions<S>): Promise<TrajectoryReplay<S>> {
   const { loaded, task } = opts;
   const env = opts.env ?? datasetEnv(loaded);
-  const agent = new ReplayAgent(opts.messages);
-  const user = new ReplayUser(opts.messages);
-  const environment = new Environment<S>(loaded.domain, { now: env.now, idSeed: env.idSeed, state: await taskInitialState(loaded.domain, task, env) });
+  const greeting = splitGreeting(opts.messages);
+  const trajectory = opts.messages;
+  const built = await buildEpisode({ loaded, task, trial: opts.trial ?? 0, agent: { kind: 'replay', trajectory }, user: { kind: 'replay', trajectory }, env });
   const episode = await runEpisode<S>({
     ...TASK_RUN_SETTINGS,
     ...opts.settings,
-    greeting: splitGreeting(opts.messages).greeting,
-    agent,
-    user,
-    env: environment,
+    greeting: greeting.greeting,
+    ...built,
     modelErrors: 'end',
   });
   let evaluation: TaskEvaluation | null = null;
@@ -104,6 +114,6 @@ export async function replayTrajectory<S>(opts: ReplayTrajectoryOptions<S>): Pro
     evaluation,
     evaluationError,
     toolOutputDifferences: toolOutputDifferences(opts.messages, episode.messages),
-    unreplayed: { assistant: agent.remaining(), user: user.remaining() },
+    unreplayed: unreplayed(opts.messages, episode.messages),
   };
 }

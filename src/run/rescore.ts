@@ -10,7 +10,8 @@
  */
 import type { LoadedDomain } from '../spec/domain.js';
 import type { StateOps } from '../spec/state.js';
-import type { ChatMessage } from '../spec/messages.js';
+import type { ChatMessage, ToolCall } from '../spec/messages.js';
+import type { ActionLogEntry } from '../spec/action-log.js';
 import type { EpisodeRunLog } from '../spec/run-log.js';
 import { contentText } from '../spec/content.js';
 import { Environment, type ToolLogEntry } from '../env/environment.js';
@@ -43,16 +44,70 @@ const show = (v: unknown): string => {
   return s.length > 120 ? `${s.slice(0, 117)}...` : s;
 };
 
-/** Replays the action log on the start state; returns the environment and the differing results. */
+/** A call of a self-recording tool (a terminal), as the messages hold it. */
+interface SelfCall {
+  call: ToolCall;
+  requestor: 'assistant' | 'user';
+  message_index: number;
+}
+
+/**
+ * The executed calls of the domain's self-recording tools (`records: 'self'`, e.g. the GDS
+ * terminal), in message order. Their actions are not operations of their own (`sell_segment` is
+ * what a command did), so they are replayed by running the calls again: every one of them, since a
+ * command that records nothing still moves the terminal session.
+ */
+function selfCalls(loaded: LoadedDomain<any>, record: EpisodeRunLog): SelfCall[] {
+  const self = new Set(loaded.domain.tools.filter((t) => t.records === 'self').map((t) => t.name));
+  if (!self.size) return [];
+  const executed = record.tool_calls.filter((t) => self.has(t.name)).length;
+  const out: SelfCall[] = [];
+  record.messages.forEach((m, i) => {
+    if (m.role !== 'assistant' && m.role !== 'user') return;
+    const requestor = m.role === 'assistant' ? 'assistant' : 'user';
+    for (const tc of m.tool_calls ?? []) if (self.has(tc.function.name)) out.push({ call: { id: tc.id, type: 'function', function: { name: tc.function.name, arguments: tc.function.arguments } }, requestor, message_index: i });
+  });
+  return out.slice(0, executed);
+}
+
+const actionShape = (a: { name: string; arguments: unknown; result: string; error: boolean; mutating: boolean }) => canonicalJson({ name: a.name, arguments: a.arguments, result: a.result, error: a.error, mutating: a.mutating });
+
+/**
+ * Replays the action log on the start state: an operation of the back-end (an API tool, also when
+ * a surface performed it) runs again directly; an action a self-recording tool recorded is
+ * reproduced by running that tool's calls again in order ({@link selfCalls}). Returns the
+ * environment and every result or action that differs from the record.
+ */
 async function replayActions<S>(loaded: LoadedDomain<S>, record: EpisodeRunLog, start: S, env: ReplayEnvOptions): Promise<{ e: Environment<S>; differences: string[] }> {
   const e = new Environment<S>(loaded.domain, { now: env.now, idSeed: env.idSeed, state: start });
   const differences: string[] = [];
+  const calls = selfCalls(loaded, record);
+  const callIds = new Map(calls.map((c, i) => [c.call.id, i]));
+  let next = 0;
+  const produced: ActionLogEntry[] = [];
+  const runCalls = async (through: number) => {
+    for (; next <= through && next < calls.length; next++) {
+      const c = calls[next];
+      const before = e.actionLog.length;
+      await e.execute(c.call, c.requestor, { message_index: c.message_index });
+      produced.push(...e.actionLog.slice(before));
+    }
+  };
   for (const a of record.action_log) {
     if (a.requestor === 'system') continue;
+    const self = a.cause?.tool_call_id !== undefined ? callIds.get(a.cause.tool_call_id) : undefined;
+    if (self !== undefined) {
+      await runCalls(self);
+      const got = produced.shift();
+      if (!got || actionShape(got) !== actionShape(a)) differences.push(`action #${a.seq} ${a.name}: recorded ${show({ arguments: a.arguments, result: a.result })} but the replay gave ${got ? show({ name: got.name, arguments: got.arguments, result: got.result }) : 'no action'}`);
+      continue;
+    }
     const call = { id: `rescore_${a.seq}`, type: 'function' as const, function: { name: a.name, arguments: typeof a.arguments === 'string' ? a.arguments : JSON.stringify(a.arguments) } };
     const entry = await e.execute(call, a.requestor);
     if (entry.output !== a.result) differences.push(`action #${a.seq} ${a.name}: recorded result ${show(a.result)} but the replay gave ${show(entry.output)}`);
   }
+  await runCalls(calls.length - 1);
+  for (const a of produced) differences.push(`the replay recorded an action the record lacks: ${a.name} ${show(a.arguments)}`);
   return { e, differences };
 }
 

@@ -115,6 +115,20 @@ export interface LoadedDomain<S = unknown> {
   customerOpening?: string;
   /** Dataset-specific data lints, run by `lint` and the validate report beside the generic ones. */
   lints?: (tasks: readonly Task[]) => DatasetLintFinding[];
+  /** The domain's wording for customer personas (src/users/personas.ts); absent: generic wording. */
+  personaText?: PersonaText;
+}
+
+/**
+ * How a domain's customers name their records, for the personas (seed task T16): the vague
+ * customer withholds these specifics, recognises the agent asking for them, and says "my order"
+ * instead of "order O1".
+ */
+export interface PersonaText {
+  /** Nouns naming the customer's records and their ids, singular and lower case (`order`, `reservation`, `flight` …). */
+  recordNouns: readonly string[];
+  /** What a vague customer leaves out, as a list phrase after "no": e.g. `order or user ids, no item or product names`. */
+  withheld: string;
 }
 
 /** One dataset-specific lint finding (same shape as the evaluator's generic lint findings). */

@@ -12,8 +12,9 @@ import { LLMUserSimulator } from './llm-user.js';
 import { ScriptedUser, type UserRule } from './scripted-user.js';
 import { personaModifiers, scriptedPersonaUser } from './personas.js';
 import { GoldUser } from './gold-user.js';
+import { ReplayUser } from './replay-user.js';
 import { toWireTool } from '../env/wire-tools.js';
-import type { WireTool } from '../spec/messages.js';
+import type { ChatMessage, WireTool } from '../spec/messages.js';
 
 /** The customer's own tools (dual control: the device tools of tau2 telecom), as OpenAI `tools[]`; empty for most domains. */
 export function userSideTools(loaded: LoadedDomain<any>): WireTool[] {
@@ -56,6 +57,8 @@ export interface UserContext {
   /** A `scripted` customer's replies in order; default: the domain's opening line, then yes to every confirmation request. */
   replies?: string[];
   rules?: UserRule[];
+  /** The recorded trajectory a `replay` customer plays back (its user messages and own tool calls). */
+  trajectory?: readonly ChatMessage[];
 }
 
 /** One registered user kind. */
@@ -83,7 +86,7 @@ export const userKinds: Record<string, UserKind> = {
     needsModel: true,
     create: (c) => {
       if (!c.model) throw new BadInputError('the llm user simulator needs a model (--user-model)');
-      const modifiers = [...(c.modifiers ?? []), ...(c.persona ? personaModifiers(c.persona, c.task) : [])];
+      const modifiers = [...(c.modifiers ?? []), ...(c.persona ? personaModifiers(c.persona, c.task, c.loaded.personaText) : [])];
       const tools = userSideTools(c.loaded);
       return new LLMUserSimulator({ model: c.model, scenario: c.task.user_scenario, modifiers, temperature: c.temperature, seed: c.seed, tools: tools.length ? tools : undefined });
     },
@@ -96,14 +99,21 @@ export const userKinds: Record<string, UserKind> = {
   personas: {
     description: 'the offline customer of a persona (impatient, vague, contradictory, off-policy), from the task',
     needsModel: false,
-    create: (c) => (c.persona ? scriptedPersonaUser(c.persona, c.task) : offlineCustomer(c)),
+    create: (c) => (c.persona ? scriptedPersonaUser(c.persona, c.task, c.loaded.personaText) : offlineCustomer(c)),
+  },
+  replay: {
+    description: "a recorded trajectory's user turns, in order, the customer's own tool calls included",
+    needsModel: false,
+    create: (c) => {
+      if (!c.trajectory) throw new BadInputError('the replay user simulator needs a recorded trajectory');
+      return new ReplayUser(c.trajectory);
+    },
   },
   ticket: {
     description: "no live customer: the task's ticket opens the episode and the agent's replies go to the ticket (helpdesk work); the episode ends at the agent's first text message",
     needsModel: false,
     create: (c) => ticketUser(c.task),
   },
-  // Registration point: the replay user (a recorded trajectory's user turns) registers here.
 };
 
 /** The kind registered under `name`; throws {@link BadInputError} listing the known kinds. */

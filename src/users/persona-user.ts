@@ -14,15 +14,32 @@
  *    carries `###STOP###`) and the episode ends (`user_stop`).
  */
 import type { Task } from '../spec/task.js';
+import type { PersonaText } from '../spec/domain.js';
 import { detectSignal, USER_SIGNAL_TOKENS, type User, type UserTurn, type Utterance } from './user.js';
 import type { UserRule } from './scripted-user.js';
 
 /** An agent message asking the customer to confirm an action (the oracle's "Shall I proceed?" among others). */
 export const ASKS_CONFIRMATION = /\b(shall i proceed|should i proceed|do you confirm|confirm|proceed|go ahead)\b[^?]*\?/i;
 
-/** An agent message asking for the identifying details a vague customer left out. */
-export const ASKS_FOR_DETAILS =
-  /\b(which|what)\s+(order|item|product|reservation|booking|flight)s?\b|\b(order|reservation|booking|user|account)\s+(id|number)\b|\bmore (details|information|info)\b|\b(provide|give|share|tell)\b[^.?!]*\b(details|id|number|items?)\b/i;
+/**
+ * The persona wording of a domain that gives none (`LoadedDomain.personaText`): generic record
+ * nouns. Domains name their own (an airline's reservations and flights, a shop's orders and items).
+ */
+export const GENERIC_PERSONA_TEXT: PersonaText = { recordNouns: ['account', 'record', 'case'], withheld: 'account, record or user ids, no names of what it is about' };
+
+const nounGroup = (nouns: readonly string[]) => nouns.map((n) => n.replace(/[^a-z0-9 _-]/gi, '')).filter(Boolean).join('|');
+
+/**
+ * An agent message asking for the identifying details a vague customer left out: which of the
+ * domain's records, a record or user id or number, more details.
+ */
+export function asksForDetails(text: PersonaText = GENERIC_PERSONA_TEXT): RegExp {
+  const nouns = nounGroup(text.recordNouns);
+  return new RegExp(
+    String.raw`\b(which|what)\s+(${nouns})s?\b|\b(${nouns}|user|account)\s+(id|number)\b|\bmore (details|information|info)\b|\b(provide|give|share|tell)\b[^.?!]*\b(details|id|number|items?)\b`,
+    'i',
+  );
+}
 
 /** An agent message refusing a request (what an off-policy customer then accepts). */
 export const REFUSES_REQUEST =
@@ -121,13 +138,14 @@ const ID_TOKEN = String.raw`(?:#[\w-]+|(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]{2,}|\
 
 /**
  * The text without parentheticals and without id-like tokens (see `ID_TOKEN`: `#W55`, `O1`,
- * `8KQ2ZD`, dates); a noun naming the id becomes "my …" ("cancel order O1" → "cancel my order").
- * Plain numbers (sizes, amounts) stay. Best effort, for scenarios without `scripted_user`.
+ * `8KQ2ZD`, dates); one of the domain's record nouns naming the id becomes "my …" ("cancel order
+ * O1" → "cancel my order"). Plain numbers (sizes, amounts) stay. Best effort, for scenarios without
+ * `scripted_user`.
  */
-export function redactDetails(text: string): string {
+export function redactDetails(text: string, words: PersonaText = GENERIC_PERSONA_TEXT): string {
   return text
     .replace(/\s*\([^)]*\)/g, '')
-    .replace(new RegExp(String.raw`\b(?:the\s+|my\s+|an?\s+)?(order|reservation|booking|flight|item|account|ticket)\s+(?:number\s+|id\s+)?` + ID_TOKEN + String.raw`(?![\w-])`, 'gi'), (_m, noun: string) => `my ${noun}`)
+    .replace(new RegExp(String.raw`\b(?:the\s+|my\s+|an?\s+)?(${nounGroup(words.recordNouns)})\s+(?:number\s+|id\s+)?` + ID_TOKEN + String.raw`(?![\w-])`, 'gi'), (_m, noun: string) => `my ${noun}`)
     .replace(new RegExp(String.raw`(?<![\w-])` + ID_TOKEN + String.raw`(?![\w-])`, 'g'), '')
     .replace(/\s+([,.;:!?])/g, '$1')
     .replace(/,(\s*[,.;:!?])/g, '$1')

@@ -21,9 +21,11 @@
 import type { Task } from '../spec/task.js';
 import { BadInputError } from '../spec/errors.js';
 import type { User } from './user.js';
+import type { PersonaText } from '../spec/domain.js';
 import {
-  ASKS_FOR_DETAILS,
+  asksForDetails,
   baseScript,
+  GENERIC_PERSONA_TEXT,
   GENERIC_VAGUE_OPENING,
   PersonaUser,
   redactDetails,
@@ -35,10 +37,11 @@ import {
 
 export { DEFAULT_OFF_POLICY_REQUEST, DEFAULT_WRONG_WISH, PersonaUser, scriptSource, type PersonaScript, type ScriptSource } from './persona-user.js';
 
-/** What a persona form sees: the task and what its scripted customer knows. */
+/** What a persona form sees: the task, what its scripted customer knows, and the domain's persona wording. */
 export interface PersonaContext {
   task: Task;
   source: ScriptSource;
+  words: PersonaText;
 }
 
 /** One persona: its LLM form and its scripted form. */
@@ -79,19 +82,19 @@ const impatient: Persona = {
 const vague: Persona = {
   id: 'vague',
   summary: 'opens without the key details (ids, item names) and gives them only when asked',
-  instructions: ({ source }) =>
-    'You are vague. Open the conversation by saying roughly what you want, but leave out the specifics: no order, reservation or user ids, no item or product names, no amounts. ' +
+  instructions: ({ source, words }) =>
+    `You are vague. Open the conversation by saying roughly what you want, but leave out the specifics: no ${words.withheld}, no amounts. ` +
     'Give each specific only when the agent asks for it, and then give it accurately.' +
     (source.explicit && source.details ? ` The specifics you hold back until asked: ${quote(source.details)}.` : ''),
-  script: (s, { source }) => {
+  script: (s, { source, words }) => {
     const full = [source.wish, source.details].filter(Boolean).join(' ');
     // A derived wish may name ids: redact them (falling back to a generic opening when little is left).
-    const redacted = redactDetails(s.opening.wish);
+    const redacted = redactDetails(s.opening.wish, words);
     const wish = source.explicit ? s.opening.wish : redacted.length >= 12 ? redacted : GENERIC_VAGUE_OPENING;
     return {
       ...s,
       opening: { ...s.opening, wish, withhold: true },
-      rules: [...s.rules, { when: ASKS_FOR_DETAILS, say: source.explicit ? source.details ?? "Sorry, that's all I can tell you." : full, once: true }],
+      rules: [...s.rules, { when: asksForDetails(words), say: source.explicit ? source.details ?? "Sorry, that's all I can tell you." : full, once: true }],
     };
   },
 };
@@ -108,14 +111,14 @@ const contradictory: Persona = {
   // is a confirmation request (the oracle asks before its first write), the customer confirms
   // only conditionally: "if that is what you are about to do, yes" — an agent that had planned
   // the first wish must re-plan; the oracle (which only ever does the goal) may proceed.
-  script: (s, { source }) => ({
+  script: (s, { source, words }) => ({
     ...s,
     opening: { ...s.opening, wish: source.wrongWish },
     interjections: [
       ...s.interjections,
       {
         say: ({ asksConfirm, script }) => {
-          const real = script.opening.withhold && !source.explicit ? redactDetails(source.wish) : source.wish;
+          const real = script.opening.withhold && !source.explicit ? redactDetails(source.wish, words) : source.wish;
           return `Sorry, I changed my mind. ${real}` + (asksConfirm ? ' If that is what you are about to do, yes, please proceed.' : '');
         },
       },
@@ -179,23 +182,26 @@ export function parsePersonas(list: string | readonly string[]): string[] {
   return ids;
 }
 
-function context(task: Task): PersonaContext {
-  return { task, source: scriptSource(task) };
+function context(task: Task, words: PersonaText | undefined): PersonaContext {
+  return { task, source: scriptSource(task), words: words ?? GENERIC_PERSONA_TEXT };
 }
 
-/** LLM form: the simulator modifiers of persona `id` for `task` (pass as `LLMUserSimulatorOptions.modifiers`). */
-export function personaModifiers(id: string, task: Task): string[] {
-  const ctx = context(task);
+/**
+ * LLM form: the simulator modifiers of persona `id` for `task` (pass as
+ * `LLMUserSimulatorOptions.modifiers`). `words`: the domain's persona wording (`LoadedDomain.personaText`).
+ */
+export function personaModifiers(id: string, task: Task, words?: PersonaText): string[] {
+  const ctx = context(task, words);
   return personaParts(id).map((p) => p.instructions(ctx)).filter((s) => s !== '');
 }
 
-/** Scripted form: the neutral script of `task` with persona `id`'s transformations applied in order. */
-export function personaScript(id: string, task: Task): PersonaScript {
-  const ctx = context(task);
+/** Scripted form: the neutral script of `task` with persona `id`'s transformations applied in order (`words`: as {@link personaModifiers}). */
+export function personaScript(id: string, task: Task, words?: PersonaText): PersonaScript {
+  const ctx = context(task, words);
   return personaParts(id).reduce((s, p) => p.script(s, ctx), baseScript(ctx.source));
 }
 
 /** A fresh offline customer playing persona `id` on `task` (one per episode). */
-export function scriptedPersonaUser(id: string, task: Task): User {
-  return new PersonaUser(personaScript(id, task));
+export function scriptedPersonaUser(id: string, task: Task, words?: PersonaText): User {
+  return new PersonaUser(personaScript(id, task, words));
 }

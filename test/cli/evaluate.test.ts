@@ -1,6 +1,8 @@
 /**
  * `servicegym evaluate`: a trajectory file scores to the same evaluation the live episode that
- * produced it got — every seed task with the oracle (airline and retail), and the faulty scripted
+ * produced it got — every task of servicegym's own datasets with the oracle (airline, retail,
+ * banking, hotel, insurance, utility, the GDS terminal), telecom trajectories where the customer
+ * acts on their own phone, and the faulty scripted
  * agents' trajectories (wrong writes, a malformed call, unverified claims, missing totals) as one
  * JSON Lines file; recorded tool outputs that the fresh replay does not reproduce are reported.
  */
@@ -8,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { runCli } from '../support/cli.js';
-import { tmpDir } from '../support/paths.js';
+import { HAS_SHARED, SHARED, tmpDir } from '../support/paths.js';
 import { loadDomain } from '../../src/domains/index.js';
 import { RunStore } from '../../src/store/store.js';
 import { readEpisodeLogs, type StoredEpisode } from '../../src/store/run-log.js';
@@ -47,8 +49,8 @@ async function evaluate(domain: string, file: string, extra: string[] = []): Pro
 }
 
 describe('evaluate scores a trajectory as its live episode was scored', () => {
-  for (const domain of ['airline', 'retail']) {
-    it(`every ${domain} seed task with the oracle`, async () => {
+  for (const domain of ['airline', 'retail', 'banking', 'hotel', 'insurance', 'utility', 'gds']) {
+    it(`every ${domain} task with the oracle`, async () => {
       const v = await runCli(['validate', '--domain', domain, '--db', db, '-q', '--json']);
       expect(v.code, v.err).toBe(0);
       const episodes = stored((JSON.parse(v.out) as { run_id: string }).run_id);
@@ -64,8 +66,28 @@ describe('evaluate scores a trajectory as its live episode was scored', () => {
         expect({ kind: 'task', ...results[0].evaluation }).toEqual(e.record.evaluation);
         expect(results[0].evaluation).toMatchObject({ reward: 1, partial: 1 });
       }
-    }, 120_000);
+    }, 600_000);
   }
+
+  it.skipIf(!HAS_SHARED)("telecom trajectories with the customer's own tool calls (tau2 data)", async () => {
+    const dataDir = path.join(SHARED, 'peers/tau2', 'telecom');
+    const loaded = loadDomain('telecom', { dataDir });
+    const dual = loaded.tasks.filter((t) => (t.evaluation_criteria?.actions ?? []).some((a) => a.requestor === 'user')).slice(0, 3);
+    const v = await runCli(['validate', '--domain', 'telecom', '--data-dir', dataDir, '--tasks', dual.map((t) => t.id).join(','), '--db', db, '-q', '--json']);
+    expect(v.code, v.err).toBe(0);
+    const episodes = stored((JSON.parse(v.out) as { run_id: string }).run_id);
+    const file = path.join(dir, 'telecom.jsonl');
+    fs.writeFileSync(file, episodes.map((e) => JSON.stringify({ task_id: e.record.task.id, messages: e.record.messages })).join('\n') + '\n');
+    const { code, results, err } = await evaluate('telecom', file, ['--data-dir', dataDir]);
+    expect(code, err).toBe(0);
+    results.forEach((r, i) => {
+      expect({ kind: 'task', ...r.evaluation }).toEqual(episodes[i].record.evaluation);
+      expect(r.evaluation).toMatchObject({ reward: 1 });
+    });
+    // The customer's calls ran again on the fresh phone: each replayed output equals the recorded one.
+    expect(results.flatMap((r) => r.tool_output_differences)).toEqual([]);
+    expect(episodes.every((e) => e.record.messages.some((m) => m.role === 'user' && (m as { tool_calls?: unknown[] }).tool_calls?.length))).toBe(true);
+  }, 600_000);
 
   it('the faulty scripted trajectories, as one JSON Lines file with a task id per line', async () => {
     const store = RunStore.open(db);

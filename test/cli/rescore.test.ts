@@ -1,7 +1,8 @@
 /**
  * `servicegym rescore`: every evaluation stored by `validate` (airline and retail, servicegym's own
- * data and tau2's) and by a faulty scripted run is reproduced from the records alone, with zero
- * differences; a tampered record is caught and named; a store written by the previous version is
+ * data and tau2's; banking, hotel, insurance, utility; the GDS terminal; telecom with the
+ * customer's own tool calls) and by a faulty scripted run is reproduced from the records alone,
+ * with zero differences; a tampered record is caught and named; a store written by the previous version is
  * migrated and its episodes re-scored the same.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { runCli } from '../support/cli.js';
 import { HAS_SHARED, SHARED, tmpDir } from '../support/paths.js';
 import { loadDomain } from '../../src/domains/index.js';
 import { RunStore } from '../../src/store/store.js';
+import { readEpisodeLogs, type StoredEpisode } from '../../src/store/run-log.js';
 import { storeScriptedRun } from '../support/scripted-run.js';
 import { faultyAirlinePlay } from '../support/faulty-airline.js';
 import { SCHEMA_DDL } from '../../src/store/schema.js';
@@ -44,6 +46,15 @@ async function rescore(runId: string, store = db): Promise<{ code: number; json:
   return { code: r.code, json: JSON.parse(r.out || '{}') as RescoreJson, err: r.err };
 }
 
+function stored(runId: string): StoredEpisode[] {
+  const store = RunStore.open(db, { readonly: true });
+  try {
+    return readEpisodeLogs(store, runId);
+  } finally {
+    store.close();
+  }
+}
+
 const differencesOf = (j: RescoreJson) => j.outcomes.flatMap((o) => o.differences.map((d) => `${o.episode_id}: ${d}`));
 
 describe('rescore reproduces stored evaluations', () => {
@@ -64,6 +75,52 @@ describe('rescore reproduces stored evaluations', () => {
       expect([code, json.same, json.different]).toEqual([0, domain === 'airline' ? 50 : 114, 0]);
     }, 600_000);
   }
+
+  for (const domain of ['banking', 'hotel', 'insurance', 'utility', 'gds']) {
+    it(`of validate on ${domain} (servicegym's own data)`, async () => {
+      const id = await validateRunId(['--domain', domain]);
+      const { code, json } = await rescore(id);
+      expect(differencesOf(json)).toEqual([]);
+      const episodes = loadDomain(domain).tasks.reduce((n, t) => n + (t.servicegym?.personas?.length ?? 1), 0);
+      expect([code, json.same, json.different, json.skipped]).toEqual([0, episodes, 0, 0]);
+    }, 600_000);
+  }
+
+  it('of the GDS terminal: its recorded back-end actions are reproduced by running the commands again', async () => {
+    const id = await validateRunId(['--domain', 'gds', '--tasks', 'T12']);
+    const [e] = stored(id);
+    // The terminal records what a command did (one action per committed change, then end_transaction), not the command.
+    const names = e.record.action_log.map((a) => a.name);
+    expect(names).toContain('end_transaction');
+    expect(names).not.toContain('gds_command');
+    expect(e.record.tool_calls.every((t) => t.name === 'gds_command')).toBe(true);
+    const clean = await rescore(id);
+    expect([clean.code, clean.json.same, differencesOf(clean.json)]).toEqual([0, 1, []]);
+    // A recorded action the commands do not reproduce is named.
+    const raw = new Database(db);
+    const row = raw.prepare('SELECT rowid, result FROM episodes WHERE run_id = ?').get(id) as { rowid: number; result: string };
+    const rec = JSON.parse(row.result);
+    const end = rec.action_log.find((a: { name: string }) => a.name === 'end_transaction');
+    end.arguments.received_from = 'SOMEONE ELSE';
+    raw.prepare('UPDATE episodes SET result = ? WHERE rowid = ?').run(JSON.stringify(rec), row.rowid);
+    raw.close();
+    const tampered = await rescore(id);
+    expect(tampered.code).toBe(1);
+    expect(differencesOf(tampered.json).some((d) => d.startsWith(`T12#0: action #${end.seq} end_transaction: recorded {"arguments":{"locator":`))).toBe(true);
+  }, 600_000);
+
+  it.skipIf(!HAS_SHARED)('of validate on telecom, where the customer acts on their own phone (tau2 data)', async () => {
+    const dataDir = path.join(SHARED, 'peers/tau2', 'telecom');
+    const loaded = loadDomain('telecom', { dataDir });
+    const dual = loaded.tasks.filter((t) => (t.evaluation_criteria?.actions ?? []).some((a) => a.requestor === 'user')).slice(0, 6);
+    expect(dual).toHaveLength(6);
+    const id = await validateRunId(['--domain', 'telecom', '--data-dir', dataDir, '--tasks', dual.map((t) => t.id).join(',')]);
+    const episodes = stored(id);
+    for (const e of episodes) expect(e.record.action_log.some((a) => a.requestor === 'user'), e.episodeId).toBe(true);
+    const { code, json } = await rescore(id);
+    expect(differencesOf(json)).toEqual([]);
+    expect([code, json.same, json.different]).toEqual([0, 6, 0]);
+  }, 600_000);
 
   it('of validate --strict (the stored evaluation says it was strict)', async () => {
     const id = await validateRunId(['--domain', 'retail', '--strict', '--tasks', 'T04,T05']);

@@ -13,6 +13,10 @@ import { TaskSchema } from '../../src/spec/task.js';
 import { tinyTask } from '../support/tiny-shop.js';
 import { DETAILS, OFF_POLICY_REQUEST, OPENING, WRONG_WISH, personaTask } from '../support/persona-shop.js';
 import type { ChatModel } from '../../src/models/chat-model.js';
+import type { PersonaText } from '../../src/spec/domain.js';
+
+/** A shop's persona wording (as a domain gives it through `LoadedDomain.personaText`). */
+const SHOP_WORDS: PersonaText = { recordNouns: ['order', 'item', 'product'], withheld: 'order or user ids, no item or product names' };
 
 const CONFIRM = 'Before I go ahead: I will cancel order O1 and refund $42.50. Shall I proceed?';
 const DONE = 'Order O1 is cancelled; $42.50 will be refunded.';
@@ -52,13 +56,13 @@ describe('registry and parsing', () => {
 
 describe('scripted personas: conversation shapes', () => {
   it('plain: opening with the details, yes to the confirmation, stop at the closing message', async () => {
-    const turns = await play(scriptedPersonaUser('plain', personaTask), [CONFIRM, DONE]);
+    const turns = await play(scriptedPersonaUser('plain', personaTask, SHOP_WORDS), [CONFIRM, DONE]);
     expect(texts(turns)).toEqual([`${OPENING} ${DETAILS}`, 'Yes, please proceed.', "Thank you, that's all I needed. ###STOP###"]);
     expect(turns.map((t) => t.kind)).toEqual(['message', 'message', 'stop']);
   });
 
   it('impatient: says to hurry, still answers the confirmation', async () => {
-    const t = texts(await play(scriptedPersonaUser('impatient', personaTask), [CONFIRM, DONE]));
+    const t = texts(await play(scriptedPersonaUser('impatient', personaTask, SHOP_WORDS), [CONFIRM, DONE]));
     expect(t[0]).toMatch(/hurry.*be quick/i);
     expect(t[0]).toContain(DETAILS);
     expect(t[1]).toMatch(/^Yes, go ahead\. Please hurry\.$/);
@@ -66,7 +70,7 @@ describe('scripted personas: conversation shapes', () => {
   });
 
   it('vague: opens without the details and gives them only once asked', async () => {
-    const turns = texts(await play(scriptedPersonaUser('vague', personaTask), ['Sure. Which order is it?', CONFIRM, DONE]));
+    const turns = texts(await play(scriptedPersonaUser('vague', personaTask, SHOP_WORDS), ['Sure. Which order is it?', CONFIRM, DONE]));
     expect(turns[0]).toBe(OPENING);
     expect(turns[0]).not.toMatch(/O1|desk lamp/);
     expect(turns[1]).toBe(DETAILS);
@@ -74,24 +78,24 @@ describe('scripted personas: conversation shapes', () => {
   });
 
   it('vague: never volunteers the details when the agent does not ask', async () => {
-    const turns = texts(await play(scriptedPersonaUser('vague', personaTask), [CONFIRM, DONE]));
+    const turns = texts(await play(scriptedPersonaUser('vague', personaTask, SHOP_WORDS), [CONFIRM, DONE]));
     expect(turns.join('\n')).not.toContain(DETAILS);
   });
 
   it('contradictory: states the wrong wish first, then changes their mind to the goal', async () => {
-    const turns = texts(await play(scriptedPersonaUser('contradictory', personaTask), ['Let me look that up. Anything else?', CONFIRM, DONE]));
+    const turns = texts(await play(scriptedPersonaUser('contradictory', personaTask, SHOP_WORDS), ['Let me look that up. Anything else?', CONFIRM, DONE]));
     expect(turns[0]).toBe(`${WRONG_WISH} ${DETAILS}`);
     expect(turns[1]).toBe(`Sorry, I changed my mind. ${OPENING}`);
     expect(turns[2]).toBe('Yes, please proceed.');
   });
 
   it('contradictory: a correction arriving at a confirmation request confirms only the corrected wish', async () => {
-    const turns = texts(await play(scriptedPersonaUser('contradictory', personaTask), [CONFIRM, DONE]));
+    const turns = texts(await play(scriptedPersonaUser('contradictory', personaTask, SHOP_WORDS), [CONFIRM, DONE]));
     expect(turns[1]).toMatch(/^Sorry, I changed my mind\. .*If that is what you are about to do, yes, please proceed\.$/);
   });
 
   it('off-policy: adds the forbidden request after the main one, accepts the refusal and carries on', async () => {
-    const turns = texts(await play(scriptedPersonaUser('off-policy', personaTask), [CONFIRM, "I'm sorry, I can't cancel someone else's order.", DONE]));
+    const turns = texts(await play(scriptedPersonaUser('off-policy', personaTask, SHOP_WORDS), [CONFIRM, "I'm sorry, I can't cancel someone else's order.", DONE]));
     expect(turns[0]).toBe(`${OPENING} ${DETAILS}`);
     expect(turns[1]).toBe(`Yes, please proceed. ${OFF_POLICY_REQUEST}`);
     expect(turns[2]).toMatch(/understood/i);
@@ -99,16 +103,16 @@ describe('scripted personas: conversation shapes', () => {
   });
 
   it('composes: impatient+vague withholds the details and hurries', async () => {
-    const turns = texts(await play(scriptedPersonaUser('impatient+vague', personaTask), ['What is the order number?', CONFIRM, DONE]));
+    const turns = texts(await play(scriptedPersonaUser('impatient+vague', personaTask, SHOP_WORDS), ['What is the order number?', CONFIRM, DONE]));
     expect(turns[0]).toBe(`I'm in a hurry, so please be quick. ${OPENING}`);
     expect(turns[1]).toBe(DETAILS);
     expect(turns[2]).toBe('Yes, go ahead. Please hurry.');
   });
 
   it('composes all four: hurried wrong wish, correction, then the off-policy request', async () => {
-    const s = personaScript('impatient+vague+contradictory+off-policy', personaTask);
+    const s = personaScript('impatient+vague+contradictory+off-policy', personaTask, SHOP_WORDS);
     expect(s.interjections).toHaveLength(2);
-    const turns = texts(await play(scriptedPersonaUser('impatient+vague+contradictory+off-policy', personaTask), [CONFIRM, CONFIRM, DONE]));
+    const turns = texts(await play(scriptedPersonaUser('impatient+vague+contradictory+off-policy', personaTask, SHOP_WORDS), [CONFIRM, CONFIRM, DONE]));
     expect(turns[0]).toBe(`I'm in a hurry, so please be quick. ${WRONG_WISH}`);
     expect(turns[1]).toMatch(/^Sorry, I changed my mind\./);
     expect(turns[2]).toBe(`Yes, go ahead. Please hurry. ${OFF_POLICY_REQUEST}`);
@@ -123,14 +127,17 @@ describe('derived from the scenario (no scripted_user)', () => {
   });
 
   it('a vague derived opening has the ids redacted; the full request comes when asked', async () => {
-    const turns = texts(await play(scriptedPersonaUser('vague', tinyTask('cancel_o1')), ['Which order would that be?']));
+    const turns = texts(await play(scriptedPersonaUser('vague', tinyTask('cancel_o1'), SHOP_WORDS), ['Which order would that be?']));
     expect(turns[0]).toBe('I want to cancel my order because I no longer need it.');
     expect(turns[1]).toBe('I want to cancel order O1 because I no longer need it. My order id is O1.');
   });
 
   it('firstPerson and redactDetails', () => {
     expect(firstPerson('You are Mia. If the agent asks you, give your user id.')).toBe('I am Mia. If the agent asks me, give my user id.');
-    expect(redactDetails('Move reservation 8KQ2ZD (JFK to SEA) to 2026-10-21, size 8.5.')).toBe('Move my reservation to, size 8.5.');
+    expect(redactDetails('Move reservation 8KQ2ZD (JFK to SEA) to 2026-10-21, size 8.5.', { recordNouns: ['reservation'], withheld: 'reservation ids' })).toBe('Move my reservation to, size 8.5.');
+    // Without the domain's record nouns the id goes, the noun stays as it was.
+    expect(redactDetails('Cancel order O1 today.')).toBe('Cancel order today.');
+    expect(redactDetails('Cancel order O1 today.', SHOP_WORDS)).toBe('Cancel my order today.');
   });
 
   it('the task fields are optional and validated', () => {
@@ -146,17 +153,17 @@ describe('LLM form', () => {
   const model = {} as ChatModel; // never called: only the prompt is read
 
   it('one instruction per persona part, with the task specifics; none for plain', () => {
-    expect(personaModifiers('plain', personaTask)).toEqual([]);
-    const [imp, vag] = personaModifiers('impatient+vague', personaTask);
+    expect(personaModifiers('plain', personaTask, SHOP_WORDS)).toEqual([]);
+    const [imp, vag] = personaModifiers('impatient+vague', personaTask, SHOP_WORDS);
     expect(imp).toMatch(/impatient.*hurry.*confirm it/s);
     expect(vag).toContain(DETAILS);
-    expect(personaModifiers('contradictory', personaTask)[0]).toContain(WRONG_WISH);
-    expect(personaModifiers('off-policy', personaTask)[0]).toContain(OFF_POLICY_REQUEST);
-    expect(personaModifiers('off-policy', tinyTask('cancel_o1'))[0]).toContain(DEFAULT_OFF_POLICY_REQUEST);
+    expect(personaModifiers('contradictory', personaTask, SHOP_WORDS)[0]).toContain(WRONG_WISH);
+    expect(personaModifiers('off-policy', personaTask, SHOP_WORDS)[0]).toContain(OFF_POLICY_REQUEST);
+    expect(personaModifiers('off-policy', tinyTask('cancel_o1'), SHOP_WORDS)[0]).toContain(DEFAULT_OFF_POLICY_REQUEST);
   });
 
   it("reaches the simulator's system prompt in its behaviour block", () => {
-    const sim = new LLMUserSimulator({ model, scenario: personaTask.user_scenario, modifiers: personaModifiers('vague+off-policy', personaTask) });
+    const sim = new LLMUserSimulator({ model, scenario: personaTask.user_scenario, modifiers: personaModifiers('vague+off-policy', personaTask, SHOP_WORDS) });
     const behaviour = sim.systemPrompt().split('<behaviour>')[1];
     expect(behaviour).toContain('You are vague.');
     expect(behaviour).toContain(OFF_POLICY_REQUEST);
