@@ -44,26 +44,28 @@ export interface Tau2Import {
   /** Per component in tau2's order (DB, ENV_ASSERTION, COMMUNICATE, ACTION, NL_ASSERTION), then `reward`; only those tau2 recorded. */
   agreement: ComponentAgreement[];
   disagreements: Disagreement[];
-  /** Simulations not imported, with the reason (no messages, user-side tools, unknown task). */
+  /** Simulations not imported, with the reason (no messages, unknown task). */
   skipped: { simulation_id: string; task_id: string; reason: string }[];
   /** Simulations whose recorded tool outputs the fresh environment did not reproduce. */
   tool_output_differences: { simulation_id: string; count: number; first: string }[];
 }
 
 /**
- * A tau2 message list as OpenAI chat messages (tool-call arguments as JSON text; a tool message's
- * `id` becomes `tool_call_id`). Returns a reason instead when the simulation used user-side tools
- * (dual control), which the replay user cannot play.
+ * A tau2 message list as chat-completions messages (tool-call arguments as JSON text; a tool
+ * message's `id` becomes `tool_call_id`). In dual control (tau2 telecom) a user message with tool
+ * calls is the customer acting on their own device: it and the results answering it are marked
+ * `requestor: "user"`, as servicegym's own episodes record them, so the replay user performs them.
  */
-export function tau2ChatMessages(messages: readonly Tau2Message[]): ChatMessage[] | { unsupported: string } {
+export function tau2ChatMessages(messages: readonly Tau2Message[]): ChatMessage[] {
   const out: ChatMessage[] = [];
+  const calls = (m: Tau2Message) => (m.tool_calls ?? []).map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: JSON.stringify(c.arguments) } }));
   for (const m of messages) {
-    if ((m.role === 'user' && m.tool_calls?.length) || (m.role === 'tool' && m.requestor === 'user')) return { unsupported: 'the customer used tools (dual control), which a replayed customer cannot do' };
-    if (m.role === 'system' || m.role === 'user') out.push({ role: m.role, content: m.content ?? '' });
-    else if (m.role === 'tool') out.push({ role: 'tool', tool_call_id: m.id ?? '', content: m.content ?? '' });
+    if (m.role === 'user' && m.tool_calls?.length) out.push({ role: 'user', content: m.content ?? '', tool_calls: calls(m), requestor: 'user' } as ChatMessage);
+    else if (m.role === 'system' || m.role === 'user') out.push({ role: m.role, content: m.content ?? '' });
+    else if (m.role === 'tool') out.push({ role: 'tool', tool_call_id: m.id ?? '', content: m.content ?? '', ...(m.requestor === 'user' ? { requestor: 'user' } : {}) } as ChatMessage);
     else {
-      const calls = (m.tool_calls ?? []).map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: JSON.stringify(c.arguments) } }));
-      out.push({ role: 'assistant', content: m.content ?? null, ...(calls.length ? { tool_calls: calls } : {}) });
+      const c = calls(m);
+      out.push({ role: 'assistant', content: m.content ?? null, ...(c.length ? { tool_calls: c } : {}) });
     }
   }
   return out;
@@ -122,11 +124,11 @@ export async function importTau2Simulations(opts: ImportTau2Options): Promise<Ta
     const trial = typeof sim.trial === 'number' ? sim.trial : (trials.get(sim.task_id) ?? 0);
     trials.set(sim.task_id, trial + 1);
     const task = tasks.get(sim.task_id);
-    const messages = sim.messages ? tau2ChatMessages(sim.messages) : { unsupported: 'no messages recorded' };
-    if (!task || !Array.isArray(messages)) {
-      result.skipped.push({ simulation_id: sim.id, task_id: sim.task_id, reason: !task ? `task ${sim.task_id} is not in the dataset (${loaded.source})` : (messages as { unsupported: string }).unsupported });
+    if (!task || !sim.messages) {
+      result.skipped.push({ simulation_id: sim.id, task_id: sim.task_id, reason: !task ? `task ${sim.task_id} is not in the dataset (${loaded.source})` : 'no messages recorded' });
       continue;
     }
+    const messages = tau2ChatMessages(sim.messages);
     const r = await replayTrajectory({ loaded, task, messages, env, judge: opts.judge, settings });
     if (r.toolOutputDifferences.length) {
       const d = r.toolOutputDifferences[0];

@@ -98,8 +98,8 @@ export interface DomainRunOptions {
   userModifiers?: string[];
   /**
    * Persona ids (validated with `parsePersonas`), e.g. `['impatient', 'vague+contradictory']`:
-   * see the module doc. The persona is stored in the episode row's `label` (else the mode) and
-   * in its `result.persona`, and set on the returned records.
+   * see the module doc. The persona is stored in the episode row's `label` (else the agent kind) and
+   * in its run-log record's `persona`, and set on the returned records.
    */
   personas?: string[];
   /** Overrides the mode's agent (e.g. a custom agent against scripted personas). */
@@ -108,7 +108,7 @@ export interface DomainRunOptions {
   systemPrompt?: string;
   /** Asked before each episode starts; a reason stops the run there (`run --max-cost`): see `RunTasksOptions.halt`. */
   halt?: () => string | undefined;
-  /** The agent's pin in the stored records; default from the mode (`custom` with `makeAgent`). */
+  /** The agent's pin in the stored records; default: the agent kind and its model (`custom` with `makeAgent`). */
   agentPin?: Pin;
   store?: RunStore;
   runId: string;

@@ -35,8 +35,13 @@ function toTau2(messages: readonly ChatMessage[]): Tau2Msg[] {
   for (const m of messages) {
     const turn_idx = out.length;
     if (m.role === 'system') continue;
-    if (m.role === 'user') out.push({ role: 'user', content: m.content, tool_calls: null, turn_idx });
-    else if (m.role === 'tool') out.push({ id: m.tool_call_id, role: 'tool', content: m.content, requestor: 'assistant', error: String(m.content).startsWith('Error'), turn_idx });
+    const byUser = (m as { requestor?: string }).requestor === 'user';
+    const userCalls = m.role === 'user' ? ((m as { tool_calls?: { id: string; function: { name: string; arguments: string } }[] }).tool_calls ?? []) : [];
+    if (m.role === 'user' && userCalls.length) {
+      // dual control: the customer's own tool calls
+      out.push({ role: 'user', content: null, tool_calls: userCalls.map((c) => ({ id: c.id, name: c.function.name, arguments: JSON.parse(c.function.arguments), requestor: 'user' })), turn_idx });
+    } else if (m.role === 'user') out.push({ role: 'user', content: m.content, tool_calls: null, turn_idx });
+    else if (m.role === 'tool') out.push({ id: m.tool_call_id, role: 'tool', content: m.content, requestor: byUser ? 'user' : 'assistant', error: String(m.content).startsWith('Error'), turn_idx });
     else {
       const calls = (m.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, arguments: JSON.parse(c.function.arguments), requestor: 'assistant' }));
       out.push({ role: 'assistant', content: m.content ?? null, tool_calls: calls.length ? calls : null, turn_idx, cost: 0 });
@@ -138,6 +143,23 @@ describe.skipIf(!HAS_SHARED)('import tau2-results', () => {
     }, 600_000);
   }
 
+  it("agrees 100% with a gold telecom results file where the customer acts on their own phone (dual control)", async () => {
+    const dataDir = path.join(SHARED, 'peers/tau2', 'telecom');
+    const loaded = loadDomain('telecom', { dataDir });
+    const dual = loaded.tasks.filter((t) => (t.evaluation_criteria?.actions ?? []).some((a) => a.requestor === 'user')).slice(0, 4);
+    const res = await runDomainTasks({ loaded, tasks: dual, trials: 1, concurrency: 1, agent: 'oracle', user: 'scripted', runId: 'gold-telecom' });
+    for (const r of res.records) expect(r.evaluation?.reward, r.taskId).toBe(1);
+    const sims = res.records.map((r, i) => simulation(dual[i], i, toTau2(r.episode.messages), rewardInfo(dual[i], gold(dual[i]), 1)));
+    for (const sim of sims) expect(sim.messages.some((m) => m.role === 'user' && Array.isArray(m.tool_calls)), sim.id).toBe(true);
+    const file = path.join(dir, 'telecom-gold.json');
+    fs.writeFileSync(file, JSON.stringify(results('telecom', dual, sims)));
+    const { code, json, err } = await importFile('telecom', file, path.join(dir, 'telecom.db'));
+    expect(code, err).toBe(0);
+    expect([json.imported, json.disagreements, json.skipped, json.tool_output_differences]).toEqual([4, [], [], []]);
+    for (const a of json.agreement) expect([a.component, a.disagree, a.not_judged]).toEqual([a.component, 0, 0]);
+    expect(json.agreement.find((a) => a.component === 'reward')).toEqual({ component: 'reward', agree: 4, disagree: 0, not_judged: 0 });
+  }, 600_000);
+
   it('names each disagreement of a results file with deliberate failures, and agrees where the record is honest', async () => {
     const { tasks, messages } = await goldTrajectories('airline');
     const loaded = loadDomain('airline', { dataDir: path.join(SHARED, 'peers/tau2/airline') });
@@ -150,13 +172,11 @@ describe.skipIf(!HAS_SHARED)('import tau2-results', () => {
       const at = ms.map((m, i) => [m, i] as const).filter(([m]) => Array.isArray(m.tool_calls) && (m.tool_calls as { name: string }[]).some((x) => writes.has(x.name))).at(-1)![1];
       return [...ms.slice(0, at), ...ms.slice(at + 2)];
     };
-    const userTools = toTau2(messages.get(tasks[0].id)!);
-    userTools.splice(1, 0, { role: 'user', content: null, tool_calls: [{ id: 'u1', name: 'toggle_airplane_mode', arguments: {}, requestor: 'user' }] });
     const sims = [
       simulation(a, 0, dropLastWrite(a), rewardInfo(a, { DB: 0, COMMUNICATE: 1 }, 0)), // honest failure
       simulation(b, 1, toTau2(messages.get(b.id)!), rewardInfo(b, { DB: 0, COMMUNICATE: 1 }, 0)), // gold run recorded as a failure
       simulation(c, 2, dropLastWrite(c), rewardInfo(c, { DB: 1, COMMUNICATE: 1 }, 1)), // failed run recorded as a success
-      simulation(tasks[0], 3, userTools, rewardInfo(tasks[0], gold(tasks[0]), 1)), // dual control: not replayable
+      { ...simulation(tasks[0], 3, toTau2(messages.get(tasks[0].id)!), rewardInfo(tasks[0], gold(tasks[0]), 1)), task_id: 'no-such-task' }, // not in the dataset
     ];
     const file = path.join(dir, 'airline-faulty.json');
     fs.writeFileSync(file, JSON.stringify(results('airline', tasks, sims)));
@@ -175,7 +195,7 @@ describe.skipIf(!HAS_SHARED)('import tau2-results', () => {
       { component: 'COMMUNICATE', agree: 3, disagree: 0, not_judged: 0 },
       { component: 'reward', agree: 1, disagree: 2, not_judged: 0 },
     ]);
-    expect(json.skipped).toEqual([{ simulation_id: `sim-${tasks[0].id}-3`, task_id: tasks[0].id, reason: 'the customer used tools (dual control), which a replayed customer cannot do' }]);
+    expect(json.skipped).toEqual([{ simulation_id: `sim-${tasks[0].id}-3`, task_id: 'no-such-task', reason: `task no-such-task is not in the dataset (${path.join(SHARED, 'peers/tau2/airline')})` }]);
     expect(text).toContain(`disagreement: simulation sim-${c.id}-2 (task ${c.id}, trial 0) DB: tau2 1, servicegym 0 — `);
     expect(text).toContain('import: 3/4 simulations re-scored; 4 disagreement(s)');
   }, 600_000);
