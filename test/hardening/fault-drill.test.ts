@@ -9,6 +9,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
 import { RunStore } from '../../src/store/store.js';
+import { readEpisodeLogs } from '../../src/store/run-log.js';
 import { createViewerApp } from '../../src/viewer/server.js';
 import { runCli as cli } from '../support/cli.js';
 import { tmpDir } from '../support/paths.js';
@@ -60,9 +61,9 @@ const runFlags = (url: string, db: string) => [
 function results(db: string, runId: string) {
   const store = RunStore.open(db, { readonly: true });
   try {
-    return store.episodes(runId).sort((x, y) => x.episode_id.localeCompare(y.episode_id)).map((e) => {
-      const r = e.result as any;
-      return { id: e.episode_id, reward: e.reward, partial: e.partial, termination: e.termination, messages: r.messages, tool_log: r.tool_log, evaluation: r.evaluation, infra_error: r.infra_error };
+    return readEpisodeLogs(store, runId).sort((x, y) => x.episodeId.localeCompare(y.episodeId)).map((e) => {
+      const r = e.record;
+      return { id: e.episodeId, reward: e.reward, partial: e.partial, termination: r.termination.reason, messages: r.messages, tool_calls: r.tool_calls, evaluation: r.evaluation, infra_error: r.termination.infra_error };
     });
   } finally {
     store.close();
