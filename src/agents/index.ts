@@ -6,12 +6,13 @@
 import type { LoadedDomain } from '../spec/domain.js';
 import { BadInputError } from '../spec/errors.js';
 import type { WireTool } from '../spec/messages.js';
+import type { Surface } from '../spec/surface.js';
 import type { Task } from '../spec/task.js';
 import type { ChatModel } from '../models/chat-model.js';
 import type { Agent } from './agent.js';
-import { LLMAgent } from './llm-agent.js';
-import { OracleAgent } from './oracle-agent.js';
-import { ScriptedAgent, type ScriptEntry } from './scripted-agent.js';
+import { LLMAgent, type ImageDelivery } from './llm-agent.js';
+import { OracleAgent, oracleReport } from './oracle-agent.js';
+import { ScriptedAgent, call, say, stop, type ScriptEntry } from './scripted-agent.js';
 import { uiScriptAgent } from './ui-oracle.js';
 import { ReplayAgent } from './replay-agent.js';
 import type { ChatMessage } from '../spec/messages.js';
@@ -34,6 +35,10 @@ export interface AgentContext {
   script?: ScriptEntry[];
   /** The recorded trajectory a `replay` agent plays back (chat-completions messages, system first if recorded). */
   trajectory?: readonly ChatMessage[];
+  /** The surface the agent works on (its oracle, when it has one, drives the `oracle` kind). */
+  surface?: Surface;
+  /** How a model receives tool-result images: in the tool message (default) or as a user message after it. */
+  imageDelivery?: ImageDelivery;
 }
 
 /** One registered agent kind. */
@@ -57,7 +62,7 @@ export const agentKinds: Record<string, AgentKind> = {
     needsModel: true,
     create: (c) => {
       const model = need(c.model, 'llm', 'a model (--agent-model)');
-      const common = { model, tools: c.tools, temperature: c.temperature, seed: c.seed };
+      const common = { model, tools: c.tools, temperature: c.temperature, seed: c.seed, imageDelivery: c.imageDelivery };
       return c.systemPrompt !== undefined ? new LLMAgent({ ...common, systemPrompt: c.systemPrompt }) : new LLMAgent({ ...common, policy: c.loaded.policy });
     },
   },
@@ -65,6 +70,9 @@ export const agentKinds: Record<string, AgentKind> = {
     description: "the task's gold actions, each write after a confirmation request, then the required information",
     needsModel: false,
     create: (c) => {
+      // A surface with its own oracle (a GUI app's scripted coordinates) performs the gold actions through its tools.
+      const onSurface = c.surface?.oracle?.(c.loaded.domain, c.task);
+      if (onSurface) return new ScriptedAgent([...onSurface.map((s) => call(s.name, s.arguments)), say(oracleReport(c.task.evaluation_criteria?.communicate_info ?? [])), stop()], { systemPrompt: `Oracle agent: performs the gold actions of task ${c.task.id} on the ${c.surface!.name} surface.`, idPrefix: 'oracle_' });
       // Dual control: with user-side gold actions the oracle asks the customer to perform them.
       // Solo mode (tau2): no customer, so the oracle performs the device actions itself.
       if (c.loaded.domain.soloMode === true) return new OracleAgent(c.task, { performUserActions: true });

@@ -11,6 +11,7 @@
  * sent. Step limits are the orchestrator's business; malformed tool arguments are the
  * environment's (they come back as an `Error: …` tool message).
  */
+import type { ContentPart } from '../spec/content.js';
 import type { ChatMessage, ModelRole, WireTool } from '../spec/messages.js';
 import type { Domain } from '../spec/domain.js';
 import type { ChatModel, ModelCallResult } from '../models/chat-model.js';
@@ -47,6 +48,44 @@ interface CommonOptions {
   seed?: number;
   /** Role for receipts and usage; `task_agent` by default. */
   role?: ModelRole;
+  /** Where tool-result images go in the request: the tool message (default) or a user message after the tool messages. */
+  imageDelivery?: ImageDelivery;
+}
+
+/**
+ * How a model receives the images tools answer with (screenshots): `tool_result` keeps them in
+ * the tool message; `user_message` leaves the tool message its text and sends the images in a
+ * user message right after the run of tool messages (some models only look at user images).
+ * The trajectory itself is never changed; only the request is.
+ */
+export type ImageDelivery = 'tool_result' | 'user_message';
+
+/**
+ * The request messages for `delivery` (see {@link ImageDelivery}): for `user_message`, every tool
+ * message's image parts move into one user message after its run of tool messages, captioned
+ * with the tool call ids; the tool message keeps its text parts (or a pointer to the images).
+ */
+export function deliverImages(messages: readonly ChatMessage[], delivery: ImageDelivery = 'tool_result'): ChatMessage[] {
+  if (delivery === 'tool_result') return [...messages];
+  const out: ChatMessage[] = [];
+  let pending: ContentPart[] = [];
+  const flush = () => {
+    if (pending.length) out.push({ role: 'user', content: pending } as ChatMessage);
+    pending = [];
+  };
+  for (const m of messages) {
+    if (m.role !== 'tool' || !Array.isArray(m.content) || !m.content.some((p) => p.type === 'image_url')) {
+      if (m.role !== 'tool') flush();
+      out.push(m);
+      continue;
+    }
+    const images = m.content.filter((p) => p.type === 'image_url');
+    const text = m.content.filter((p) => p.type === 'text');
+    out.push({ ...m, content: text.length ? text : [{ type: 'text', text: 'The image is in the next user message.' }] });
+    pending.push({ type: 'text', text: `Image from tool call ${m.tool_call_id}:` }, ...images);
+  }
+  flush();
+  return out;
 }
 
 /**
@@ -85,7 +124,7 @@ export class LLMAgent implements Agent {
    * counts it as the agent's failure). Throws the model's other errors (ProviderError, ReplayMissError).
    */
   async step(messages: readonly ChatMessage[]): Promise<AgentTurn> {
-    const request: Record<string, unknown> = { messages: [...messages] };
+    const request: Record<string, unknown> = { messages: deliverImages(messages, this.opts.imageDelivery) };
     if (this.opts.tools.length) request.tools = this.opts.tools;
     if (this.opts.temperature !== undefined) request.temperature = this.opts.temperature;
     if (this.opts.seed !== undefined) request.seed = this.opts.seed;

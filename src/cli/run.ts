@@ -11,6 +11,7 @@
  * printed. A resumed run must give the same personas.
  */
 import type { Command } from 'commander';
+import { addSurfaceFlags, surfaceFromFlags, tasksOnSurface } from './surface-flags.js';
 import type { TaskEvaluation } from '../evaluation/types.js';
 import { isSuccess } from '../evaluation/pass-k.js';
 import { loadDomain } from '../domains/index.js';
@@ -72,6 +73,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
     .option('--max-retry-after <seconds>', 'longest retry-after wait honoured; longer ones are cut to it (default 60)')
     .option('--call-deadline <seconds>', 'total time for one model call across attempts and waits (default 600)')
     .option('--body-timeout <seconds>', 'an attempt whose body sends no byte for this long is retried (default 30)')
+    .option('--screenshots <where>', 'where a model gets tool-result images: tool_result (in the tool message) or user_message (a user message after it)', 'tool_result')
     .option('--temperature <t>', 'sampling temperature of agent and user', '0')
     .option('--strict', "strict evaluation: ACTION in every reward basis, a transfer must be a real call; the dataset's known-bad tasks are left out and listed")
     .option('--resume <run-id>', 'continue this run: finished episodes are not run again')
@@ -84,7 +86,10 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
       const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir, policy: flags.policyVariant, solo: flags.solo === true });
       const strict = flags.strict === true;
       const extras = parseRunExtras(flags, loaded.policy);
-      const { tasks, excluded } = strictTaskSelection(loaded, selectRunTasks(loaded, flags.tasks, extras), strict);
+      const surface = surfaceFromFlags(flags);
+      if (!['tool_result', 'user_message'].includes(flags.screenshots)) throw new BadInputError(`--screenshots must be tool_result or user_message, got '${flags.screenshots}'`);
+      const { tasks: selected, excluded } = strictTaskSelection(loaded, selectRunTasks(loaded, flags.tasks, extras), strict);
+      const tasks = tasksOnSurface(loaded, selected, surface, flags.tasks !== undefined);
       const trials = Number(flags.trials);
       // Checked before the store is touched: a bad count must not leave an empty run behind.
       if (!(Number.isInteger(trials) && trials >= 1)) throw new BadInputError(`--trials must be a whole number >= 1, got '${flags.trials}'`);
@@ -143,7 +148,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
           log(`resuming ${runId}: ${finished.length} finished episodes kept`);
         }
         attempts = [...attempts, { attempt: attempts.length + 1, pid: process.pid, started_at: new Date().toISOString(), first_receipt_seq: store.receipts(runId).length }];
-        const meta = { agent_model: agentModel.model, user_model: userModel.model, judge_model: judge?.model ?? null, provider: agentModel.provider, tasks: tasks.length, task_ids: tasks.map((t) => t.id).join(','), trials, temperature, personas: personas ?? null, data: loaded.source, mode: loaded.mode, strict, excluded_known_bad: excluded.map((k) => k.id), attempts, ...runExtrasMeta(extras) };
+        const meta = { agent_model: agentModel.model, user_model: userModel.model, judge_model: judge?.model ?? null, provider: agentModel.provider, tasks: tasks.length, task_ids: tasks.map((t) => t.id).join(','), trials, temperature, personas: personas ?? null, data: loaded.source, mode: loaded.mode, strict, surface: surface.name, screenshots: flags.screenshots, excluded_known_bad: excluded.map((k) => k.id), attempts, ...runExtrasMeta(extras) };
         log(`run ${runId} (resume a killed run with --resume ${runId})`);
         const runName = extras.name ?? `run ${flags.domain}`;
         store.saveRun({ id: runId, kind: 'run', name: runName, domain: flags.domain, created_at: createdAt, summary: meta, record: null });
@@ -152,7 +157,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
         const maxCost = extras.maxCostUsd;
         const res = await runDomainTasks({
           loaded, tasks, trials, concurrency: Number(flags.concurrency), agent: 'llm', user: 'llm', agentModel, userModel, judge, judgeVotes,
-          temperature, store, runId, finished, personas, strict, settings: extras.maxSteps ? { maxSteps: extras.maxSteps } : undefined,
+          temperature, store, runId, finished, personas, strict, surface, imageDelivery: flags.screenshots, settings: extras.maxSteps ? { maxSteps: extras.maxSteps } : undefined,
           ...(extras.systemPrompt !== null ? { systemPrompt: extras.systemPrompt } : {}),
           halt: () => (maxCost !== null && (bar.tally.costUsd ?? 0) >= maxCost ? `--max-cost $${maxCost} reached (provider-reported cost $${bar.tally.costUsd!.toFixed(4)})` : undefined),
           onProgress: (done, _total, rec) => bar.episode(done, rec),
@@ -179,5 +184,5 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
         store.close();
       }
     });
-  withRunOptions(run);
+  addSurfaceFlags(withRunOptions(run));
 }

@@ -18,6 +18,7 @@
  * still score reward 1 and partial 100%.
  */
 import type { Command } from 'commander';
+import { addSurfaceFlags, surfaceFromFlags, tasksOnSurface } from './surface-flags.js';
 import { loadDomain } from '../domains/index.js';
 import { RunStore, DEFAULT_STORE_PATH } from '../store/store.js';
 import { excludedLines, runDomainTasks, selectTasks, strictTaskSelection } from '../run/task-run.js';
@@ -41,8 +42,7 @@ import type { Task } from '../spec/task.js';
 
 /** Registers `servicegym validate`; exit 0 when every task is perfect (or perfect but NL not judged), else 1. */
 export function registerValidate(program: Command, setExit: (code: number) => void): void {
-  program
-    .command('validate')
+  addSurfaceFlags(program.command('validate'))
     .description("run the oracle agent on every task and report any task that does not score 1 (checks the tasks, the domain and the evaluator)")
     .option('--domain <name>', 'domain', 'airline')
     .option('--data-dir <dir>', 'a tau2-bench domain folder (db.json, tasks.json, policy.md); default: servicegym\'s own dataset')
@@ -65,24 +65,26 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
       const { output, failUnder } = parseResultsFlags(flags);
       const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir, policy: flags.policyVariant, solo: flags.solo === true });
       const strict = flags.strict === true;
-      const { tasks, excluded } = strictTaskSelection(loaded, selectTasks(loaded, flags.tasks?.split(',').map((s: string) => s.trim()).filter(Boolean)), strict);
+      const surface = surfaceFromFlags(flags);
+      const { tasks: selected, excluded } = strictTaskSelection(loaded, selectTasks(loaded, flags.tasks?.split(',').map((s: string) => s.trim()).filter(Boolean)), strict);
+      const tasks = tasksOnSurface(loaded, selected, surface, flags.tasks !== undefined);
       checkGoldTools(loaded, tasks, flags.dataDir);
       const lint = await lintDataset(loaded, { tasks });
       const personas = flags.personas !== undefined ? parsePersonas(flags.personas) : undefined;
       const judge = flags.judgeModel ? createModel('openai-compatible', { config: resolveLiveModelConfig({ model: flags.judgeModel }) }) : undefined;
-      const runId = `validate-${flags.domain}-${loaded.mode}-${sha256Hex(tasks.map((t) => t.id).join(',') + (personas ? `|${personas.join(',')}` : '') + (strict ? '|strict' : '')).slice(0, 8)}`;
+      const runId = `validate-${flags.domain}-${loaded.mode}-${sha256Hex(tasks.map((t) => t.id).join(',') + (personas ? `|${personas.join(',')}` : '') + (strict ? '|strict' : '') + (surface.name !== 'api' ? `|${surface.name}` : '')).slice(0, 8)}`;
       const store = flags.store !== false ? RunStore.open(flags.db) : undefined;
       try {
         log(`validating ${tasks.length} ${flags.domain} tasks (${loaded.mode} dataset, ${loaded.source})`);
         store?.saveRun({ id: runId, kind: 'run', name: `validate ${flags.domain}`, domain: flags.domain, created_at: new Date().toISOString(), summary: { agent: 'oracle', user: 'personas', tasks: tasks.length, personas: personas ?? null }, record: null });
         const started = performance.now();
-        const res = await runDomainTasks({ loaded, tasks, trials: 1, concurrency: Number(flags.concurrency), agent: 'oracle', user: 'personas', judge, store, runId, personas, strict });
+        const res = await runDomainTasks({ loaded, tasks, trials: 1, concurrency: Number(flags.concurrency), agent: 'oracle', user: 'personas', judge, store, runId, personas, strict, surface });
         const seconds = (performance.now() - started) / 1000;
         const perfect = res.records.filter((r) => r.evaluation && r.evaluation.reward === 1 && r.evaluation.partial === 1);
         const notJudged = res.records.filter((r) => r.evaluation?.not_judged);
         const taskById = new Map(tasks.map((t) => [t.id, t]));
         const pending = res.records.filter((r) => classifyValidateEpisode(r.evaluation, taskById.get(r.taskId)) === 'not_judged');
-        store?.saveRun({ id: runId, kind: 'run', name: `validate ${flags.domain}`, domain: flags.domain, created_at: new Date().toISOString(), summary: { agent: 'oracle', user: 'personas', agent_model: 'oracle', user_model: 'scripted', trials: 1, personas: personas ?? null, strict, excluded_known_bad: excluded.map((k) => k.id), ...res.summary, tasks: tasks.length }, record: null });
+        store?.saveRun({ id: runId, kind: 'run', name: `validate ${flags.domain}`, domain: flags.domain, created_at: new Date().toISOString(), summary: { agent: 'oracle', user: 'personas', agent_model: 'oracle', user_model: 'scripted', surface: surface.name, trials: 1, personas: personas ?? null, strict, excluded_known_bad: excluded.map((k) => k.id), ...res.summary, tasks: tasks.length }, record: null });
         if (flags.json) {
           process.stdout.write(JSON.stringify({ run_id: runId, strict, summary: snakeKeys(res.summary), excluded_known_bad: excluded, lint: lint.findings, tasks: res.records.map((r) => ({ task_id: r.taskId, ...(personas ? { persona: r.persona } : {}), reward: r.evaluation?.reward ?? null, partial: r.evaluation?.partial ?? null, not_judged: r.evaluation?.not_judged ?? null, failing: r.evaluation?.checks.filter((c) => c.verdict !== 'pass').map((c) => ({ id: c.id, verdict: c.verdict, evidence: c.evidence })) ?? [] })) }, null, 2) + '\n');
         } else {

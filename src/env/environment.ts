@@ -25,6 +25,7 @@ import { HarnessError } from '../spec/errors.js';
 import type { ToolCall } from '../spec/messages.js';
 import type { FieldDiff, StateOps } from '../spec/state.js';
 import type { Surface } from '../spec/surface.js';
+import type { Task } from '../spec/task.js';
 import type { ActionOutcome, RecordedAction, ToolContext, ToolDef, ToolRequestor } from '../spec/tool.js';
 import { describeThrown, invokeTool, parseArguments, validateArguments, type DispatchOutcome } from './dispatch.js';
 import { trackOpen, untrackOpen } from './open-environments.js';
@@ -64,6 +65,8 @@ export interface EnvironmentOptions {
   state?: unknown;
   /** The surface whose tools the callers use; default the API surface (the domain's own tools). */
   surface?: Surface;
+  /** The episode's task, handed to the surface when it opens. */
+  task?: Task;
   /** Run the domain's `sync` after each successful call (default true; tau2's gold replay: false). */
   sync?: boolean;
 }
@@ -86,6 +89,7 @@ export class Environment<S = unknown> {
   private idCounter = 0;
   private readonly idSeed: string;
   private readonly surface?: Surface;
+  private readonly task?: Task;
   private readonly tools: ToolDef<S>[];
   private readonly byName: Map<string, ToolDef<S>>;
   private readonly backend: Map<string, ToolDef<S>>;
@@ -103,6 +107,7 @@ export class Environment<S = unknown> {
     this.now = opts.now;
     this.idSeed = opts.idSeed ?? '';
     this.surface = opts.surface;
+    this.task = opts.task;
     this.tools = opts.surface ? opts.surface.tools(domain) : domain.tools;
     this.byName = new Map(this.tools.map((t) => [t.name, t]));
     this.backend = new Map(domain.tools.map((t) => [t.name, t]));
@@ -130,7 +135,7 @@ export class Environment<S = unknown> {
     if (!this.surface?.close && !this.surface?.open) return;
     trackOpen(this);
     try {
-      this.resource = await this.surface.open?.({ domain: this.domain, state: this.state, now: this.now });
+      this.resource = await this.surface.open?.({ domain: this.domain, state: this.state, now: this.now, ...(this.task ? { task: this.task } : {}) });
     } catch (e) {
       await this.close();
       throw new HarnessError(`surface ${this.surface.name} failed to open: ${describeThrown(e)}`, { cause: e });

@@ -73,7 +73,8 @@ export async function buildEpisode(spec: EpisodeSpec): Promise<BuiltEpisode> {
 /** The episode's agent, from the agent registry (see {@link buildEpisode}). */
 export function buildAgent(spec: Pick<EpisodeSpec, 'loaded' | 'task' | 'trial' | 'agent' | 'surface'>): Agent {
   const { kind, ...ctx } = spec.agent;
-  return getAgentKind(kind).create({ ...ctx, loaded: spec.loaded, task: spec.task, trial: spec.trial, tools: agentToolsOf(spec.loaded, surfaceOf(spec)) });
+  const surface = surfaceOf(spec);
+  return getAgentKind(kind).create({ ...ctx, loaded: spec.loaded, task: spec.task, trial: spec.trial, tools: agentToolsOf(spec.loaded, surface), surface });
 }
 
 /** The episode's user simulator, from the user registry (see {@link buildEpisode}). */
@@ -87,5 +88,5 @@ export function buildUser(spec: Pick<EpisodeSpec, 'loaded' | 'task' | 'trial' | 
 /** A fresh environment on the episode's surface at the task's start state (not yet opened). */
 export async function buildEnvironment(spec: Pick<EpisodeSpec, 'loaded' | 'task' | 'env' | 'state' | 'surface'>): Promise<Environment<any>> {
   const state = spec.state ?? (await taskInitialState(spec.loaded.domain, spec.task, spec.env));
-  return new Environment(spec.loaded.domain, { now: spec.env.now, idSeed: spec.env.idSeed, state, surface: surfaceOf(spec) });
+  return new Environment(spec.loaded.domain, { now: spec.env.now, idSeed: spec.env.idSeed, state, surface: surfaceOf(spec), task: spec.task });
 }

@@ -11,9 +11,11 @@
  */
 import type { LoadedDomain } from '../spec/domain.js';
 import type { Task } from '../spec/task.js';
+import type { Surface } from '../spec/surface.js';
 import { BadInputError } from '../spec/errors.js';
 import type { ChatModel } from '../models/chat-model.js';
 import { UsageTracker } from '../models/usage.js';
+import type { ImageDelivery } from '../agents/llm-agent.js';
 import type { Agent } from '../agents/agent.js';
 import type { User } from '../users/user.js';
 import { parsePersonas, SEED_PERSONAS } from '../users/personas.js';
@@ -102,6 +104,10 @@ export interface DomainRunOptions {
    * in its run-log record's `persona`, and set on the returned records.
    */
   personas?: string[];
+  /** How the agent reaches the back-end (`src/surfaces/index.ts`); default the API surface. */
+  surface?: Surface;
+  /** How a model agent receives tool-result images (see `ImageDelivery` in `src/agents/llm-agent.ts`). */
+  imageDelivery?: ImageDelivery;
   /** Overrides the mode's agent (e.g. a custom agent against scripted personas). */
   makeAgent?: (task: Task, trial: number) => Agent;
   /** The agent's raw system prompt (`run --prompt-file`); default: the domain policy in servicegym's agent instructions. */
@@ -139,7 +145,7 @@ export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunR
   let done = 0;
   let receiptSeq = opts.store ? opts.store.receipts(opts.runId).length : 0;
   const makeAgent = (task: Task, trial: number): Agent =>
-    opts.makeAgent ? opts.makeAgent(task, trial) : buildAgent({ loaded, task, trial, agent: { kind: opts.agent, model: opts.agentModel, temperature: opts.temperature, ...(opts.systemPrompt !== undefined ? { systemPrompt: opts.systemPrompt } : {}) } });
+    opts.makeAgent ? opts.makeAgent(task, trial) : buildAgent({ loaded, task, trial, surface: opts.surface, agent: { kind: opts.agent, model: opts.agentModel, temperature: opts.temperature, imageDelivery: opts.imageDelivery, ...(opts.systemPrompt !== undefined ? { systemPrompt: opts.systemPrompt } : {}) } });
   const makeUser = (task: Task, trial: number): User =>
     buildUser({ loaded, task, trial, user: { kind: opts.user, model: opts.userModel, temperature: opts.temperature, modifiers: opts.userModifiers, persona: personaOf(task, trial) } });
   const byId = new Map(opts.tasks.map((t) => [t.id, t]));
@@ -164,7 +170,7 @@ export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunR
     concurrency: opts.concurrency,
     makeAgent,
     makeUser,
-    makeEnvironment: (task) => buildEnvironment({ loaded, task, env }),
+    makeEnvironment: (task) => buildEnvironment({ loaded, task, env, surface: opts.surface }),
     env,
     usage,
     finished: opts.finished,

@@ -6,6 +6,7 @@
  * browser context) that is opened with the episode's environment and always closed with it.
  */
 import type { Domain } from './domain.js';
+import type { Task } from './task.js';
 import type { ToolDef } from './tool.js';
 
 /** What a surface gets when an episode's environment opens. */
@@ -15,6 +16,14 @@ export interface SurfaceOpenContext<S> {
   state: S;
   /** The environment's fixed "now" (ISO-8601). */
   now: string;
+  /** The episode's task, when the environment was built for one (a GUI surface hands the agent its documents). */
+  task?: Task;
+}
+
+/** One tool call of a surface's oracle: a tool of the surface and its arguments. */
+export interface SurfaceCall {
+  name: string;
+  arguments: Record<string, unknown>;
 }
 
 export interface Surface {
@@ -33,6 +42,15 @@ export interface Surface {
    * nothing to open (the API surface). A rejection is a harness error.
    */
   open?<S>(ctx: SurfaceOpenContext<S>): unknown | Promise<unknown>;
+  /** Whether the surface can carry `task` (a GUI app fronts only some tasks); absent: every task. */
+  fronts?<S>(domain: Domain<S>, task: Task): boolean;
+  /**
+   * The oracle on this surface: tool calls that perform `task`'s gold actions through the
+   * surface (a GUI's scripted coordinates from its own layout), or absent when the gold actions
+   * are the surface's tools themselves (the API surface). Throws BadInputError when the surface
+   * cannot perform the task.
+   */
+  oracle?<S>(domain: Domain<S>, task: Task): SurfaceCall[];
   /** Releases what `open` returned; called exactly once per opened episode, also after a crash, a deadline or a kill signal. */
   close?(resource: unknown): void | Promise<void>;
 }

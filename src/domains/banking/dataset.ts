@@ -22,6 +22,8 @@ import { AccountSchema, BankStateSchema, CallRecordSchema, CardOrderSchema, Card
 import type { BankDb, BankTables, BankTool } from './tools-common.js';
 import { bankReadTools } from './tools-read.js';
 import { bankWriteTools } from './tools-write.js';
+import type { PixelAppHost } from '../../surfaces/pixel-app.js';
+import { tellerLinkApp } from './crm/index.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
@@ -41,6 +43,11 @@ export const BANK_TASK_FILES = [
   'b10-already-disputed.json',
   'b11-window-edge-young-account.json',
   'b12-premier-foreign-fee-refund.json',
+  't20-crm-call-script.json',
+  'c01-crm-premier-fee-waived.json',
+  'c02-crm-failed-verification.json',
+  'c03-crm-address-rejected.json',
+  'c04-crm-card-already-ordered.json',
 ];
 
 /** The bank as plain JSON tables: generated filler, then the task records (which must not collide). */
@@ -81,7 +88,7 @@ const RECORD_SCHEMAS = {
 let cached: { base: BankTables; tasks: Task[]; policy: string } | undefined;
 
 /** The banking domain over a validated base DB. */
-export function createBankDomain(base: BankTables, policy: string): Domain<BankDb> {
+export function createBankDomain(base: BankTables, policy: string): Domain<BankDb> & PixelAppHost {
   const root = new CowDb<BankTables>(base);
   return {
     name: 'banking',
@@ -92,6 +99,8 @@ export function createBankDomain(base: BankTables, policy: string): Domain<BankD
     state: cowDbStateOps<BankTables>(cowRecordHash),
     outputStyle: { ensureAscii: false },
     applyInitialState: tableInitialStateHook<BankTables>('banking', RECORD_SCHEMAS),
+    // The legacy desktop CRM over the same state (seed task T20), for the pixel surface.
+    pixelApp: tellerLinkApp,
   };
 }
 

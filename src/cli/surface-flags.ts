@@ -1,0 +1,47 @@
+/**
+ * The flags `run` and `validate` share to pick a surface: `--surface NAME` (default `api`) and
+ * repeatable `--surface-option key=value` (e.g. the pixel surface's `format=png`,
+ * `latency_ms=200`, `document=text`). On a surface that fronts only some tasks (a GUI app), the
+ * tasks default to those it fronts; naming another task is an error.
+ */
+import type { Command } from 'commander';
+import type { LoadedDomain } from '../spec/domain.js';
+import { BadInputError } from '../spec/errors.js';
+import type { Surface } from '../spec/surface.js';
+import type { Task } from '../spec/task.js';
+import { surfaceWithOptions, surfaces } from '../surfaces/index.js';
+
+/** Adds `--surface` and `--surface-option` to a command. */
+export function addSurfaceFlags(cmd: Command): Command {
+  return cmd
+    .option('--surface <name>', `how the agent reaches the back-end (${Object.keys(surfaces).join(', ')})`, 'api')
+    .option('--surface-option <key=value>', 'a surface option, repeatable (pixels: format=png|jpeg, quality=1..100, latency_ms, transition_ms, document=images|text)', (v: string, acc: string[] = []) => [...acc, v]);
+}
+
+/** The surface the flags name, with its options. Throws BadInputError for an unknown surface or a malformed option. */
+export function surfaceFromFlags(flags: { surface?: string; surfaceOption?: string[] }): Surface {
+  const options: Record<string, string> = {};
+  for (const kv of flags.surfaceOption ?? []) {
+    const i = kv.indexOf('=');
+    if (i <= 0) throw new BadInputError(`--surface-option must be key=value, got '${kv}'`);
+    options[kv.slice(0, i).trim()] = kv.slice(i + 1).trim();
+  }
+  return surfaceWithOptions(flags.surface ?? 'api', options);
+}
+
+/**
+ * The tasks to run on `surface`: those it fronts when no ids were named, else the named ones
+ * (BadInputError naming any it does not front).
+ */
+export function tasksOnSurface(loaded: LoadedDomain<any>, tasks: Task[], surface: Surface, named: boolean): Task[] {
+  if (!surface.fronts) return tasks;
+  const ok = (t: Task) => surface.fronts!(loaded.domain, t);
+  if (!named) {
+    const kept = tasks.filter(ok);
+    if (kept.length === 0) throw new BadInputError(`the ${surface.name} surface fronts no task of the ${loaded.domain.name} domain`);
+    return kept;
+  }
+  const bad = tasks.filter((t) => !ok(t)).map((t) => t.id);
+  if (bad.length) throw new BadInputError(`the ${surface.name} surface does not front task(s) ${bad.join(', ')} (run them on the api surface)`);
+  return tasks;
+}
