@@ -10,6 +10,7 @@ import { benchOptimizer } from './optimizer.js';
 import { benchViewerMatrix } from './viewer.js';
 import { benchDatasets } from './datasets.js';
 import { benchFaultDrill } from './fault-drill.js';
+import { benchPixels } from './pixels.js';
 
 const sections: [string, () => Promise<BenchRow[]>][] = [
   ['seed campaign replay', () => benchSeedReplay()],
@@ -22,6 +23,7 @@ const sections: [string, () => Promise<BenchRow[]>][] = [
   ['optimizer at seed scale (mock HTTP server, scripted prompt-sensitive model)', () => benchOptimizer()],
   ['viewer matrix of 1,000 episodes (headless chromium)', () => benchViewerMatrix()],
   ['fault drill: airline seed suite through a proxy faulting 20% of requests', () => benchFaultDrill()],
+  ['pixel surface: TellerLink/32 streamed from headless chromium (seed T20 and C01-C04)', () => benchPixels()],
 ];
 
 for (const [title, fn] of sections) {

@@ -81,7 +81,9 @@ export function keyCombination(text: string | undefined, keys: string[] | undefi
   const parts = keys?.length ? keys : text ? text.split('+').filter((p) => p !== '') : [];
   if (text === '+') return ['+'];
   if (parts.length === 0) throw new ToolError('key needs keys (e.g. ["CTRL", "A"]) or text (e.g. "ctrl+a", "F5")');
-  return parts.map(keyName);
+  const names = parts.map(keyName);
+  // In a combination a letter names the key, not the character: `CTRL+A` is Control and the A key (a).
+  return names.length > 1 ? names.map((n) => (/^[A-Z]$/.test(n) ? n.toLowerCase() : n)) : names;
 }
 
 /** The point of an action: `x`/`y` or `coordinate`; throws ToolError when absent or off the screen. */

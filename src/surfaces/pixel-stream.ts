@@ -28,6 +28,8 @@ export interface StreamOptions {
   latencyMs: number;
   /** Screen transition time of the app (ms). */
   transitionMs: number;
+  /** Called with every captured frame (benchmarks, reports); never sees the page. */
+  onFrame?: (frame: Frame) => void;
 }
 
 /** Defaults: JPEG at quality 70, 120 ms latency, 250 ms transitions. */
@@ -193,7 +195,9 @@ export class StreamSession {
     this.stats.frames++;
     this.stats.bytes += bytes.length;
     this.stats.captureMs.push(captureMs);
-    return { bytes, mime: jpeg ? 'image/jpeg' : 'image/png', captureMs };
+    const frame: Frame = { bytes, mime: jpeg ? 'image/jpeg' : 'image/png', captureMs };
+    this.options.onFrame?.(frame);
+    return frame;
   }
 
   /** Closes the episode's browser context (and its page). */

@@ -7,6 +7,7 @@ import type { EpisodeDetail } from '../../../src/viewer/types.js';
 import { loadEpisode, useLoad } from '../data.js';
 import { Show } from '../components/problem.js';
 import { Transcript } from '../components/transcript.js';
+import { Filmstrip } from '../components/filmstrip.js';
 import { Evaluation } from '../components/evaluation.js';
 import { Badge } from '../components/badge.js';
 import { episodeHref, runHref, runsHref } from '../route.js';
@@ -79,6 +80,7 @@ function EpisodeView({ detail }: { detail: EpisodeDetail }) {
           ))}
         </dl>
       ) : null}
+      <Filmstrip entries={detail.transcript} />
       <div className="episode-grid">
         <section className="col-transcript">
           <h2>Transcript</h2>
