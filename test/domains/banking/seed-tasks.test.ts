@@ -17,10 +17,10 @@ function expectScore(o: SeedOutcome, want: { partial: number; reward: number; fa
   expect({ partial: Math.round(o.evaluation.partial * 1000) / 1000, reward: o.evaluation.reward, failed: o.failed }).toEqual(want);
 }
 
-it('the dataset ships fourteen tasks, now 2026-10-02 14:00 US Eastern', () => {
+it('the dataset ships nineteen tasks (five also on the pixel surface), now 2026-10-02 14:00 US Eastern', () => {
   expect(loaded.mode).toBe('servicegym');
   expect(loaded.now).toBe('2026-10-02T14:00:00');
-  expect(loaded.tasks.map((t) => t.id)).toEqual(['T08', 'T14', 'B01', 'B02', 'B03', 'B04', 'B05', 'B06', 'B07', 'B08', 'B09', 'B10', 'B11', 'B12']);
+  expect(loaded.tasks.map((t) => t.id)).toEqual(['T08', 'T14', 'B01', 'B02', 'B03', 'B04', 'B05', 'B06', 'B07', 'B08', 'B09', 'B10', 'B11', 'B12', 'T20', 'C01', 'C02', 'C03', 'C04']);
 });
 
 // ---- T08: 30 dispute / 25 block / 20 replacement / 25 no provisional credit and verification first
