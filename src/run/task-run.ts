@@ -19,7 +19,7 @@ import type { ImageDelivery } from '../agents/llm-agent.js';
 import type { Agent } from '../agents/agent.js';
 import type { User } from '../users/user.js';
 import { parsePersonas, SEED_PERSONAS } from '../users/personas.js';
-import { buildAgent, buildEnvironment, buildUser } from '../orchestrator/build.js';
+import { buildAgent, buildEnvironment, buildUser, surfaceOf } from '../orchestrator/build.js';
 import { EARNING_TERMINATIONS, evaluateTask } from '../evaluation/compose.js';
 import { partitionKnownBad, type KnownBadTask } from '../evaluation/strict.js';
 import type { TaskEvaluation } from '../evaluation/types.js';
@@ -161,6 +161,7 @@ export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunR
       loaded, task: byId.get(rec.taskId)!, episodeId: `${rec.taskId}#${rec.trial}`, trial: rec.trial, label: personaOfRec(rec) ?? opts.agent,
       persona: personaOfRec(rec) ?? null, episode: rec.episode, evaluation: rec.evaluation, evaluationError: rec.evaluationError ?? null,
       infraError: rec.infraError ?? null, harnessError: rec.harnessError ?? null, env, agent: agentPin, user: userPin, judge: opts.judge ? modelPin('llm', opts.judge) : null,
+      surface: surfaceOf({ loaded, surface: opts.surface }).name,
     });
   const result = await runTasks<TaskEvaluation>({
     loaded,
