@@ -54,15 +54,17 @@ export function registerView(program: Command, setExit: (code: number) => void):
       if (flags.force && flags.export === undefined) throw new BadInputError('--force goes with --export DIR');
       if (flags.export !== undefined) {
         const { exportStaticSite } = await import('../viewer/export.js');
-        const res = exportStaticSite({ dbPath: flags.db, outDir: flags.export, force: flags.force });
+        const { registryTaskResolver } = await import('./view-tasks.js');
+        const res = exportStaticSite({ dbPath: flags.db, outDir: flags.export, force: flags.force, taskInfo: registryTaskResolver() });
         process.stdout.write(`exported ${res.runs} run${res.runs === 1 ? '' : 's'} and ${res.episodes} episode${res.episodes === 1 ? '' : 's'} (data ${(res.dataBytes / 1024).toFixed(0)} KiB): open ${res.index}\n`);
         setExit(0);
         return;
       }
       if (!LOOPBACK.has(flags.host)) log(`warning: binding ${flags.host}: anyone who can reach it can read the store`);
       const { startViewer } = await import('../viewer/server.js');
+      const { registryTaskResolver } = await import('./view-tasks.js');
       const allowHosts = [...flags.allowHost, ...(LOOPBACK.has(flags.host) ? [] : [flags.host])];
-      const viewer = await startViewer({ dbPath: flags.db, host: flags.host, port, allowHosts });
+      const viewer = await startViewer({ dbPath: flags.db, host: flags.host, port, allowHosts, taskInfo: registryTaskResolver() });
       // Handlers first: a caller may stop the viewer as soon as it sees the URL.
       const stopped = untilStopped();
       process.stdout.write(`servicegym view: ${viewer.url} (store ${flags.db}; read-only; Ctrl-C to stop)\n`);

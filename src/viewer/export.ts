@@ -12,7 +12,7 @@ import { prepareOutputDir } from '../util/output-dir.js';
 import { BadInputError } from '../spec/errors.js';
 import { allEpisodePayloads, listRunItems, runDetail } from './queries.js';
 import { defaultUiDir, missingUiMessage } from './ui-dir.js';
-import type { EpisodeChunk, StaticData } from './types.js';
+import type { EpisodeChunk, StaticData, TaskInfoResolver } from './types.js';
 
 /** Episode pages per `episodes/N.js` script. */
 export const EPISODES_PER_FILE = 100;
@@ -26,6 +26,8 @@ export interface ExportOptions {
   uiDir?: string;
   /** Timestamp written into the data (default: now), so exports can be made reproducible. */
   now?: string;
+  /** Finds an episode's task for its page; default none. */
+  taskInfo?: TaskInfoResolver;
 }
 
 /** What was exported. */
@@ -45,7 +47,7 @@ export interface StaticSite {
 }
 
 /** Reads every run and episode of the store into the static data and episode chunks. */
-export function buildStaticSite(store: RunStore, now: string): StaticSite {
+export function buildStaticSite(store: RunStore, now: string, taskInfo?: TaskInfoResolver): StaticSite {
   const runs = listRunItems(store);
   const data: StaticData = { version: 1, generated_at: now, runs, details: {}, episode_files: {} };
   const chunks = new Map<string, EpisodeChunk>();
@@ -57,7 +59,7 @@ export function buildStaticSite(store: RunStore, now: string): StaticSite {
     Object.entries(allEpisodePayloads(store, detail)).forEach(([eid, page], i) => {
       if (i % EPISODES_PER_FILE === 0) chunks.set(`episodes/${chunks.size}.js`, {});
       const file = `episodes/${chunks.size - 1}.js`;
-      chunks.get(file)![eid] = page;
+      chunks.get(file)![eid] = { ...page, task: taskInfo && page.run.domain ? taskInfo(page.run.domain, page.episode.task_id) : null };
       files[eid] = file;
     });
     data.episode_files[run.id] = files;
@@ -91,7 +93,7 @@ export function exportStaticSite(opts: ExportOptions): ExportResult {
   const store = RunStore.open(opts.dbPath, { readonly: true });
   let site: StaticSite;
   try {
-    site = buildStaticSite(store, opts.now ?? new Date().toISOString());
+    site = buildStaticSite(store, opts.now ?? new Date().toISOString(), opts.taskInfo);
   } finally {
     store.close();
   }

@@ -49,9 +49,28 @@ function firstAppearance<T>(items: readonly T[], key: (item: T) => string): Map<
   return order;
 }
 
-/** Episodes sorted task (first appearance), then label (first appearance), then trial. */
+const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+
+/**
+ * Natural order of task ids: digit runs compare as numbers, so `2` < `10` and `T9` < `T10`
+ * (ties broken by plain code-point order, so the order is total).
+ */
+export function naturalCompare(a: string, b: string): number {
+  return collator.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/** Task ids of `items` in natural order, each once, as a rank map. */
+function naturalRanks<T>(items: readonly T[], key: (item: T) => string): Map<string, number> {
+  const ids = [...new Set(items.map(key))].sort(naturalCompare);
+  return new Map(ids.map((id, i) => [id, i]));
+}
+
+/**
+ * Episodes sorted task (natural order of ids, never completion order), then label (first
+ * appearance), then trial.
+ */
 export function matrixOrder<T extends Keyed>(episodes: readonly T[]): T[] {
-  const tasks = firstAppearance(episodes, (e) => e.task_id);
+  const tasks = naturalRanks(episodes, (e) => e.task_id);
   const labels = firstAppearance(episodes, (e) => e.label);
   return [...episodes].sort(
     (x, y) =>
@@ -61,9 +80,9 @@ export function matrixOrder<T extends Keyed>(episodes: readonly T[]): T[] {
   );
 }
 
-/** The grid of `episodes` (any order): one row per task, one column per (label, trial). */
+/** The grid of `episodes` (any order): one row per task (natural order), one column per (label, trial). */
 export function matrixLayout(episodes: readonly EpisodeOutlineView[]): MatrixLayout {
-  const tasks = [...firstAppearance(episodes, (e) => e.task_id).keys()];
+  const tasks = [...naturalRanks(episodes, (e) => e.task_id).keys()];
   const labels = [...firstAppearance(episodes, (e) => e.label).keys()];
   const trials = new Map<string, Set<number>>();
   for (const e of episodes) {

@@ -13,7 +13,11 @@ import { readEpisodeLog, readEpisodeLogs, RECORD_PATHS, type StoredEpisode } fro
 import { RunLogMessageSchema } from '../spec/run-log.js';
 import { isPass, matrixOrder } from './matrix.js';
 import { optimizerView } from './optimizer-view.js';
-import type { CompareView, EpisodeDetail, EpisodeOutlineView, RunDetail, RunListItem } from './types.js';
+import { labelBreakdown } from './breakdown.js';
+import { runStatus, runTags } from './run-status.js';
+import { usageRows } from './usage.js';
+import { searchEpisodes } from './search.js';
+import type { CompareView, EpisodeDetail, EpisodeOutlineView, RunDetail, RunListItem, SearchResult } from './types.js';
 
 type Loose = Record<string, any>;
 
@@ -58,8 +62,13 @@ function firstPrompt(store: RunStore, runId: string): string | null {
 
 const hash12 = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 12);
 
+/** What the caller knows beyond the store: whether a live process is writing a run (its lock); default never. */
+export interface ReadOptions {
+  isWriting?: (runId: string) => boolean;
+}
+
 /** One runs-list row from a run and its outlines (picked with at least the error paths). */
-function listItem(run: Omit<RunRow, 'record'>, outlines: EpisodeOutline[], prompt: string | null): RunListItem {
+function listItem(run: Omit<RunRow, 'record'>, outlines: EpisodeOutline[], prompt: string | null, opts: ReadOptions = {}): RunListItem {
   const summary = (run.summary ?? {}) as Loose;
   // Labels are prompt versions in campaign and optimise runs; in a task run they are personas, and
   // pass^k is across personas (as `servicegym run` reports it), so tasks are not split by label.
@@ -74,7 +83,7 @@ function listItem(run: Omit<RunRow, 'record'>, outlines: EpisodeOutline[], promp
   return {
     id: run.id,
     kind: run.kind,
-    name: run.name,
+    name: str(summary.name) ?? run.name,
     domain: run.domain,
     created_at: run.created_at,
     agent_model: str(summary.agent_model) ?? str(summary.model),
@@ -87,33 +96,39 @@ function listItem(run: Omit<RunRow, 'record'>, outlines: EpisodeOutline[], promp
     reward_mean: mean(scored.map((o) => o.reward ?? 0)),
     partial_mean: mean(scored.flatMap((o) => (o.partial === null ? [] : [o.partial]))),
     pass_hat_k: perTask.size ? passHatKIntervals(perTask) : [],
-    failed: scored.filter((o) => !isPass(o.reward)).length,
+    failed: scored.filter((o) => o.reward !== null && !isPass(o.reward)).length,
+    unjudged: scored.filter((o) => o.reward === null).length,
     errors: outlines.length - scored.length,
     cost_usd: cost,
     total_tokens: tokens,
     ...(usageRetries(summary.usage) ? { retries: usageRetries(summary.usage) } : {}),
     has_optimizer: run.kind !== 'run',
+    tags: runTags(summary),
+    status: runStatus(run.kind, summary, opts.isWriting?.(run.id) ?? false),
   };
 }
 
 const ERROR_PATHS = { infra_error: OUTLINE_PATHS.infra_error, evaluation_error: OUTLINE_PATHS.evaluation_error };
 
 /** `GET /api/runs`: every run, newest first. */
-export function listRunItems(store: RunStore): RunListItem[] {
-  return store.listRuns().map((run) => listItem(run, store.episodeOutlines(run.id, ERROR_PATHS), firstPrompt(store, run.id)));
+export function listRunItems(store: RunStore, opts: ReadOptions = {}): RunListItem[] {
+  return store.listRuns().map((run) => listItem(run, store.episodeOutlines(run.id, ERROR_PATHS), firstPrompt(store, run.id), opts));
 }
 
 /** `GET /api/runs/:id`, or undefined for an unknown run. */
-export function runDetail(store: RunStore, id: string): RunDetail | undefined {
+export function runDetail(store: RunStore, id: string, opts: ReadOptions = {}): RunDetail | undefined {
   const run = store.getRun(id);
   if (!run) return undefined;
   const outlines = store.episodeOutlines(id, OUTLINE_PATHS);
   const prompt = firstPrompt(store, id);
+  const episodes = matrixOrder(outlines.map(outlineView));
   return {
-    run: listItem(run, outlines, prompt),
+    run: listItem(run, outlines, prompt, opts),
     summary: run.summary,
     prompt,
-    episodes: matrixOrder(outlines.map(outlineView)),
+    episodes,
+    usage_by_role: usageRows((run.summary as Loose | null)?.usage),
+    by_label: labelBreakdown(episodes),
     optimizer: optimizerView(id, run.record, run.created_at, (label, taskId, trial) =>
       outlines.find((o) => o.label === label && o.task_id === taskId && (trial === null || o.trial === trial))?.episode_id ?? null,
     ),
@@ -159,10 +174,18 @@ export function allEpisodePayloads(store: RunStore, detail: RunDetail): Record<s
 }
 
 /** `GET /api/compare?a=&b=`: the comparison, or the id that is unknown. */
-export function comparePayload(store: RunStore, a: string, b: string): CompareView | { missing: string } {
-  const da = runDetail(store, a);
+export function comparePayload(store: RunStore, a: string, b: string, opts: ReadOptions = {}): CompareView | { missing: string } {
+  const da = runDetail(store, a, opts);
   if (!da) return { missing: a };
-  const db = runDetail(store, b);
+  const db = runDetail(store, b, opts);
   if (!db) return { missing: b };
   return compareRuns(da, db);
+}
+
+/** `GET /api/runs/:id/search?q=`: the run's episodes matching `q` in matrix order, or undefined for an unknown run. */
+export function searchRun(store: RunStore, id: string, q: string): SearchResult | undefined {
+  const detail = runDetail(store, id);
+  if (!detail) return undefined;
+  const pages = allEpisodePayloads(store, detail);
+  return { q, hits: searchEpisodes(detail.episodes.flatMap((e) => (pages[e.episode_id] ? [pages[e.episode_id]] : [])), q) };
 }

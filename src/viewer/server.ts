@@ -6,7 +6,7 @@
  * holds a lock. When the store cannot be read (missing, locked, not a store, another schema)
  * every API route answers 503 with `{error, kind: 'store'}` and the UI shows that message.
  *
- * Routes: `GET /api/runs`, `/api/runs/:id`, `/api/runs/:id/episodes/:eid`, `/api/compare?a=&b=`,
+ * Routes: `GET /api/runs`, `/api/runs/:id`, `/api/runs/:id/search?q=`, `/api/runs/:id/episodes/:eid`, `/api/compare?a=&b=`,
  * `/api/status`; `/`, `/index.html`, `/assets/*`, `/data.js` (the UI).
  */
 import fs from 'node:fs';
@@ -16,9 +16,10 @@ import { Hono, type Context } from 'hono';
 import { serve } from '@hono/node-server';
 import { RunStore } from '../store/store.js';
 import { BadInputError } from '../spec/errors.js';
-import { comparePayload, episodePayload, listRunItems, runDetail } from './queries.js';
+import { comparePayload, episodePayload, listRunItems, runDetail, searchRun, type ReadOptions } from './queries.js';
+import { runLockHeld } from '../store/run-lock.js';
 import { defaultUiDir, missingUiMessage } from './ui-dir.js';
-import type { ApiError } from './types.js';
+import type { ApiError, EpisodeDetail, TaskInfoResolver } from './types.js';
 import { DEFAULT_VIEWER_HOST, DEFAULT_VIEWER_PORT } from './defaults.js';
 
 export { DEFAULT_VIEWER_HOST, DEFAULT_VIEWER_PORT };
@@ -32,6 +33,14 @@ export interface ViewerOptions {
   busyTimeoutMs?: number;
   /** Host names (without port) accepted in `Host` besides loopback ones (`--allow-host`, a non-loopback `--host`). */
   allowHosts?: string[];
+  /** Finds an episode's task for its page (scenario, gold actions, assertions); default none. */
+  taskInfo?: TaskInfoResolver;
+}
+
+/** `detail` with its task from `resolve`, when there is a resolver, a domain and such a task. */
+export function withTask(detail: EpisodeDetail, resolve?: TaskInfoResolver): EpisodeDetail {
+  const domain = detail.run.domain;
+  return { ...detail, task: resolve && domain ? resolve(domain, detail.episode.task_id) : null };
 }
 
 /** Loopback names a browser on this machine sends as `Host`; anything else may be a DNS-rebinding page. */
@@ -92,6 +101,7 @@ export function createViewerApp(opts: ViewerOptions): Hono {
   const busyTimeoutMs = opts.busyTimeoutMs ?? 2000;
   const app = new Hono();
   const allow = opts.allowHosts ?? [];
+  const read: ReadOptions = { isWriting: (runId) => runLockHeld(opts.dbPath, runId) };
 
   // DNS rebinding: a page on another site that resolves its name to 127.0.0.1 sends its own Host.
   // Only loopback (or explicitly allowed) hosts are served; anything but a plain GET/HEAD must also
@@ -127,16 +137,24 @@ export function createViewerApp(opts: ViewerOptions): Hono {
 
   // The store's file name only: an absolute path would tell any reader the user's folders.
   app.get('/api/status', (c) => withStore(c, () => ({ ok: true, db: path.basename(opts.dbPath) }), (v) => json(c, v)));
-  app.get('/api/runs', (c) => withStore(c, listRunItems, (v) => json(c, v)));
+  app.get('/api/runs', (c) => withStore(c, (s) => listRunItems(s, read), (v) => json(c, v)));
   app.get('/api/runs/:id', (c) => {
     const id = c.req.param('id');
-    return withStore(c, (s) => runDetail(s, id), (v) => (v ? json(c, v) : apiError(c, 404, { error: `no run '${id}' in the store`, kind: 'not_found' })));
+    return withStore(c, (s) => runDetail(s, id, read), (v) => (v ? json(c, v) : apiError(c, 404, { error: `no run '${id}' in the store`, kind: 'not_found' })));
+  });
+  app.get('/api/runs/:id/search', (c) => {
+    const id = c.req.param('id');
+    const q = c.req.query('q') ?? '';
+    return withStore(c, (s) => searchRun(s, id, q), (v) => (v ? json(c, v) : apiError(c, 404, { error: `no run '${id}' in the store`, kind: 'not_found' })));
   });
   app.get('/api/runs/:id/episodes/:eid', (c) => {
     const { id, eid } = c.req.param();
     return withStore(
       c,
-      (s) => episodePayload(s, id, eid),
+      (s) => {
+        const page = episodePayload(s, id, eid);
+        return page && withTask(page, opts.taskInfo);
+      },
       (v) => (v ? json(c, v) : apiError(c, 404, { error: `no episode '${eid}' in run '${id}'`, kind: 'not_found' })),
     );
   });
@@ -146,7 +164,7 @@ export function createViewerApp(opts: ViewerOptions): Hono {
     if (!a || !b) return apiError(c, 400, { error: 'compare needs two run ids: /api/compare?a=RUN&b=RUN', kind: 'bad_request' });
     return withStore(
       c,
-      (s) => comparePayload(s, a, b),
+      (s) => comparePayload(s, a, b, read),
       (v) => ('missing' in v ? apiError(c, 404, { error: `no run '${v.missing}' in the store`, kind: 'not_found' }) : json(c, v)),
     );
   });

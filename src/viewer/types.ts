@@ -37,8 +37,10 @@ export interface RunListItem {
   /** Mean partial score over scored episodes that have one; null when none. */
   partial_mean: number | null;
   pass_hat_k: PassPoint[];
-  /** Scored episodes whose reward is not 1. */
+  /** Scored episodes with a reward below 1 (not judged ones are not failures: see `unjudged`). */
   failed: number;
+  /** Scored episodes with no reward (not judged): counted as 0 in the means and pass^k, which are then lower bounds. */
+  unjudged: number;
   /** Episodes left out of the scores: infrastructure or evaluation errors. */
   errors: number;
   /** Provider-reported cost in USD; null when the provider reported none (never estimated). */
@@ -48,6 +50,42 @@ export interface RunListItem {
   retries?: { retried_calls: number; extra_attempts: number; waited_seconds: number; faults: Record<string, number> };
   /** True when the optimiser page has something to show for this run. */
   has_optimizer: boolean;
+  /** Tags given at start (`run --tag`, stored as `summary.tags`); empty when none. */
+  tags: string[];
+  /**
+   * `complete`; `in_progress` (a live process holds the run's lock: scores cover what is stored so
+   * far); `interrupted` (not finished and nobody is writing it: resume it).
+   */
+  status: RunStatus;
+}
+
+/** Whether a run is finished, being written, or was stopped before it finished. */
+export type RunStatus = 'complete' | 'in_progress' | 'interrupted';
+
+/** Calls, tokens, latency and provider-reported cost of one role (agent, user, judge, ...). */
+export interface RoleUsageView {
+  role: string;
+  calls: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  /** Summed call latency in seconds; null when not recorded. */
+  latency_seconds: number | null;
+  /** Provider-reported cost in USD; null when the provider reported none (never estimated). */
+  cost_usd: number | null;
+}
+
+/** Scores of one label (prompt version, persona, mode) of a run with several. */
+export interface LabelBreakdown {
+  label: string;
+  tasks: number;
+  episodes: number;
+  /** Scored episodes (infrastructure and evaluation errors left out). */
+  scored: number;
+  passed: number;
+  reward_mean: number | null;
+  partial_mean: number | null;
+  pass_hat_k: PassPoint[];
 }
 
 /** How an episode is coloured in the matrix. */
@@ -76,10 +114,14 @@ export interface RunDetail {
   summary: unknown;
   /** The agent's system prompt of the first episode, for prompt diffs. */
   prompt: string | null;
-  /** Episodes in matrix order: task (first appearance), then label, then trial. */
+  /** Episodes in matrix order: task (natural order of ids), then label, then trial. */
   episodes: EpisodeOutlineView[];
   /** Present when the run has an optimiser view (see {@link OptimizerView}). */
   optimizer: OptimizerView | null;
+  /** The run's usage by role (from its summary); empty when none was recorded. */
+  usage_by_role: RoleUsageView[];
+  /** Per-label scores when the run has several labels (never one pooled reward only); else empty. */
+  by_label: LabelBreakdown[];
 }
 
 /** One parsed tool call of an agent turn. */
@@ -158,6 +200,28 @@ export interface EpisodeDetail {
   usage: unknown;
   /** Other facts of the episode worth showing (e.g. a campaign case's group and rubric). */
   facts: { name: string; value: string }[];
+  /** The task the episode ran (scenario, gold actions, assertions), when the viewer could find it; null when not. */
+  task?: TaskInfoView | null;
+  /** The surface the agent worked through (`api`, `terminal`, ...), when recorded. */
+  surface?: string;
+  /** Model seconds (sum of call latencies) and wall seconds of the episode, when recorded. */
+  timings?: { model_seconds: number; elapsed_seconds: number | null };
+  /** Back-end action seq (as evidence cites `#N`) → index of the message whose tool call caused it. */
+  action_turns?: Record<string, number>;
+  /** The executed tool calls in order (agent's and customer's), when recorded. */
+  tool_timeline?: ToolStepView[];
+}
+
+/** One executed tool call of an episode, for the tool-call timeline. */
+export interface ToolStepView {
+  /** 0-based index of the call within the episode. */
+  step: number;
+  requestor: 'assistant' | 'user';
+  name: string;
+  error: boolean;
+  mutating: boolean;
+  /** Index of the message that carried the call, when known. */
+  turn: number | null;
 }
 
 /** How one task did in one run of a comparison. */
@@ -171,8 +235,8 @@ export interface TaskOutcome {
   episode_ids: string[];
 }
 
-/** fixed: failed in A, passes in B; broken: the reverse; added/removed: only in B / only in A. */
-export type Change = 'fixed' | 'broken' | 'unchanged' | 'added' | 'removed';
+/** improved / regressed: the task's success rate is higher / lower in B than in A; added/removed: only in B / only in A. */
+export type Change = 'improved' | 'regressed' | 'unchanged' | 'added' | 'removed';
 
 export interface CompareRow {
   /** Task id, prefixed by the label when a run has several labels. */
@@ -180,6 +244,11 @@ export interface CompareRow {
   a: TaskOutcome | null;
   b: TaskOutcome | null;
   change: Change;
+  /** Success rate (scored episodes with reward 1 / scored episodes) in A and in B; null when not run or none scored. */
+  rate_a: number | null;
+  rate_b: number | null;
+  /** `rate_b - rate_a`; null when either is null. */
+  rate_delta: number | null;
   /** B's partial mean minus A's; null when either is unknown. */
   partial_delta: number | null;
   /**
@@ -214,6 +283,29 @@ export interface CompareView {
   prompt_diff: string;
   /** Which differences exceed run-to-run noise; null when the runs share no scored task. */
   noise: CompareNoise | null;
+  /** Whether both runs ran the same tasks: the UI refuses to compare different sets unless forced. */
+  task_sets: TaskSets;
+  /** The whole configuration of both runs (models, prompt, settings, dataset), key by key. */
+  config: ConfigDiffRow[];
+}
+
+/** The task sets of two compared runs (task keys as in {@link CompareRow.key}). */
+export interface TaskSets {
+  /** Same domain and the same task keys. */
+  same: boolean;
+  same_domain: boolean;
+  /** Task keys run by both. */
+  common: number;
+  only_a: string[];
+  only_b: string[];
+}
+
+/** One configuration key of two compared runs (values as shown; null when the run lacks it). */
+export interface ConfigDiffRow {
+  key: string;
+  a: string | null;
+  b: string | null;
+  same: boolean;
 }
 
 /** One gate check of a release. */
@@ -303,3 +395,38 @@ export interface ApiError {
   /** `store`: the store cannot be read (missing, locked, wrong schema); `not_found`: unknown id. */
   kind: 'store' | 'not_found' | 'bad_request';
 }
+
+/** An episode that matches a text search, with where and a snippet around the first match. */
+export interface SearchHit {
+  episode_id: string;
+  /** `task`, `label`, `turn N (agent)`, `turn N (tool NAME)`, `check ID`, ... */
+  where: string;
+  snippet: string;
+}
+
+/** `GET /api/runs/:id/search?q=`. */
+export interface SearchResult {
+  q: string;
+  hits: SearchHit[];
+}
+
+/** The task an episode ran, as the episode page shows it: the user scenario, gold actions and assertion texts. */
+export interface TaskInfoView {
+  id: string;
+  purpose: string | null;
+  /** The simulated customer's persona, when the task gives one. */
+  persona: string | null;
+  /** The user scenario's instructions, as labelled parts (`reason for call`, `known info`, ...; one `instructions` part when plain text). */
+  scenario: { name: string; text: string }[];
+  gold_actions: { action_id: string; requestor: string; name: string; arguments: unknown }[];
+  nl_assertions: string[];
+  communicate_info: string[];
+  /** Environment assertions as `func(args) == value` lines. */
+  env_assertions: string[];
+  reward_basis: string[];
+  /** servicegym tasks: the partial-credit rubric (id, weight, description). */
+  rubric: { id: string; weight: number; description: string }[];
+}
+
+/** Finds the task of an episode: `(domain, task id)` → its view, or null when it cannot be found. */
+export type TaskInfoResolver = (domain: string, taskId: string) => TaskInfoView | null;

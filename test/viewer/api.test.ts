@@ -168,19 +168,30 @@ describe('GET /api/runs/:id/episodes/:eid', () => {
 });
 
 describe('GET /api/compare', () => {
-  it('lists fixed, broken and unchanged tasks and the prompt diff', async () => {
+  it('lists improved, regressed and unchanged tasks by success rate, and the prompt diff', async () => {
     const { body } = await get<CompareView>(`/api/compare?a=${s.faultyId}&b=${s.validateId}`);
     expect(body.rows.map((r) => [r.key, r.change])).toEqual([
-      ['T01', 'fixed'],
-      ['T02', 'fixed'],
+      ['T01', 'improved'],
+      ['T02', 'improved'],
       ['T03', 'unchanged'],
-      ['T15', 'fixed'],
+      ['T15', 'improved'],
       ['T17', 'unchanged'],
     ]);
-    expect(body.counts).toEqual({ fixed: 3, broken: 0, unchanged: 2, added: 0, removed: 0 });
+    expect(body.rows.map((r) => [r.key, r.rate_a, r.rate_b, r.rate_delta])).toEqual([
+      ['T01', 0.5, 1, 0.5],
+      ['T02', 0.5, 1, 0.5],
+      ['T03', 1, 1, 0],
+      ['T15', 0, 1, 1],
+      ['T17', 1, 1, 0],
+    ]);
+    expect(body.counts).toEqual({ improved: 3, regressed: 0, unchanged: 2, added: 0, removed: 0 });
+    expect(body.task_sets).toEqual({ same: true, same_domain: true, common: 5, only_a: [], only_b: [] });
+    const differs = Object.fromEntries(body.config.filter((c) => !c.same).map((c) => [c.key, [c.a, c.b]]));
+    expect(differs['agent model']).toEqual(['scripted-faulty', 'oracle']);
+    expect(differs['tasks × trials']).toEqual(['5 × 2', '5 × 1']);
     expect(body.prompt_diff).toContain('-Scripted agent for T01.\n+Oracle agent: performs the gold actions of task T01.\n');
     const back = await get<CompareView>(`/api/compare?a=${s.validateId}&b=${s.faultyId}`);
-    expect(back.body.counts).toEqual({ fixed: 0, broken: 3, unchanged: 2, added: 0, removed: 0 });
+    expect(back.body.counts).toEqual({ improved: 0, regressed: 3, unchanged: 2, added: 0, removed: 0 });
   });
 
   it('says which differences exceed run-to-run noise', async () => {

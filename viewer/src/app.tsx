@@ -9,6 +9,8 @@ import { EpisodePage } from './pages/episode-page.js';
 import { ComparePage } from './pages/compare-page.js';
 import { OptimizerPage } from './pages/optimizer-page.js';
 import { Problem } from './components/problem.js';
+import { ThemeToggle } from './theme.js';
+import { usePageTitle } from './title.js';
 
 function useRoute(): Route {
   const [route, setRoute] = useState(() => parseHash(window.location.hash));
@@ -23,18 +25,23 @@ function useRoute(): Route {
 function Page({ route }: { route: Route }) {
   switch (route.page) {
     case 'runs':
-      return <RunsPage />;
+      return <RunsPage filters={route.filters} />;
     case 'run':
       return <RunPage key={route.id} id={route.id} filters={route.filters} />;
     case 'episode':
-      return <EpisodePage key={`${route.id}\u0000${route.eid}`} id={route.id} eid={route.eid} />;
+      return <EpisodePage key={`${route.id}\u0000${route.eid}`} id={route.id} eid={route.eid} turn={route.turn} />;
     case 'compare':
-      return <ComparePage a={route.a} b={route.b} />;
+      return <ComparePage a={route.a} b={route.b} force={route.force} />;
     case 'optimizer':
       return <OptimizerPage key={route.id} id={route.id} />;
     case 'unknown':
-      return <Problem title="No such page" message={`Nothing lives at ${route.hash}.`} />;
+      return <NoSuchPage hash={route.hash} />;
   }
+}
+
+function NoSuchPage({ hash }: { hash: string }) {
+  usePageTitle('No such page');
+  return <Problem title="No such page" message={`Nothing lives at ${hash}.`} />;
 }
 
 export function App() {
@@ -44,19 +51,26 @@ export function App() {
   }, [route.page, 'id' in route ? route.id : '', 'eid' in route ? route.eid : '']);
   return (
     <>
-      <header className="topbar">
+      <a className="skip-link" href="#main" onClick={(ev) => {
+        ev.preventDefault();
+        document.getElementById('main')?.focus();
+      }}>
+        Skip to content
+      </a>
+      <header className="topbar" role="banner">
         <a className="brand" href={runsHref()}>
           servicegym <span>view</span>
         </a>
-        <nav>
-          <a href={runsHref()} className={route.page === 'runs' ? 'active' : ''}>Runs</a>
-          <a href={compareHref()} className={route.page === 'compare' ? 'active' : ''}>Compare</a>
+        <nav aria-label="main">
+          <a href={runsHref()} className={route.page === 'runs' ? 'active' : ''} aria-current={route.page === 'runs' ? 'page' : undefined}>Runs</a>
+          <a href={compareHref()} className={route.page === 'compare' ? 'active' : ''} aria-current={route.page === 'compare' ? 'page' : undefined}>Compare</a>
         </nav>
         <span className="mode" title={staticData ? 'static export: data embedded in data.js' : 'live: reads the run store on every request'}>
           {staticData ? `static export · ${when(staticData.generated_at)}` : 'live · read-only'}
         </span>
+        <ThemeToggle />
       </header>
-      <main>
+      <main id="main" tabIndex={-1}>
         <Page route={route} />
       </main>
     </>

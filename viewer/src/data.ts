@@ -5,7 +5,8 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { compareRuns } from '../../src/viewer/compare.js';
-import type { ApiError, CompareView, EpisodeChunk, EpisodeDetail, RunDetail, RunListItem, StaticData } from '../../src/viewer/types.js';
+import { searchEpisodes } from '../../src/viewer/search.js';
+import type { ApiError, CompareView, EpisodeChunk, EpisodeDetail, RunDetail, RunListItem, SearchResult, StaticData } from '../../src/viewer/types.js';
 import type { Route } from './route.js';
 
 declare global {
@@ -95,6 +96,22 @@ export async function loadEpisode(id: string, eid: string): Promise<EpisodeDetai
     return fromStatic(window.__SERVICEGYM_EPISODES__?.[file]?.[eid], what);
   }
   return api(`api/runs/${enc(id)}/episodes/${enc(eid)}`);
+}
+
+/**
+ * The episodes of run `id` whose transcript, task or checks contain `q`. A static export loads
+ * the run's episode scripts and searches them here with the server's own function.
+ */
+export async function loadSearch(id: string, q: string): Promise<SearchResult> {
+  if (!staticData) return api(`api/runs/${enc(id)}/search?q=${enc(q)}`);
+  const detail = fromStatic(staticData.details[id], `run '${id}'`);
+  const files = staticData.episode_files[id] ?? {};
+  await Promise.all([...new Set(Object.values(files))].map(loadScript));
+  const pages = detail.episodes.flatMap((e) => {
+    const page = window.__SERVICEGYM_EPISODES__?.[files[e.episode_id]]?.[e.episode_id];
+    return page ? [page] : [];
+  });
+  return { q, hits: searchEpisodes(pages, q) };
 }
 
 /** The comparison of run A with run B. */

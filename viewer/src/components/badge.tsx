@@ -3,6 +3,8 @@
 const TONES: Record<string, string> = {
   pass: 'good',
   fixed: 'good',
+  improved: 'good',
+  regressed: 'bad',
   stable: 'good',
   passed: 'good',
   partial: 'warn',
@@ -18,6 +20,9 @@ const TONES: Record<string, string> = {
   failed: 'bad',
   broken: 'bad',
   rejected: 'bad',
+  rolled_back: 'bad',
+  'rolled-back': 'bad',
+  promoted: 'good',
   error: 'violet',
 };
 

@@ -2,6 +2,14 @@
 import type { CheckView, EpisodeDetail, FieldDiffView } from '../../../src/viewer/types.js';
 import { Badge } from './badge.js';
 import { jsonInline } from '../format.js';
+import { EvidenceText } from './evidence-text.js';
+
+/** How evidence links its citations to transcript turns. */
+export interface Citations {
+  turnHref: (i: number) => string;
+  turns: number;
+  actionTurns?: Record<string, number>;
+}
 
 /** A JSON pointer with line-break opportunities after each `/`. */
 function breakable(path: string) {
@@ -44,23 +52,23 @@ export function DbDiff({ diff }: { diff: FieldDiffView[] }) {
 }
 
 /** One check as a card: verdict, id, kind and weight on top, the evidence below. */
-function CheckItem({ check }: { check: CheckView }) {
+function CheckItem({ check, cite }: { check: CheckView; cite?: Citations }) {
   return (
     <li className={`check v-${check.verdict}`} data-check={check.id}>
       <div className="check-head">
-        <Badge value={check.verdict} />
+        <Badge value={check.verdict} text={check.verdict === 'not_judged' ? '? not judged' : check.verdict === 'fail' ? '✗ fail' : '✓ pass'} />
         <span className="mono check-id">{check.id}</span>
         <span className="sub">{check.kind}</span>
         <span className="check-weight" title="rubric points that depend on this check; 'reward basis' checks multiply into the tau2 reward">
           {/^\d/.test(check.weight_label) ? `weight ${check.weight_label}` : check.weight_label}
         </span>
       </div>
-      {check.evidence ? <p className="evidence">{check.evidence}</p> : null}
+      {check.evidence ? <p className="evidence">{cite ? <EvidenceText text={check.evidence} {...cite} /> : check.evidence}</p> : null}
     </li>
   );
 }
 
-export function Evaluation({ detail }: { detail: EpisodeDetail }) {
+export function Evaluation({ detail, cite }: { detail: EpisodeDetail; cite?: Citations }) {
   const failedFirst = [...detail.checks].sort((a, b) => Number(b.verdict === 'fail') - Number(a.verdict === 'fail'));
   const basis = Object.entries(detail.reward_breakdown);
   return (
@@ -84,7 +92,7 @@ export function Evaluation({ detail }: { detail: EpisodeDetail }) {
         {detail.checks.length ? (
           <ul className="checks" data-testid="checks">
             {failedFirst.map((c) => (
-              <CheckItem key={c.id} check={c} />
+              <CheckItem key={c.id} check={c} cite={cite} />
             ))}
           </ul>
         ) : (

@@ -1,4 +1,5 @@
 /** An episode's conversation: customer and agent turns, tool calls with arguments (the customer's own marked), tool outputs, errors. */
+import { useEffect } from 'react';
 import type { ToolCallView, TranscriptEntry } from '../../../src/viewer/types.js';
 import { jsonBlock } from '../format.js';
 
@@ -103,13 +104,33 @@ function Entry({ entry }: { entry: TranscriptEntry }) {
   }
 }
 
-export function Transcript({ entries }: { entries: TranscriptEntry[] }) {
+/**
+ * The transcript, one numbered item per message: the number is the message's index in the
+ * trajectory (the system prompt is #0), as check evidence cites it ("message 5"). `cited` is
+ * highlighted and scrolled into view; `turnHref(i)` links each number (shareable).
+ */
+export function Transcript({ entries, cited = null, turnHref }: { entries: TranscriptEntry[]; cited?: number | null; turnHref?: (i: number) => string }) {
+  useEffect(() => {
+    if (cited === null) return;
+    const el = document.getElementById(`turn-${cited}`);
+    el?.scrollIntoView({ block: 'center' });
+    el?.focus({ preventScroll: true });
+  }, [cited]);
   if (entries.length === 0) return <p className="hint">No messages were recorded.</p>;
   return (
-    <div className="transcript" data-testid="transcript">
+    <ol className="transcript" data-testid="transcript">
       {entries.map((e, i) => (
-        <Entry key={i} entry={e} />
+        <li key={i} id={`turn-${i}`} tabIndex={-1} className={`turn-slot slot-${e.kind}${cited === i ? ' cited' : ''}`} data-turn={i} aria-current={cited === i ? 'true' : undefined}>
+          {turnHref ? (
+            <a className="turn-no" href={turnHref(i)} aria-label={`message ${i}`} title={`message ${i}: link to this turn`}>
+              #{i}
+            </a>
+          ) : (
+            <span className="turn-no">#{i}</span>
+          )}
+          <Entry entry={e} />
+        </li>
       ))}
-    </div>
+    </ol>
   );
 }

@@ -1,13 +1,21 @@
-/** Compare two runs: per-task changes (fixed, broken, unchanged, added, removed), which exceed run-to-run noise, and the prompt diff. */
-import type { CompareNoise, CompareRow, CompareView, RunListItem, TaskOutcome } from '../../../src/viewer/types.js';
+/**
+ * Compare two runs so the numbers cannot mislead: per-task success rates and their deltas
+ * (1/4 → 3/4 is an improvement), the overall pass^1 delta with its 95% interval and whether it
+ * exceeds run-to-run noise, pass^k of both runs side by side, the whole configuration diffed (not
+ * only the prompt), and a refusal to compare different task sets unless asked to (`?force=1`).
+ */
+import type { CompareNoise, CompareRow, CompareView, ConfigDiffRow, RunListItem, TaskOutcome } from '../../../src/viewer/types.js';
 import { loadCompare, loadRuns, useLoad } from '../data.js';
 import { Show } from '../components/problem.js';
 import { Badge } from '../components/badge.js';
 import { DiffView } from '../components/diff-view.js';
+import { PassKCompare } from '../components/pass-k-compare.js';
 import { compareHref, episodeHref, runHref } from '../route.js';
 import { DASH, pct, score } from '../format.js';
+import { usePageTitle } from '../title.js';
 
-const ORDER: CompareRow['change'][] = ['fixed', 'broken', 'added', 'removed', 'unchanged'];
+const ORDER: CompareRow['change'][] = ['regressed', 'improved', 'added', 'removed', 'unchanged'];
+const GLYPH: Record<CompareRow['change'], string> = { improved: '▲', regressed: '▼', unchanged: '=', added: '+', removed: '−' };
 
 function Picker({ runs, a, b }: { runs: RunListItem[]; a: string; b: string }) {
   const option = (r: RunListItem) => (
@@ -16,7 +24,7 @@ function Picker({ runs, a, b }: { runs: RunListItem[]; a: string; b: string }) {
     </option>
   );
   return (
-    <form className="filters" onSubmit={(ev) => ev.preventDefault()}>
+    <form className="filters" onSubmit={(ev) => ev.preventDefault()} aria-label="runs to compare">
       <label>
         A (baseline){' '}
         <select name="a" value={a} onChange={(ev) => (window.location.hash = compareHref(ev.target.value, b))}>
@@ -48,55 +56,133 @@ function Side({ runId, t }: { runId: string; t: TaskOutcome | null }) {
   );
 }
 
-function Delta({ d }: { d: number | null }) {
+function Delta({ d, unit = 'pts' }: { d: number | null; unit?: string }) {
   if (d === null) return <>{DASH}</>;
   const v = Math.round(d * 1000) / 10;
-  return <span className={v > 0 ? 'up' : v < 0 ? 'down' : ''}>{v > 0 ? `+${v}` : v} pts</span>;
+  return <span className={v > 0 ? 'up' : v < 0 ? 'down' : ''}>{v > 0 ? `▲ +${v}` : v < 0 ? `▼ ${v}` : '= 0'} {unit}</span>;
 }
 
-/** The pass^1 difference with its interval, and whether it (or any task) exceeds run-to-run noise. */
+/** The pass^1 difference with its interval, whether it exceeds run-to-run noise, and what that means. */
 function NoiseLine({ noise }: { noise: CompareNoise | null }) {
   if (!noise) return <p className="hint">No task was scored in both runs, so nothing can be compared against noise.</p>;
   const f = (x: number) => x.toFixed(3);
   const sign = (x: number) => (x > 0 ? `+${f(x)}` : f(x));
   return (
-    <p className="meta" data-testid="compare-noise" data-beyond-noise={noise.beyond_noise ? 'yes' : 'no'}>
-      pass^1 over {noise.tasks} common task{noise.tasks === 1 ? '' : 's'}: A {f(noise.a)} → B {f(noise.b)}, Δ {sign(noise.delta)} ({Math.round(noise.level * 100)}% CI [{sign(noise.low)}, {sign(noise.high)}], bootstrap over tasks):{' '}
-      <b>{noise.beyond_noise ? 'beyond run-to-run noise' : 'within run-to-run noise'}</b>
-      {'. '}
-      {noise.tasks_beyond_noise.length
-        ? `Tasks whose change exceeds noise (Fisher exact p < 0.05): ${noise.tasks_beyond_noise.join(', ')}.`
-        : 'No single task changed beyond noise (Fisher exact p < 0.05).'}
-    </p>
+    <section className={`overall ${noise.beyond_noise ? 'beyond' : 'within'}`} data-testid="compare-noise" data-beyond-noise={noise.beyond_noise ? 'yes' : 'no'} aria-label="overall delta">
+      <p className="overall-delta">
+        Overall success (pass^1) over {noise.tasks} common task{noise.tasks === 1 ? '' : 's'}: A {f(noise.a)} → B {f(noise.b)}, <b>Δ {sign(noise.delta)}</b> ({Math.round(noise.level * 100)}% CI [
+        {sign(noise.low)}, {sign(noise.high)}]): <b>{noise.beyond_noise ? 'beyond run-to-run noise' : 'within run-to-run noise'}</b>.
+      </p>
+      <p className="hint" data-testid="noise-note">
+        Noise note: rerunning the same configuration changes results by chance. The interval is a paired bootstrap over tasks;{' '}
+        {noise.beyond_noise ? 'it excludes 0, so the difference is unlikely to be chance alone.' : 'it includes 0, so this difference may be chance: do not read it as better or worse without more trials.'}{' '}
+        {noise.tasks_beyond_noise.length
+          ? `Tasks whose own change exceeds noise (Fisher exact p < 0.05): ${noise.tasks_beyond_noise.join(', ')}.`
+          : 'No single task changed beyond noise (Fisher exact p < 0.05).'}
+      </p>
+    </section>
   );
 }
 
-function Comparison({ view }: { view: CompareView }) {
-  const rows = [...view.rows].sort((x, y) => ORDER.indexOf(x.change) - ORDER.indexOf(y.change));
+function ConfigTable({ rows }: { rows: ConfigDiffRow[] }) {
+  const differ = rows.filter((r) => !r.same).length;
   return (
     <>
-      <p className="meta">
-        A <a href={runHref(view.a.id)}>{view.a.name}</a> <span className="mono">{view.a.id}</span> → B <a href={runHref(view.b.id)}>{view.b.name}</a>{' '}
-        <span className="mono">{view.b.id}</span>
+      <p className="hint" data-testid="config-summary">
+        {differ ? `${differ} setting${differ === 1 ? '' : 's'} differ${differ === 1 ? 's' : ''}` : 'The configurations are the same'} (models, prompt, settings, dataset).
       </p>
+      <div className="table-scroll">
+        <table className="config-diff" data-testid="config-diff">
+          <caption className="visually-hidden">Configuration of A and B</caption>
+          <thead>
+            <tr>
+              <th scope="col">setting</th>
+              <th scope="col">A</th>
+              <th scope="col">B</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.key} data-key={r.key} data-same={r.same ? 'yes' : 'no'} className={r.same ? undefined : 'differs'}>
+                <th scope="row">
+                  {r.key}
+                  {r.same ? null : <span className="badge tone-warn differs-badge">differs</span>}
+                </th>
+                <td className="mono">{r.a ?? '(absent)'}</td>
+                <td className="mono">{r.b ?? '(absent)'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
+function Refusal({ view }: { view: CompareView }) {
+  const t = view.task_sets;
+  return (
+    <section className="problem" role="alert" data-testid="compare-refused">
+      <h2>These runs ran different task sets</h2>
+      <p>
+        {t.same_domain ? '' : `A is a ${view.a.domain ?? 'no-domain'} run and B a ${view.b.domain ?? 'no-domain'} run. `}
+        They share {t.common} task{t.common === 1 ? '' : 's'}; {t.only_a.length} only in A{t.only_a.length ? ` (${t.only_a.slice(0, 8).join(', ')}${t.only_a.length > 8 ? ', …' : ''})` : ''} and {t.only_b.length} only in B
+        {t.only_b.length ? ` (${t.only_b.slice(0, 8).join(', ')}${t.only_b.length > 8 ? ', …' : ''})` : ''}. Counts of improved and regressed tasks, and the overall delta, would mislead.
+      </p>
+      <p>
+        <a className="button secondary" href={compareHref(view.a.id, view.b.id, true)}>
+          Compare anyway
+        </a>
+      </p>
+    </section>
+  );
+}
+
+function Comparison({ view, force }: { view: CompareView; force: boolean }) {
+  const rows = [...view.rows].sort((x, y) => ORDER.indexOf(x.change) - ORDER.indexOf(y.change));
+  const head = (
+    <p className="meta">
+      A <a href={runHref(view.a.id)}>{view.a.name}</a> <span className="mono">{view.a.id}</span> → B <a href={runHref(view.b.id)}>{view.b.name}</a> <span className="mono">{view.b.id}</span>
+    </p>
+  );
+  if (!view.task_sets.same && !force) {
+    return (
+      <>
+        {head}
+        <Refusal view={view} />
+        <h2>Configuration</h2>
+        <ConfigTable rows={view.config} />
+      </>
+    );
+  }
+  return (
+    <>
+      {head}
+      {!view.task_sets.same ? (
+        <p className="note tone-warn" data-testid="compare-forced">
+          Compared although the task sets differ: only the {view.task_sets.common} common tasks enter the overall delta.
+        </p>
+      ) : null}
+      <NoiseLine noise={view.noise} />
       <p className="chips" data-testid="change-counts">
         {ORDER.map((c) => (
           <span key={c} className="chip" data-change={c}>
-            <Badge value={c} /> {view.counts[c]}
+            <Badge value={c} text={`${GLYPH[c]} ${c}`} /> {view.counts[c]}
           </span>
         ))}
       </p>
-      <NoiseLine noise={view.noise} />
       <div className="table-scroll">
         <table className="compare cards" data-testid="compare">
+          <caption className="visually-hidden">Per-task success rates of A and B</caption>
           <thead>
             <tr>
-              <th>task</th>
-              <th>change</th>
-              <th>A</th>
-              <th>B</th>
-              <th>Δ partial</th>
-              <th>noise</th>
+              <th scope="col">task</th>
+              <th scope="col">change</th>
+              <th scope="col">A</th>
+              <th scope="col">B</th>
+              <th scope="col">Δ success rate</th>
+              <th scope="col">Δ partial</th>
+              <th scope="col">noise</th>
             </tr>
           </thead>
           <tbody>
@@ -104,13 +190,16 @@ function Comparison({ view }: { view: CompareView }) {
               <tr key={r.key} data-task={r.key} data-change={r.change}>
                 <td data-label="task" className="mono">{r.key}</td>
                 <td data-label="change">
-                  <Badge value={r.change} />
+                  <Badge value={r.change} text={`${GLYPH[r.change]} ${r.change}`} />
                 </td>
                 <td data-label="A">
                   <Side runId={view.a.id} t={r.a} />
                 </td>
                 <td data-label="B">
                   <Side runId={view.b.id} t={r.b} />
+                </td>
+                <td data-label="Δ success rate" data-testid="rate-delta">
+                  <Delta d={r.rate_delta} />
                 </td>
                 <td data-label="Δ partial">
                   <Delta d={r.partial_delta} />
@@ -123,27 +212,32 @@ function Comparison({ view }: { view: CompareView }) {
           </tbody>
         </table>
       </div>
+      <h2>pass^k side by side</h2>
+      <PassKCompare a={view.a.pass_hat_k} b={view.b.pass_hat_k} />
+      <h2>Configuration</h2>
+      <ConfigTable rows={view.config} />
       <h2>Prompt diff</h2>
       <p className="hint">
         The agent's system prompt of each run's first episode: A <span className="mono">{view.a.prompt_hash ?? DASH}</span> → B <span className="mono">{view.b.prompt_hash ?? DASH}</span>.
       </p>
-      <DiffView diff={view.prompt_diff} empty="Both runs use the same system prompt (or one has none recorded)." />
+      <DiffView diff={view.prompt_diff} empty="Both runs use the same system prompt (or one has none recorded); see the configuration above for other differences." />
     </>
   );
 }
 
-function CompareBody({ a, b }: { a: string; b: string }) {
+function CompareBody({ a, b, force }: { a: string; b: string; force: boolean }) {
   const state = useLoad(`compare:${a}..${b}`, () => loadCompare(a, b));
-  return <Show state={state}>{(view) => <Comparison view={view} />}</Show>;
+  return <Show state={state}>{(view) => <Comparison view={view} force={force} />}</Show>;
 }
 
-export function ComparePage({ a, b }: { a: string; b: string }) {
+export function ComparePage({ a, b, force }: { a: string; b: string; force: boolean }) {
+  usePageTitle(a && b ? `Compare ${a} → ${b}` : 'Compare runs');
   const runs = useLoad('runs', loadRuns);
   return (
     <>
       <h1>Compare runs</h1>
       <Show state={runs}>{(list) => <Picker runs={list} a={a} b={b} />}</Show>
-      {a && b ? <CompareBody key={`${a}..${b}`} a={a} b={b} /> : <p className="hint">Choose a baseline A and a run B; tasks that fail in A and pass in B are "fixed".</p>}
+      {a && b ? <CompareBody key={`${a}..${b}`} a={a} b={b} force={force} /> : <p className="hint">Choose a baseline A and a run B; a task "improved" when its success rate is higher in B.</p>}
     </>
   );
 }

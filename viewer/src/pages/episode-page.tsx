@@ -1,5 +1,7 @@
 /**
- * An episode: the transcript beside the evaluation breakdown and the DB diff. Keyboard: j or →
+ * An episode: the task (user scenario, gold actions, assertions), the numbered transcript (or,
+ * on a terminal surface, its screens) beside the evaluation breakdown whose evidence links the
+ * turns it cites, the DB diff, and cost and time with the tool-call timeline. Keyboard: j or →
  * next episode, k or ← previous, u or Esc back to the run (the run's matrix order).
  */
 import { useLayoutEffect } from 'react';
@@ -12,6 +14,11 @@ import { Evaluation } from '../components/evaluation.js';
 import { Badge } from '../components/badge.js';
 import { episodeHref, runHref, runsHref } from '../route.js';
 import { DASH, pct } from '../format.js';
+import { TaskPanel } from '../components/task-panel.js';
+import { EpisodeCost } from '../components/episode-cost.js';
+import { SCREEN_SURFACES, TerminalScreens } from '../components/terminal-screens.js';
+import { OUTCOME_GLYPH } from '../components/matrix.js';
+import { usePageTitle } from '../title.js';
 
 /** Keyboard navigation; bound before the page is painted, so no key pressed on it is lost. */
 function useKeys(detail: EpisodeDetail) {
@@ -34,14 +41,17 @@ function useKeys(detail: EpisodeDetail) {
   }, [detail]);
 }
 
-function EpisodeView({ detail }: { detail: EpisodeDetail }) {
+function EpisodeView({ detail, turn }: { detail: EpisodeDetail; turn: number | null }) {
   useKeys(detail);
   const { episode: e, position: p, run } = detail;
+  usePageTitle(`Episode ${e.episode_id} · ${run.name}`);
+  const turnHref = (i: number) => episodeHref(run.id, e.episode_id, i);
+  const screens = detail.surface ? SCREEN_SURFACES[detail.surface] === 'screens' : false;
   return (
     <>
-      <p className="crumbs">
+      <nav aria-label="breadcrumb" className="crumbs">
         <a href={runsHref()}>Runs</a> › <a href={runHref(run.id)}>{run.name}</a> › <span className="mono">{e.episode_id}</span>
-      </p>
+      </nav>
       <div className="episode-head">
         <h1>
           {e.task_id} <span className="sub">· {e.label} · trial {e.trial}</span>
@@ -55,7 +65,7 @@ function EpisodeView({ detail }: { detail: EpisodeDetail }) {
         </nav>
       </div>
       <p className="meta" data-testid="episode-meta">
-        <Badge value={e.outcome} /> reward <b>{e.reward ?? 'not judged'}</b> · partial <b>{pct(e.partial)}</b> · ended <b>{e.termination ?? DASH}</b>
+        <Badge value={e.outcome} text={`${OUTCOME_GLYPH[e.outcome]} ${e.outcome === 'unjudged' ? 'not judged' : e.outcome}`} /> reward <b>{e.reward ?? 'not judged'}</b> · partial <b>{pct(e.partial)}</b> · ended <b>{e.termination ?? DASH}</b>
         {e.failed_checks.length ? (
           <>
             {' '}
@@ -80,22 +90,38 @@ function EpisodeView({ detail }: { detail: EpisodeDetail }) {
           ))}
         </dl>
       ) : null}
+      <TaskPanel task={detail.task} />
       <Filmstrip entries={detail.transcript} />
       <div className="episode-grid">
         <section className="col-transcript">
-          <h2>Transcript</h2>
-          <Transcript entries={detail.transcript} />
+          {screens ? (
+            <>
+              <h2>Terminal screens</h2>
+              <TerminalScreens entries={detail.transcript} turnHref={turnHref} />
+              <details className="raw-transcript">
+                <summary>Transcript</summary>
+                <Transcript entries={detail.transcript} cited={turn} turnHref={turnHref} />
+              </details>
+            </>
+          ) : (
+            <>
+              <h2>Transcript</h2>
+              <Transcript entries={detail.transcript} cited={turn} turnHref={turnHref} />
+            </>
+          )}
         </section>
         <section className="col-evaluation">
           <h2>Evaluation</h2>
-          <Evaluation detail={detail} />
+          <Evaluation detail={detail} cite={{ turnHref, turns: detail.transcript.length, actionTurns: detail.action_turns }} />
         </section>
       </div>
+      <EpisodeCost detail={detail} turnHref={turnHref} />
     </>
   );
 }
 
-export function EpisodePage({ id, eid }: { id: string; eid: string }) {
+export function EpisodePage({ id, eid, turn }: { id: string; eid: string; turn: number | null }) {
+  usePageTitle(`Episode ${eid}`);
   const state = useLoad(`episode:${id}:${eid}`, () => loadEpisode(id, eid));
-  return <Show state={state}>{(detail) => <EpisodeView detail={detail} />}</Show>;
+  return <Show state={state}>{(detail) => <EpisodeView detail={detail} turn={turn} />}</Show>;
 }

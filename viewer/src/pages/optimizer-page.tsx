@@ -10,6 +10,7 @@ import { Badge } from '../components/badge.js';
 import { DiffView } from '../components/diff-view.js';
 import { episodeHref, runHref, runsHref } from '../route.js';
 import { when } from '../format.js';
+import { usePageTitle } from '../title.js';
 
 function ScoreTable({ table }: { table: NonNullable<OptimizerView['table']> }) {
   return (
@@ -175,6 +176,7 @@ function OptimizerBody({ detail }: { detail: RunDetail }) {
 }
 
 export function OptimizerPage({ id }: { id: string }) {
+  usePageTitle(`Prompt releases ${id}`);
   const state = useLoad(`run:${id}`, () => loadRun(id));
   return <Show state={state}>{(detail) => <OptimizerBody detail={detail} />}</Show>;
 }

@@ -1,0 +1,34 @@
+/** A run's status badge: in progress (scores so far) or interrupted (resume it); nothing for a complete run. */
+import type { RunListItem } from '../../../src/viewer/types.js';
+
+/** The command that continues an interrupted run. */
+export const resumeCommand = (run: Pick<RunListItem, 'id' | 'domain'>) => `servicegym run --domain ${run.domain ?? 'DOMAIN'} --resume ${run.id}`;
+
+export function RunStatusBadge({ run }: { run: Pick<RunListItem, 'status' | 'id' | 'domain'> }) {
+  if (run.status === 'complete') return null;
+  const live = run.status === 'in_progress';
+  return (
+    <span
+      className={`badge ${live ? 'tone-info' : 'tone-warn'}`}
+      data-testid="run-status"
+      data-status={run.status}
+      title={live ? 'a process is still writing this run: the scores cover the episodes stored so far' : `not finished and nobody is writing it; continue with: ${resumeCommand(run)}`}
+    >
+      {live ? '◔ in progress' : '‖ interrupted'}
+    </span>
+  );
+}
+
+/** Tags of a run, each a link that filters the runs list by it. */
+export function Tags({ tags, href }: { tags: readonly string[]; href: (tag: string) => string }) {
+  if (!tags.length) return null;
+  return (
+    <span className="tags" data-testid="run-tags">
+      {tags.map((t) => (
+        <a key={t} className="tag" href={href(t)} aria-label={`tag ${t}: show runs with it`}>
+          #{t}
+        </a>
+      ))}
+    </span>
+  );
+}
