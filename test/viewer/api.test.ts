@@ -14,7 +14,8 @@ import { RunStore } from '../../src/store/store.js';
 import { writeEpisodeLogs } from '../../src/store/run-log.js';
 import { rolloutEpisodeLog } from '../../src/optimizer/run-record.js';
 import type { Rollout } from '../../src/optimizer/suite.js';
-import type { CompareView, EpisodeChunk, EpisodeDetail, RunDetail, RunListItem, StaticData } from '../../src/viewer/types.js';
+import type { CompareView, EpisodeChunk, EpisodeDetail, RunDetail, RunListItem, SearchResult, StaticData } from '../../src/viewer/types.js';
+import { acquireRunLock } from '../../src/store/run-lock.js';
 import { fillViewerStore, type ViewerStore } from '../support/viewer-store.js';
 import { tmpDir } from '../support/paths.js';
 
@@ -164,6 +165,55 @@ describe('GET /api/runs/:id/episodes/:eid', () => {
     ]);
     expect(body.checks[1].evidence).toBe('未提供合规的替代方案');
     expect(body.position).toMatchObject({ prev: 'initial/B2-要求免改签费', next: 'manual/B2-要求免改签费' });
+  });
+});
+
+describe('GET /api/runs/:id/search', () => {
+  it('finds the episodes whose transcript, task or checks contain the text, with where and a snippet', async () => {
+    const { status, body } = await get<SearchResult>(`/api/runs/${s.faultyId}/search?q=${enc('UPDATE_reservation_flights')}`);
+    expect(status).toBe(200);
+    const stored = RunStore.open(s.db, { readonly: true });
+    const want = stored.episodes(s.faultyId).filter((e) => JSON.stringify(e.result).includes('update_reservation_flights')).map((e) => e.episode_id);
+    stored.close();
+    expect(body.hits.map((h) => h.episode_id).sort()).toEqual(want.sort());
+    expect(body.hits[0].snippet.toLowerCase()).toContain('update_reservation_flights');
+    expect(body.hits[0].where).toMatch(/^(turn \d+ \(agent\)|check \S+)$/);
+    expect((await get<SearchResult>(`/api/runs/${s.faultyId}/search?q=${enc('no such text anywhere')}`)).body.hits).toEqual([]);
+    expect((await get(`/api/runs/nope/search?q=x`)).status).toBe(404);
+  });
+});
+
+describe('run status, tags and breakdowns', () => {
+  it('reads tags and the start name from the summary, and tells finished, interrupted and running runs apart', async () => {
+    const w = RunStore.open(s.db);
+    try {
+      w.saveRun({ id: 'tagged-run', kind: 'run', name: 'run airline', domain: 'airline', created_at: '2000-01-01T00:00:00Z', summary: { name: 'nightly smoke', tags: ['smoke', 7, ''], agent_model: 'm' }, record: null });
+      const item = (await get<RunListItem[]>('/api/runs')).body.find((r) => r.id === 'tagged-run')!;
+      expect(item).toMatchObject({ name: 'nightly smoke', tags: ['smoke'], status: 'interrupted' });
+      const lock = acquireRunLock(s.db, 'tagged-run');
+      try {
+        expect((await get<RunDetail>('/api/runs/tagged-run')).body.run.status).toBe('in_progress');
+      } finally {
+        lock.release();
+      }
+      expect((await get<RunDetail>('/api/runs/tagged-run')).body.run.status).toBe('interrupted');
+      expect((await get<RunDetail>(`/api/runs/${s.faultyId}`)).body.run).toMatchObject({ status: 'complete', tags: [] });
+    } finally {
+      w.close();
+      const raw = new Database(s.db);
+      raw.prepare("DELETE FROM runs WHERE id = 'tagged-run'").run();
+      raw.close();
+    }
+  });
+
+  it("breaks a campaign down per prompt version and gives a run's usage by role", async () => {
+    const { body } = await get<RunDetail>(`/api/runs/${s.campaignId}`);
+    expect(body.by_label.map((l) => [l.label, l.passed, l.scored, l.pass_hat_k.map((p) => p.value)])).toEqual([
+      ['initial', 5, 10, [0.5]],
+      ['automatic_candidate', 7, 10, [0.7]],
+      ['manual', 9, 10, [0.9]],
+    ]);
+    expect((await get<RunDetail>(`/api/runs/${s.faultyId}`)).body.by_label).toEqual([]);
   });
 });
 

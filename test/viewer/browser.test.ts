@@ -133,7 +133,7 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'servicegym view in chromium' : NO
       stored.close();
       const evaluation = (row.result as { evaluation: { checks: { id: string; evidence: string }[] } }).evaluation;
       const evidence = (id: string) => evaluation.checks.find((c) => c.id === id)!.evidence;
-      expect(await check.locator('.badge').innerText()).toBe('fail');
+      expect(await check.locator('.badge').innerText()).toBe('✗ fail');
       expect(await check.locator('.check-weight').innerText()).toBe('weight 20 (reason)');
       expect(await check.locator('.evidence').innerText()).toBe(evidence('reason_stated'));
       const untouched = page.locator('[data-check="reservation_untouched"]');
@@ -184,16 +184,16 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'servicegym view in chromium' : NO
       await done('keyboard');
     });
 
-    it('the compare page lists the tasks that were fixed and the prompt diff', async () => {
+    it('the compare page lists the tasks that improved and the prompt diff', async () => {
       await open(`#/compare/${store.faultyId}..${store.validateId}`);
       const table = page.locator('table[data-testid="compare"]');
       await table.waitFor();
       const byChange = (c: string) => table.locator(`tr[data-change="${c}"]`).evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-task')));
-      expect(await byChange('fixed')).toEqual(['T01', 'T02', 'T15']);
-      expect(await byChange('broken')).toEqual([]);
+      expect(await byChange('improved')).toEqual(['T01', 'T02', 'T15']);
+      expect(await byChange('regressed')).toEqual([]);
       expect(await byChange('unchanged')).toEqual(['T03', 'T17']);
-      expect(await page.locator('.chip[data-change="fixed"]').textContent()).toBe('fixed 3');
-      expect(await table.locator('tr[data-task="T01"]').innerText()).toMatch(/T01\s+fixed\s+1\/2 passed · reward 0\.500 · partial 50%\s+1\/1 passed · reward 1\.000 · partial 100%\s+\+50 pts/);
+      expect(await page.locator('.chip[data-change="improved"]').textContent()).toBe('▲ improved 3');
+      expect(await table.locator('tr[data-task="T01"]').innerText()).toMatch(/T01\s+▲ improved\s+1\/2 passed · reward 0\.500 · partial 50%\s+1\/1 passed · reward 1\.000 · partial 100%\s+▲ \+50 pts\s+▲ \+50 pts/);
       const diff = await page.locator('[data-testid="unified-diff"]').innerText();
       expect(diff).toContain('-Scripted agent for T01.\n+Oracle agent: performs the gold actions of task T01.');
       await done('compare');
@@ -232,7 +232,7 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'servicegym view in chromium' : NO
       await page.locator('[data-testid="edit"]').first().locator('summary').click();
       await page.locator('[data-testid="edit"]').first().getByRole('link', { name: 'initial/B1-不可退票要退款' }).click();
       await page.locator('[data-check="transfer_decision"]').waitFor();
-      expect(await page.locator('[data-check="transfer_decision"] .badge').innerText()).toBe('fail');
+      expect(await page.locator('[data-check="transfer_decision"] .badge').innerText()).toBe('✗ fail');
       expect(await page.locator('[data-check="transfer_decision"] .evidence').innerText()).toMatch(/^不应转接：却转接了 ✗（过度转接）/);
       await done('campaign-evidence');
     });
