@@ -124,13 +124,3 @@ function held(file: string, me: () => RunLockOwner): RunLock {
     },
   };
 }
-
-/**
- * True when a live process holds the lock of `runId` (a fresh heartbeat, and on this host a
- * running pid): the run is being written. Reads only; never takes or removes a lock.
- */
-export function runLockHeld(dbPath: string, runId: string, nowMs: number = Date.now()): boolean {
-  const file = runLockFile(dbPath, runId);
-  if (!fs.existsSync(file)) return false;
-  return staleReason(readOwner(file), nowMs) === null;
-}

@@ -1,28 +1,27 @@
 /**
- * Comparing two runs task by task. Pure (no Node APIs), so the server answers
- * `/api/compare` with it and a static export computes the same view in the browser.
- *
- * A task's success rate in a run is the share of its scored episodes with reward 1; a task
- * `improved` when B's rate is higher than A's and `regressed` when lower (so 1/4 → 3/4 is an
- * improvement, not "unchanged"). Episodes with infrastructure or evaluation errors are not
- * scored. When a run has several labels (a campaign's prompt versions), tasks are keyed
- * `label/task`, so a campaign compares version by version. `noise` says which differences exceed
- * run-to-run noise: the pass^1 difference with a paired bootstrap interval over tasks, and per
- * task a Fisher exact test of the two runs' successes. `task_sets` tells whether the runs ran
- * the same tasks (the UI refuses to compare different sets unless asked to), `config` diffs the
- * whole configuration.
+ * Comparing two runs for the compare page. The numbers come from the one comparison of the
+ * project, `evaluation/run-comparison.ts` (what `servicegym compare` prints): per-task success
+ * rates and their differences with a Fisher exact test, the overall success-rate difference with
+ * its paired bootstrap interval, pass^k side by side, the differing settings, the prompt diff and
+ * whether the runs ran the same tasks of the same dataset. This module adds what the page links:
+ * each task's episodes and partial-score means, in natural task order. Pure (no Node APIs), so a
+ * static export computes the same view in the browser.
  */
-import { unifiedDiff } from '../util/unified-diff.js';
-import { isPass, naturalCompare } from './matrix.js';
-import { compareTrialSets } from '../evaluation/pass-k-ci.js';
-import { configDiff } from './config-diff.js';
-import type { Change, CompareNoise, CompareRow, CompareView, EpisodeOutlineView, RunDetail, TaskOutcome, TaskSets } from './types.js';
+import { compareRunResults, type ComparedRun } from '../evaluation/run-comparison.js';
+import { naturalCompare } from './matrix.js';
+import type { CompareRow, CompareView, EpisodeOutlineView, RunDetail, TaskOutcome } from './types.js';
+import { isPass } from './matrix.js';
 
 const mean = (xs: number[]): number | null => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 
-/** Task key → outcome, in first-appearance order. */
-export function taskOutcomes(episodes: readonly EpisodeOutlineView[]): Map<string, TaskOutcome> {
-  const multiLabel = new Set(episodes.map((e) => e.label)).size > 1;
+/** The comparison input of a run (its stored summary is its configuration). */
+export function comparedRun(d: RunDetail): ComparedRun {
+  return { id: d.run.id, kind: d.run.kind, domain: d.run.domain, config: (d.summary ?? null) as Record<string, unknown> | null, prompt: d.prompt, episodes: d.episodes };
+}
+
+/** Task key → outcome, keyed as the comparison keys tasks (`label/task` for a campaign's or optimisation's versions). */
+export function taskOutcomes(episodes: readonly EpisodeOutlineView[], kind: string): Map<string, TaskOutcome> {
+  const multiLabel = kind !== 'run' && new Set(episodes.map((e) => e.label)).size > 1;
   const groups = new Map<string, EpisodeOutlineView[]>();
   for (const e of episodes) {
     const key = multiLabel ? `${e.label}/${e.task_id}` : e.task_id;
@@ -43,18 +42,6 @@ export function taskOutcomes(episodes: readonly EpisodeOutlineView[]): Map<strin
   return out;
 }
 
-/** Share of scored episodes with reward 1; null when none was scored. */
-export const successRate = (t: TaskOutcome | null): number | null => (t && t.scored > 0 ? t.passed / t.scored : null);
-
-function changeOf(a: TaskOutcome | null, b: TaskOutcome | null): Change {
-  if (!a) return 'added';
-  if (!b) return 'removed';
-  const ra = successRate(a);
-  const rb = successRate(b);
-  if (ra === null || rb === null || Math.abs(rb - ra) < 1e-9) return 'unchanged';
-  return rb > ra ? 'improved' : 'regressed';
-}
-
 /** Keys in natural task order within each label, labels in first-appearance order. */
 function orderKeys(keys: string[]): string[] {
   const labelOf = (k: string) => (k.includes('/') ? k.slice(0, k.indexOf('/')) : '');
@@ -62,65 +49,27 @@ function orderKeys(keys: string[]): string[] {
   return [...keys].sort((x, y) => labels.indexOf(labelOf(x)) - labels.indexOf(labelOf(y)) || naturalCompare(x, y));
 }
 
-/** Whether A and B ran the same task set (keys) in the same domain. */
-function taskSets(a: RunDetail, b: RunDetail, ka: string[], kb: string[]): TaskSets {
-  const sa = new Set(ka);
-  const sb = new Set(kb);
-  const onlyA = ka.filter((k) => !sb.has(k));
-  const onlyB = kb.filter((k) => !sa.has(k));
-  const sameDomain = a.run.domain === b.run.domain;
-  return { same: sameDomain && onlyA.length === 0 && onlyB.length === 0, same_domain: sameDomain, common: ka.length - onlyA.length, only_a: onlyA, only_b: onlyB };
-}
-
-/** Task key → rewards of its scored episodes (the keys `taskOutcomes` uses). */
-function trialRewards(episodes: readonly EpisodeOutlineView[]): Map<string, (number | null)[]> {
-  const multiLabel = new Set(episodes.map((e) => e.label)).size > 1;
-  const out = new Map<string, (number | null)[]>();
-  for (const e of episodes) {
-    if (e.error) continue;
-    const key = multiLabel ? `${e.label}/${e.task_id}` : e.task_id;
-    out.set(key, [...(out.get(key) ?? []), e.reward]);
-  }
-  return out;
-}
-
-/** Which differences exceed run-to-run noise (`evaluation/pass-k-ci.ts`); null without a common scored task. */
-function noiseOf(a: RunDetail, b: RunDetail): { view: CompareNoise; byTask: Map<string, { p: number; beyond_noise: boolean }> } | null {
-  const ra = trialRewards(a.episodes);
-  const rb = trialRewards(b.episodes);
-  if (![...ra.keys()].some((k) => rb.has(k))) return null;
-  const c = compareTrialSets(ra, rb);
-  const byTask = new Map(c.per_task.map((t) => [t.task, { p: t.p, beyond_noise: t.beyond_noise }]));
-  const { per_task, ...rest } = c;
-  return { view: { ...rest, tasks_beyond_noise: per_task.filter((t) => t.beyond_noise).map((t) => t.task) }, byTask };
-}
-
-/** The comparison of run A (baseline) with run B: per-task success-rate changes, noise, task sets, the configuration and prompt diffs. */
+/** The comparison of run A (baseline) with run B, with each task's episodes and partial means. */
 export function compareRuns(a: RunDetail, b: RunDetail): CompareView {
-  const ta = taskOutcomes(a.episodes);
-  const tb = taskOutcomes(b.episodes);
-  const noise = noiseOf(a, b);
-  const keys = orderKeys([...ta.keys(), ...[...tb.keys()].filter((k) => !ta.has(k))]);
-  const rows: CompareRow[] = keys.map((key) => {
+  const comparison = compareRunResults(comparedRun(a), comparedRun(b));
+  const ta = taskOutcomes(a.episodes, a.run.kind);
+  const tb = taskOutcomes(b.episodes, b.run.kind);
+  const byTask = new Map(comparison.tasks.map((t) => [t.task, t]));
+  const rows: CompareRow[] = orderKeys([...byTask.keys()]).map((key) => {
+    const t = byTask.get(key)!;
     const x = ta.get(key) ?? null;
     const y = tb.get(key) ?? null;
-    const delta = x?.partial_mean != null && y?.partial_mean != null ? y.partial_mean - x.partial_mean : null;
-    const [ra, rb] = [successRate(x), successRate(y)];
-    const rate_delta = ra !== null && rb !== null ? rb - ra : null;
-    return { key, a: x, b: y, change: changeOf(x, y), rate_a: ra, rate_b: rb, rate_delta, partial_delta: delta, noise: noise?.byTask.get(key) ?? null };
+    return {
+      key,
+      a: x,
+      b: y,
+      change: t.direction,
+      rate_a: t.a && t.a.trials ? t.a.rate : null,
+      rate_b: t.b && t.b.trials ? t.b.rate : null,
+      rate_delta: t.delta,
+      partial_delta: x?.partial_mean != null && y?.partial_mean != null ? y.partial_mean - x.partial_mean : null,
+      noise: t.p === null ? null : { p: t.p, beyond_noise: t.beyond_noise },
+    };
   });
-  const counts: Record<Change, number> = { improved: 0, regressed: 0, unchanged: 0, added: 0, removed: 0 };
-  for (const r of rows) counts[r.change]++;
-  const prompt_diff =
-    a.prompt !== null && b.prompt !== null ? unifiedDiff(a.prompt, b.prompt, `${a.run.id} (A)`, `${b.run.id} (B)`) : '';
-  return {
-    a: a.run,
-    b: b.run,
-    rows,
-    counts,
-    prompt_diff,
-    noise: noise?.view ?? null,
-    task_sets: taskSets(a, b, [...ta.keys()], [...tb.keys()]),
-    config: configDiff(a, b),
-  };
+  return { a: a.run, b: b.run, rows, comparison };
 }

@@ -5,6 +5,9 @@
  * therefore unfinished: `in_progress` while a live process holds its lock (src/store/run-lock.ts),
  * else `interrupted` (killed or crashed; `run --resume` continues it).
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import { runLockFile, STALE_AFTER_MS } from '../store/run-lock.js';
 import type { RunStatus } from './types.js';
 
 /** The status of a run of `kind` with stored `summary`; `writing` tells whether a live process holds its lock. */
@@ -19,4 +22,27 @@ export function runStatus(kind: string, summary: unknown, writing: boolean): Run
 export function runTags(summary: unknown): string[] {
   const tags = summary && typeof summary === 'object' ? (summary as Record<string, unknown>).tags : undefined;
   return Array.isArray(tags) ? tags.filter((t): t is string => typeof t === 'string' && t !== '') : [];
+}
+
+/**
+ * True when a live process holds the lock of `runId` (src/store/run-lock.ts): its heartbeat is
+ * younger than {@link STALE_AFTER_MS} and, on this host, its pid runs. Reads only; never takes or
+ * removes a lock.
+ */
+export function runLockHeld(dbPath: string, runId: string, nowMs: number = Date.now()): boolean {
+  let owner: { pid?: unknown; host?: unknown; heartbeat_at?: unknown };
+  try {
+    owner = JSON.parse(fs.readFileSync(runLockFile(dbPath, runId), 'utf8'));
+  } catch {
+    return false;
+  }
+  const beat = Date.parse(String(owner.heartbeat_at));
+  if (typeof owner.pid !== 'number' || !Number.isFinite(beat) || nowMs - beat > STALE_AFTER_MS) return false;
+  if (owner.host !== os.hostname()) return true;
+  try {
+    process.kill(owner.pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

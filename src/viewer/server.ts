@@ -17,7 +17,7 @@ import { serve } from '@hono/node-server';
 import { RunStore } from '../store/store.js';
 import { BadInputError } from '../spec/errors.js';
 import { comparePayload, episodePayload, listRunItems, runDetail, searchRun, type ReadOptions } from './queries.js';
-import { runLockHeld } from '../store/run-lock.js';
+import { runLockHeld } from './run-status.js';
 import { defaultUiDir, missingUiMessage } from './ui-dir.js';
 import type { ApiError, EpisodeDetail, TaskInfoResolver } from './types.js';
 import { DEFAULT_VIEWER_HOST, DEFAULT_VIEWER_PORT } from './defaults.js';

@@ -1,3 +1,5 @@
+import type { RunComparison, TaskRateRow } from '../evaluation/run-comparison.js';
+
 /**
  * The viewer's data contract: what the JSON API answers and what a static export embeds in
  * `data.js`. Types only, shared by the server (`src/viewer/`) and the UI (`viewer/`), so both
@@ -235,11 +237,11 @@ export interface TaskOutcome {
   episode_ids: string[];
 }
 
-/** improved / regressed: the task's success rate is higher / lower in B than in A; added/removed: only in B / only in A. */
-export type Change = 'improved' | 'regressed' | 'unchanged' | 'added' | 'removed';
+/** improved / regressed: the task's success rate is higher / lower in B than in A; added / removed: only in B / only in A. */
+export type Change = TaskRateRow['direction'];
 
 export interface CompareRow {
-  /** Task id, prefixed by the label when a run has several labels. */
+  /** Task id, prefixed by the label when a campaign or optimisation has several prompt versions. */
   key: string;
   a: TaskOutcome | null;
   b: TaskOutcome | null;
@@ -247,65 +249,24 @@ export interface CompareRow {
   /** Success rate (scored episodes with reward 1 / scored episodes) in A and in B; null when not run or none scored. */
   rate_a: number | null;
   rate_b: number | null;
-  /** `rate_b - rate_a`; null when either is null. */
+  /** `rate_b - rate_a`; null when either is unknown. */
   rate_delta: number | null;
   /** B's partial mean minus A's; null when either is unknown. */
   partial_delta: number | null;
-  /**
-   * Two-sided Fisher exact p-value of A's vs B's successes on this task and whether it is below
-   * 0.05 (the change exceeds run-to-run noise); null when the task is not in both runs.
-   */
+  /** Two-sided Fisher exact p-value of A's vs B's successes and whether it is below 0.05; null when not in both runs. */
   noise: { p: number; beyond_noise: boolean } | null;
 }
 
-/** Run B against run A on their common tasks: pass^1 difference with a paired bootstrap interval. */
-export interface CompareNoise {
-  tasks: number;
-  a: number;
-  b: number;
-  delta: number;
-  low: number;
-  high: number;
-  level: number;
-  /** The interval excludes 0. */
-  beyond_noise: boolean;
-  /** Tasks whose own change exceeds noise. */
-  tasks_beyond_noise: string[];
-}
-
-/** `GET /api/compare?a=&b=`. */
+/**
+ * `GET /api/compare?a=&b=`: the comparison of `evaluation/run-comparison.ts` (overall difference
+ * and noise, pass^k pairs, differing settings, prompt diff, task sets, counts) and the page's rows.
+ */
 export interface CompareView {
   a: RunListItem;
   b: RunListItem;
+  /** One row per task key, in natural task order. */
   rows: CompareRow[];
-  counts: Record<Change, number>;
-  /** Unified diff of A's system prompt to B's; empty when equal or unknown. */
-  prompt_diff: string;
-  /** Which differences exceed run-to-run noise; null when the runs share no scored task. */
-  noise: CompareNoise | null;
-  /** Whether both runs ran the same tasks: the UI refuses to compare different sets unless forced. */
-  task_sets: TaskSets;
-  /** The whole configuration of both runs (models, prompt, settings, dataset), key by key. */
-  config: ConfigDiffRow[];
-}
-
-/** The task sets of two compared runs (task keys as in {@link CompareRow.key}). */
-export interface TaskSets {
-  /** Same domain and the same task keys. */
-  same: boolean;
-  same_domain: boolean;
-  /** Task keys run by both. */
-  common: number;
-  only_a: string[];
-  only_b: string[];
-}
-
-/** One configuration key of two compared runs (values as shown; null when the run lacks it). */
-export interface ConfigDiffRow {
-  key: string;
-  a: string | null;
-  b: string | null;
-  same: boolean;
+  comparison: RunComparison;
 }
 
 /** One gate check of a release. */

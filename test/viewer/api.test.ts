@@ -223,9 +223,9 @@ describe('GET /api/compare', () => {
     expect(body.rows.map((r) => [r.key, r.change])).toEqual([
       ['T01', 'improved'],
       ['T02', 'improved'],
-      ['T03', 'unchanged'],
+      ['T03', 'same'],
       ['T15', 'improved'],
-      ['T17', 'unchanged'],
+      ['T17', 'same'],
     ]);
     expect(body.rows.map((r) => [r.key, r.rate_a, r.rate_b, r.rate_delta])).toEqual([
       ['T01', 0.5, 1, 0.5],
@@ -234,14 +234,15 @@ describe('GET /api/compare', () => {
       ['T15', 0, 1, 1],
       ['T17', 1, 1, 0],
     ]);
-    expect(body.counts).toEqual({ improved: 3, regressed: 0, unchanged: 2, added: 0, removed: 0 });
-    expect(body.task_sets).toEqual({ same: true, same_domain: true, common: 5, only_a: [], only_b: [] });
-    const differs = Object.fromEntries(body.config.filter((c) => !c.same).map((c) => [c.key, [c.a, c.b]]));
-    expect(differs['agent model']).toEqual(['scripted-faulty', 'oracle']);
-    expect(differs['tasks × trials']).toEqual(['5 × 2', '5 × 1']);
-    expect(body.prompt_diff).toContain('-Scripted agent for T01.\n+Oracle agent: performs the gold actions of task T01.\n');
+    const c = body.comparison;
+    expect(c.counts).toEqual({ improved: 3, regressed: 0, same: 2, added: 0, removed: 0, beyond_noise: 0 });
+    expect(c.task_sets).toEqual({ same: true, reason: null, common: 5, only_a: [], only_b: [] });
+    const differs = Object.fromEntries(c.config_diff.map((d) => [d.key, [d.a, d.b]]));
+    expect(differs['agent_model']).toEqual(['scripted-faulty', 'oracle']);
+    expect(differs['trials']).toEqual([2, 1]);
+    expect(c.prompt_diff).toContain('-Scripted agent for T01.\n+Oracle agent: performs the gold actions of task T01.\n');
     const back = await get<CompareView>(`/api/compare?a=${s.validateId}&b=${s.faultyId}`);
-    expect(back.body.counts).toEqual({ improved: 0, regressed: 3, unchanged: 2, added: 0, removed: 0 });
+    expect(back.body.comparison.counts).toMatchObject({ improved: 0, regressed: 3, same: 2 });
   });
 
   it('says which differences exceed run-to-run noise', async () => {
@@ -250,14 +251,14 @@ describe('GET /api/compare', () => {
     const row = (k: string) => body.rows.find((r) => r.key === k)!;
     expect(row('T15').noise).toEqual({ p: 0.333333333333, beyond_noise: false });
     expect(row('T01').noise).toEqual({ p: 1, beyond_noise: false });
-    expect(body.noise).toMatchObject({ tasks: 5, level: 0.95, tasks_beyond_noise: [] });
-    const n = body.noise!;
+    expect(body.comparison.overall).toMatchObject({ tasks: 5, level: 0.95 });
+    const n = body.comparison.overall!;
     expect(n.delta).toBeCloseTo(n.b - n.a, 10);
     expect(n.low).toBeLessThanOrEqual(n.delta);
     expect(n.high).toBeGreaterThanOrEqual(n.delta);
     expect(n.beyond_noise).toBe(n.low > 0 || n.high < 0);
     const again = await get<CompareView>(`/api/compare?a=${s.faultyId}&b=${s.validateId}`);
-    expect(again.body.noise).toEqual(body.noise);
+    expect(again.body.comparison.overall).toEqual(body.comparison.overall);
   });
 
   it('asks for both ids, and names an unknown one', async () => {

@@ -208,10 +208,11 @@ describe.skipIf(SKIP !== null)(SKIP ?? 'servicegym view: find, compare, trust (c
       expect((await page.locator('.chip[data-change="improved"]').textContent())!.replace(/\s+/g, ' ').trim()).toBe('▲ improved 3');
       expect(await page.locator('[data-testid="compare-noise"] .overall-delta').innerText()).toMatch(/Overall success \(pass\^1\) over 5 common tasks: A 0\.600 → B 1\.000, Δ \+0\.400 \(95% CI \[\+\d\.\d{3}, \+?\d\.\d{3}\]\): (beyond|within) run-to-run noise\./);
       expect(await page.locator('[data-testid="noise-note"]').innerText()).toMatch(/^Noise note: rerunning the same configuration changes results by chance/);
-      expect(await page.locator('[data-testid="pass-k-values"] tbody tr').allInnerTexts()).toEqual([expect.stringMatching(/^pass\^1\s+0\.600 \[.*\]\s+1\.000/), expect.stringMatching(/^pass\^2\s+0\.400 \[.*\]\s+—$/)]);
-      const differs = await page.locator('[data-testid="config-diff"] tr[data-same="no"] th').allInnerTexts();
-      expect(differs.map((t) => t.replace(/differs$/, '').trim())).toEqual(expect.arrayContaining(['agent model', 'system prompt (sha256)', 'tasks × trials']));
-      expect(await page.locator('[data-testid="config-diff"] tr[data-key="domain"]').getAttribute('data-same')).toBe('yes');
+      // pass^k over the common tasks up to the fewest trials of either run (validate ran 1).
+      expect(await page.locator('[data-testid="pass-k-values"] tbody tr').allInnerTexts()).toEqual([expect.stringMatching(/^pass\^1\s+0\.600 \[.*\]\s+1\.000 \[.*\]\s+\+0\.400 \[\+\d\.\d{3}, \+\d\.\d{3}\] (beyond|within) noise$/)]);
+      const differs = await page.locator('[data-testid="config-diff"] tbody th').allInnerTexts();
+      expect(differs).toEqual(expect.arrayContaining(['agent_model', 'trials']));
+      expect(differs).not.toContain('domain');
       expect(errors).toEqual([]);
       await page.close();
     });
@@ -220,11 +221,13 @@ describe.skipIf(SKIP !== null)(SKIP ?? 'servicegym view: find, compare, trust (c
       const { page } = await open(`#/compare/${enc(store.gdsId)}..${enc(store.retailId)}`);
       const refusal = page.locator('[data-testid="compare-refused"]');
       await refusal.waitFor(WAIT);
-      expect(await refusal.innerText()).toContain('A is a gds run and B a retail run. They share 0 tasks; 10 only in A');
+      expect(await refusal.locator('h2').innerText()).toMatch(/^These runs are not comparable: different datasets \(A: gds .*; B: retail .*\)$/);
+      expect(await refusal.innerText()).toContain('They share 0 tasks; 10 only in A');
       expect(await page.locator('table[data-testid="compare"]').count()).toBe(0);
-      expect(await page.locator('[data-testid="config-diff"] tr[data-key="domain"]').getAttribute('data-same')).toBe('no');
+      expect(await page.locator('[data-testid="config-diff"] tr[data-key="domain"] td').allInnerTexts()).toEqual(['gds', 'retail']);
       await page.goto(`${live.url}#/compare/${enc(store.gdsId)}..${enc(store.gdsSmokeId)}`);
       await refusal.waitFor(WAIT);
+      expect(await refusal.innerText()).toContain('different task sets (2 in common, 8 only in A, 0 only in B)');
       expect(await refusal.innerText()).toContain('They share 2 tasks; 8 only in A');
       await refusal.getByRole('link', { name: 'Compare anyway' }).click();
       await page.locator('[data-testid="compare-forced"]').waitFor(WAIT);

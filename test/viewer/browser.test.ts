@@ -191,7 +191,7 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'servicegym view in chromium' : NO
       const byChange = (c: string) => table.locator(`tr[data-change="${c}"]`).evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-task')));
       expect(await byChange('improved')).toEqual(['T01', 'T02', 'T15']);
       expect(await byChange('regressed')).toEqual([]);
-      expect(await byChange('unchanged')).toEqual(['T03', 'T17']);
+      expect(await byChange('same')).toEqual(['T03', 'T17']);
       expect(await page.locator('.chip[data-change="improved"]').textContent()).toBe('▲ improved 3');
       expect(await table.locator('tr[data-task="T01"]').innerText()).toMatch(/T01\s+▲ improved\s+1\/2 passed · reward 0\.500 · partial 50%\s+1\/1 passed · reward 1\.000 · partial 100%\s+▲ \+50 pts\s+▲ \+50 pts/);
       const diff = await page.locator('[data-testid="unified-diff"]').innerText();

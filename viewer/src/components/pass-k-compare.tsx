@@ -1,16 +1,21 @@
 /**
- * pass^k of two runs side by side in one chart: A dashed with round markers, B solid with square
- * markers (told apart by line style and marker shape, not colour alone), with each run's 95%
- * bootstrap interval when known, and the values in a table for screen readers and exact reading.
+ * pass^k of two runs side by side over their common tasks in one chart: A dashed with round
+ * markers, B solid with square markers (told apart by line style and marker shape, not colour
+ * alone), each with its 95% bootstrap interval, and the values with B − A and its paired interval
+ * in a table for screen readers and exact reading.
  */
+import type { PassHatKPair } from '../../../src/evaluation/run-comparison.js';
 import type { PassPoint } from '../../../src/viewer/types.js';
 
 const W = 420;
 const H = 200;
 const PAD = { left: 40, right: 14, top: 16, bottom: 34 };
 
-export function PassKCompare({ a, b }: { a: PassPoint[]; b: PassPoint[] }) {
-  if (!a.length && !b.length) return <p className="hint">Neither run has scored episodes, so no pass^k.</p>;
+export function PassKCompare({ pairs }: { pairs: PassHatKPair[] }) {
+  if (!pairs.length) return <p className="hint">The runs share no scored task, so no pass^k to compare.</p>;
+  const a: PassPoint[] = pairs.map((p) => ({ k: p.k, ...p.a }));
+  const b: PassPoint[] = pairs.map((p) => ({ k: p.k, ...p.b }));
+  const signed = (x: number) => (x > 0 ? `+${x.toFixed(3)}` : x.toFixed(3));
   const maxK = Math.max(1, ...a.map((p) => p.k), ...b.map((p) => p.k));
   const span = W - PAD.left - PAD.right - 40;
   const x = (k: number, shift: number) => PAD.left + 20 + (maxK === 1 ? span / 2 : ((k - 1) / (maxK - 1)) * span) + shift;
@@ -57,6 +62,7 @@ export function PassKCompare({ a, b }: { a: PassPoint[]; b: PassPoint[] }) {
             <th scope="col">k</th>
             <th scope="col">A</th>
             <th scope="col">B</th>
+            <th scope="col">B − A [95% CI]</th>
           </tr>
         </thead>
         <tbody>
@@ -65,6 +71,12 @@ export function PassKCompare({ a, b }: { a: PassPoint[]; b: PassPoint[] }) {
               <th scope="row">pass^{k}</th>
               <td>{fmt(at(a, k))}</td>
               <td>{fmt(at(b, k))}</td>
+              <td>
+                {(() => {
+                  const d = pairs.find((p) => p.k === k)!.delta;
+                  return `${signed(d.value)} [${signed(d.low)}, ${signed(d.high)}] ${d.beyond_noise ? 'beyond noise' : 'within noise'}`;
+                })()}
+              </td>
             </tr>
           ))}
         </tbody>

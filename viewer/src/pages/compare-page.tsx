@@ -4,7 +4,8 @@
  * exceeds run-to-run noise, pass^k of both runs side by side, the whole configuration diffed (not
  * only the prompt), and a refusal to compare different task sets unless asked to (`?force=1`).
  */
-import type { CompareNoise, CompareRow, CompareView, ConfigDiffRow, RunListItem, TaskOutcome } from '../../../src/viewer/types.js';
+import type { CompareRow, CompareView, RunListItem, TaskOutcome } from '../../../src/viewer/types.js';
+import type { ConfigDifference, RunComparison } from '../../../src/evaluation/run-comparison.js';
 import { loadCompare, loadRuns, useLoad } from '../data.js';
 import { Show } from '../components/problem.js';
 import { Badge } from '../components/badge.js';
@@ -14,8 +15,8 @@ import { compareHref, episodeHref, runHref } from '../route.js';
 import { DASH, pct, score } from '../format.js';
 import { usePageTitle } from '../title.js';
 
-const ORDER: CompareRow['change'][] = ['regressed', 'improved', 'added', 'removed', 'unchanged'];
-const GLYPH: Record<CompareRow['change'], string> = { improved: '▲', regressed: '▼', unchanged: '=', added: '+', removed: '−' };
+const ORDER: CompareRow['change'][] = ['regressed', 'improved', 'added', 'removed', 'same'];
+const GLYPH: Record<CompareRow['change'], string> = { improved: '▲', regressed: '▼', same: '=', added: '+', removed: '−' };
 
 function Picker({ runs, a, b }: { runs: RunListItem[]; a: string; b: string }) {
   const option = (r: RunListItem) => (
@@ -63,7 +64,7 @@ function Delta({ d, unit = 'pts' }: { d: number | null; unit?: string }) {
 }
 
 /** The pass^1 difference with its interval, whether it exceeds run-to-run noise, and what that means. */
-function NoiseLine({ noise }: { noise: CompareNoise | null }) {
+function NoiseLine({ noise, beyond }: { noise: RunComparison['overall']; beyond: string[] }) {
   if (!noise) return <p className="hint">No task was scored in both runs, so nothing can be compared against noise.</p>;
   const f = (x: number) => x.toFixed(3);
   const sign = (x: number) => (x > 0 ? `+${f(x)}` : f(x));
@@ -76,20 +77,22 @@ function NoiseLine({ noise }: { noise: CompareNoise | null }) {
       <p className="hint" data-testid="noise-note">
         Noise note: rerunning the same configuration changes results by chance. The interval is a paired bootstrap over tasks;{' '}
         {noise.beyond_noise ? 'it excludes 0, so the difference is unlikely to be chance alone.' : 'it includes 0, so this difference may be chance: do not read it as better or worse without more trials.'}{' '}
-        {noise.tasks_beyond_noise.length
-          ? `Tasks whose own change exceeds noise (Fisher exact p < 0.05): ${noise.tasks_beyond_noise.join(', ')}.`
+        {beyond.length
+          ? `Tasks whose own change exceeds noise (Fisher exact p < 0.05): ${beyond.join(', ')}.`
           : 'No single task changed beyond noise (Fisher exact p < 0.05).'}
       </p>
     </section>
   );
 }
 
-function ConfigTable({ rows }: { rows: ConfigDiffRow[] }) {
-  const differ = rows.filter((r) => !r.same).length;
+const shown = (v: unknown) => (v === null || v === undefined ? '(absent)' : typeof v === 'string' ? v : JSON.stringify(v));
+
+function ConfigTable({ rows }: { rows: ConfigDifference[] }) {
+  const differ = rows.length;
   return (
     <>
       <p className="hint" data-testid="config-summary">
-        {differ ? `${differ} setting${differ === 1 ? '' : 's'} differ${differ === 1 ? 's' : ''}` : 'The configurations are the same'} (models, prompt, settings, dataset).
+        {differ ? `${differ} setting${differ === 1 ? '' : 's'} differ${differ === 1 ? 's' : ''}` : 'The configurations are the same'} (models, prompt hash, temperature, trials, personas, dataset and every other stored setting).
       </p>
       <div className="table-scroll">
         <table className="config-diff" data-testid="config-diff">
@@ -103,13 +106,10 @@ function ConfigTable({ rows }: { rows: ConfigDiffRow[] }) {
           </thead>
           <tbody>
             {rows.map((r) => (
-              <tr key={r.key} data-key={r.key} data-same={r.same ? 'yes' : 'no'} className={r.same ? undefined : 'differs'}>
-                <th scope="row">
-                  {r.key}
-                  {r.same ? null : <span className="badge tone-warn differs-badge">differs</span>}
-                </th>
-                <td className="mono">{r.a ?? '(absent)'}</td>
-                <td className="mono">{r.b ?? '(absent)'}</td>
+              <tr key={r.key} data-key={r.key} className="differs">
+                <th scope="row">{r.key}</th>
+                <td className="mono">{shown(r.a)}</td>
+                <td className="mono">{shown(r.b)}</td>
               </tr>
             ))}
           </tbody>
@@ -120,12 +120,11 @@ function ConfigTable({ rows }: { rows: ConfigDiffRow[] }) {
 }
 
 function Refusal({ view }: { view: CompareView }) {
-  const t = view.task_sets;
+  const t = view.comparison.task_sets;
   return (
     <section className="problem" role="alert" data-testid="compare-refused">
-      <h2>These runs ran different task sets</h2>
+      <h2>These runs are not comparable: {t.reason}</h2>
       <p>
-        {t.same_domain ? '' : `A is a ${view.a.domain ?? 'no-domain'} run and B a ${view.b.domain ?? 'no-domain'} run. `}
         They share {t.common} task{t.common === 1 ? '' : 's'}; {t.only_a.length} only in A{t.only_a.length ? ` (${t.only_a.slice(0, 8).join(', ')}${t.only_a.length > 8 ? ', …' : ''})` : ''} and {t.only_b.length} only in B
         {t.only_b.length ? ` (${t.only_b.slice(0, 8).join(', ')}${t.only_b.length > 8 ? ', …' : ''})` : ''}. Counts of improved and regressed tasks, and the overall delta, would mislead.
       </p>
@@ -145,29 +144,30 @@ function Comparison({ view, force }: { view: CompareView; force: boolean }) {
       A <a href={runHref(view.a.id)}>{view.a.name}</a> <span className="mono">{view.a.id}</span> → B <a href={runHref(view.b.id)}>{view.b.name}</a> <span className="mono">{view.b.id}</span>
     </p>
   );
-  if (!view.task_sets.same && !force) {
+  const c = view.comparison;
+  if (!c.task_sets.same && !force) {
     return (
       <>
         {head}
         <Refusal view={view} />
         <h2>Configuration</h2>
-        <ConfigTable rows={view.config} />
+        <ConfigTable rows={c.config_diff} />
       </>
     );
   }
   return (
     <>
       {head}
-      {!view.task_sets.same ? (
+      {!c.task_sets.same ? (
         <p className="note tone-warn" data-testid="compare-forced">
-          Compared although the task sets differ: only the {view.task_sets.common} common tasks enter the overall delta.
+          Compared although {c.task_sets.reason}: only the {c.task_sets.common} common tasks enter the overall difference and pass^k.
         </p>
       ) : null}
-      <NoiseLine noise={view.noise} />
+      <NoiseLine noise={c.overall} beyond={view.rows.filter((r) => r.noise?.beyond_noise).map((r) => r.key)} />
       <p className="chips" data-testid="change-counts">
-        {ORDER.map((c) => (
-          <span key={c} className="chip" data-change={c}>
-            <Badge value={c} text={`${GLYPH[c]} ${c}`} /> {view.counts[c]}
+        {ORDER.map((k) => (
+          <span key={k} className="chip" data-change={k}>
+            <Badge value={k} text={`${GLYPH[k]} ${k}`} /> {c.counts[k]}
           </span>
         ))}
       </p>
@@ -213,14 +213,14 @@ function Comparison({ view, force }: { view: CompareView; force: boolean }) {
         </table>
       </div>
       <h2>pass^k side by side</h2>
-      <PassKCompare a={view.a.pass_hat_k} b={view.b.pass_hat_k} />
+      <PassKCompare pairs={c.pass_hat_k} />
       <h2>Configuration</h2>
-      <ConfigTable rows={view.config} />
+      <ConfigTable rows={c.config_diff} />
       <h2>Prompt diff</h2>
       <p className="hint">
         The agent's system prompt of each run's first episode: A <span className="mono">{view.a.prompt_hash ?? DASH}</span> → B <span className="mono">{view.b.prompt_hash ?? DASH}</span>.
       </p>
-      <DiffView diff={view.prompt_diff} empty="Both runs use the same system prompt (or one has none recorded); see the configuration above for other differences." />
+      <DiffView diff={c.prompt_diff} empty="Both runs use the same system prompt (or one has none recorded); see the configuration above for other differences." />
     </>
   );
 }

@@ -1,9 +1,7 @@
-/** Pure helpers of the viewer: usage by role, the configuration diff, natural task order. */
+/** Pure helpers of the viewer: usage by role, natural task order. */
 import { describe, expect, it } from 'vitest';
 import { usageRows, usageTotal } from '../../src/viewer/usage.js';
-import { configDiff } from '../../src/viewer/config-diff.js';
 import { matrixOrder, naturalCompare } from '../../src/viewer/matrix.js';
-import type { RunDetail, RunListItem } from '../../src/viewer/types.js';
 
 describe('usageRows', () => {
   it('reads per-role usage, keeps a null cost null (never estimated) and sums a total', () => {
@@ -23,33 +21,6 @@ describe('usageRows', () => {
     expect(usageRows({ total_tokens: 5, provider_reported_cost_usd: null })).toEqual([]);
     expect(usageRows(null)).toEqual([]);
     expect(usageRows([1, 2])).toEqual([]);
-  });
-});
-
-function detail(run: Partial<RunListItem>, summary: unknown): RunDetail {
-  const base: RunListItem = {
-    id: 'r', kind: 'run', name: 'r', domain: 'airline', created_at: '2026-01-01T00:00:00Z', agent_model: 'a', user_model: 'u', prompt_hash: 'abc', tasks: 5, trials: 1, labels: ['llm'],
-    episodes: 5, reward_mean: 1, partial_mean: 1, pass_hat_k: [], failed: 0, unjudged: 0, errors: 0, cost_usd: null, total_tokens: null, has_optimizer: false, tags: [], status: 'complete', ...run,
-  };
-  return { run: base, summary, prompt: null, episodes: [], optimizer: null, usage_by_role: [], by_label: [] };
-}
-
-describe('configDiff', () => {
-  it('diffs models, prompt, settings and dataset, not results', () => {
-    const a = detail({ agent_model: 'gpt-a' }, { temperature: 0, data: 'servicegym', judge_model: null, rewardMean: 0.5, usage: {}, strict: false });
-    const b = detail({ agent_model: 'gpt-b', prompt_hash: 'def' }, { temperature: 0.7, data: 'servicegym', judge_model: 'j', rewardMean: 0.9, usage: {}, personas: ['vague', 'impatient'] });
-    const rows = configDiff(a, b);
-    const differ = rows.filter((r) => !r.same).map((r) => [r.key, r.a, r.b]);
-    expect(differ).toEqual([
-      ['agent model', 'gpt-a', 'gpt-b'],
-      ['system prompt (sha256)', 'abc', 'def'],
-      ['judge_model', '—', 'j'],
-      ['strict', 'false', null],
-      ['temperature', '0', '0.7'],
-      ['personas', null, 'vague, impatient'],
-    ]);
-    expect(rows.map((r) => r.key)).not.toContain('rewardMean');
-    expect(rows.find((r) => r.key === 'data')).toEqual({ key: 'data', a: 'servicegym', b: 'servicegym', same: true });
   });
 });
 
