@@ -19,6 +19,7 @@ import {
 import { z } from 'zod';
 import { outcomeOf } from './matrix.js';
 import { buildTranscript } from './transcript.js';
+import { episodeExtras } from './episode-extras.js';
 import type { CheckView, EpisodeDetail, EpisodeOutlineView, FieldDiffView, RubricView } from './types.js';
 
 /** Record paths picked to outline a run (see `RunStore.episodeOutlines`). */
@@ -183,5 +184,6 @@ export function episodeDetail(
     ...partsOf(r),
     errors: { infra, evaluation: r.evaluation_error },
     usage: Object.keys(r.usage).length ? r.usage : null,
+    ...episodeExtras(r),
   };
 }

@@ -38,13 +38,16 @@ export function taskInfoView(task: Task): TaskInfoView {
   };
 }
 
-/** A resolver over a fixed task list per domain (what `resolverOver` callers and tests build). */
-export function resolverOver(tasksByDomain: (domain: string) => readonly Task[] | null): (domain: string, taskId: string) => TaskInfoView | null {
+/**
+ * A resolver over the task list of each domain (loaded once per domain); `hash`, when given,
+ * stamps each view with the task's hash so the page can tell a task file changed since the run.
+ */
+export function resolverOver(tasksByDomain: (domain: string) => readonly Task[] | null, hash?: (task: Task) => string): (domain: string, taskId: string) => TaskInfoView | null {
   const cache = new Map<string, Map<string, TaskInfoView> | null>();
   return (domain, taskId) => {
     if (!cache.has(domain)) {
       const tasks = tasksByDomain(domain);
-      cache.set(domain, tasks ? new Map(tasks.map((t) => [t.id, taskInfoView(t)])) : null);
+      cache.set(domain, tasks ? new Map(tasks.map((t) => [t.id, hash ? { ...taskInfoView(t), sha256: hash(t) } : taskInfoView(t)])) : null);
     }
     return cache.get(domain)?.get(taskId) ?? null;
   };

@@ -212,6 +212,8 @@ export interface EpisodeDetail {
   action_turns?: Record<string, number>;
   /** The executed tool calls in order (agent's and customer's), when recorded. */
   tool_timeline?: ToolStepView[];
+  /** Canonical-JSON hash of the task as the episode ran it, when recorded (compared with {@link TaskInfoView.sha256}). */
+  task_sha256?: string | null;
 }
 
 /** One executed tool call of an episode, for the tool-call timeline. */
@@ -387,6 +389,8 @@ export interface TaskInfoView {
   reward_basis: string[];
   /** servicegym tasks: the partial-credit rubric (id, weight, description). */
   rubric: { id: string; weight: number; description: string }[];
+  /** Hash of the task definition found (as the run log hashes tasks), when the resolver computes it. */
+  sha256?: string;
 }
 
 /** Finds the task of an episode: `(domain, task id)` → its view, or null when it cannot be found. */

@@ -14,6 +14,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startViewer, type RunningViewer } from '../../src/viewer/server.js';
 import { exportStaticSite } from '../../src/viewer/export.js';
 import { RunStore } from '../../src/store/store.js';
+import { readEpisodeLogs } from '../../src/store/run-log.js';
 import { acquireRunLock } from '../../src/store/run-lock.js';
 import { registryTaskResolver } from '../../src/cli/view-tasks.js';
 import { fillLargerViewerStore, TAU2_RETAIL, type LargerViewerStore } from '../support/viewer-store-more.js';
@@ -109,7 +110,7 @@ describe.skipIf(SKIP !== null)(SKIP ?? 'servicegym view: find, compare, trust (c
     function episodesCalling(runId: string, tool: string): string[] {
       const s = RunStore.open(store.db, { readonly: true });
       try {
-        return s.episodes(runId).filter((e) => JSON.stringify((e.result as { messages: unknown }).messages).includes(`"name":"${tool}"`)).map((e) => e.episode_id);
+        return readEpisodeLogs(s, runId).filter((e) => e.record.tool_calls.some((c) => c.requestor === 'assistant' && c.name === tool)).map((e) => e.episodeId);
       } finally {
         s.close();
       }
@@ -305,7 +306,7 @@ describe.skipIf(SKIP !== null)(SKIP ?? 'servicegym view: find, compare, trust (c
       const turns = await page.locator('[data-testid="transcript"] > li .turn-no').allInnerTexts();
       expect(turns).toEqual(turns.map((_, i) => `#${i}`));
       const cite = check.locator('a.cite');
-      expect(await cite.innerText()).toBe('message 9');
+      expect(await cite.first().innerText()).toBe('message 9');
       await cite.click();
       await expect.poll(() => page.locator('.turn-slot.cited').getAttribute('data-turn'), WAIT).toBe('9');
       expect(new URL(page.url()).hash).toBe(`#/runs/${enc(store.faultyId)}/episodes/${enc('T01#1')}?turn=9`);
@@ -313,11 +314,41 @@ describe.skipIf(SKIP !== null)(SKIP ?? 'servicegym view: find, compare, trust (c
       const box = (await page.locator('li[data-turn="9"]').boundingBox())!;
       expect(box.y).toBeGreaterThanOrEqual(0);
       expect(box.y).toBeLessThan(900);
+      // "#N" names back-end action N: it links to the message whose tool call caused it.
+      const s = RunStore.open(store.db, { readonly: true });
+      const record = readEpisodeLogs(s, store.faultyId).find((e) => e.episodeId === 'T01#1')!.record;
+      s.close();
+      const action = page.locator('[data-check="tau2_action"] a.cite').first();
+      const seq = Number((await action.innerText()).slice(1));
+      await action.click();
+      await expect.poll(() => page.locator('.turn-slot.cited').getAttribute('data-turn'), WAIT).toBe(String(record.action_log[seq].cause!.message_index));
       const panel = page.locator('[data-testid="task-panel"]');
       expect(await panel.locator('[data-testid="task-scenario"]').innerText()).toContain('mia_lee_301');
       expect(await panel.locator('[data-testid="gold-actions"] li').count()).toBeGreaterThan(0);
       expect(errors).toEqual([]);
       await screenshot(page, 'use-evidence-cited');
+      await page.close();
+    });
+  });
+
+  describe('terminal episodes', () => {
+    it('shows a GDS episode as one monospace screen per step, with the PNR store diff', async () => {
+      const { page, errors } = await open(`#/runs/${enc(store.gdsTerminalId)}/episodes/${enc('T12#0')}`);
+      const screens = page.locator('[data-testid="terminal-screens"] > li');
+      await screens.first().waitFor(WAIT);
+      const s = RunStore.open(store.db, { readonly: true });
+      const record = readEpisodeLogs(s, store.gdsTerminalId).find((e) => e.episodeId === 'T12#0')!.record;
+      s.close();
+      const calls = record.tool_calls.filter((c) => c.requestor === 'assistant');
+      expect(await screens.count()).toBe(calls.length);
+      const first = screens.first();
+      expect(await first.locator('.screen-command').innerText()).toBe(`> ${(calls[0].arguments as { command: string }).command}`);
+      expect(await first.locator('pre.screen').innerText()).toBe(calls[0].output);
+      expect(await first.locator('pre.screen').evaluate((pre) => getComputedStyle(pre).fontFamily)).toMatch(/mono/i);
+      expect(await page.locator('h3', { hasText: 'Final DB vs gold DB' }).count()).toBe(1);
+      expect(await page.locator('.col-evaluation').innerText()).toMatch(/The final DB equals the gold DB\.|field/);
+      expect(errors).toEqual([]);
+      await screenshot(page, 'use-gds-screens');
       await page.close();
     });
   });

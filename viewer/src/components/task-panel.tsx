@@ -16,13 +16,18 @@ function List({ title, items, testid }: { title: string; items: string[]; testid
   );
 }
 
-export function TaskPanel({ task }: { task: TaskInfoView | null | undefined }) {
+export function TaskPanel({ task, ranSha }: { task: TaskInfoView | null | undefined; ranSha?: string | null }) {
   if (!task) return <p className="hint" data-testid="task-missing">The task definition is not available to the viewer (its domain is not registered here, or the task id is not in its dataset).</p>;
   return (
     <details className="task-panel" data-testid="task-panel" open>
       <summary>
         Task <span className="mono">{task.id}</span>: user scenario, gold actions and assertions
       </summary>
+      {task.sha256 && ranSha && task.sha256 !== ranSha ? (
+        <p className="note tone-warn" data-testid="task-changed">
+          The task definition changed since this episode ran (hash {ranSha.slice(0, 12)} then, {task.sha256.slice(0, 12)} now); it is shown as it is now.
+        </p>
+      ) : null}
       {task.purpose ? <p className="sub">{task.purpose}</p> : null}
       <h4>User scenario{task.persona ? ` (persona: ${task.persona})` : ''}</h4>
       <dl className="scenario" data-testid="task-scenario">

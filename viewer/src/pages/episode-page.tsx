@@ -90,7 +90,7 @@ function EpisodeView({ detail, turn }: { detail: EpisodeDetail; turn: number | n
           ))}
         </dl>
       ) : null}
-      <TaskPanel task={detail.task} />
+      <TaskPanel task={detail.task} ranSha={detail.task_sha256} />
       <Filmstrip entries={detail.transcript} />
       <div className="episode-grid">
         <section className="col-transcript">
