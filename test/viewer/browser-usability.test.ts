@@ -159,7 +159,8 @@ describe.skipIf(SKIP !== null)(SKIP ?? 'servicegym view: find, compare, trust (c
       const ids = () => rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-run-id')));
       const total = (await ids()).length;
       await page.locator('input[name="q"]').fill('gds');
-      await expect.poll(ids, WAIT).toEqual([store.gdsSmokeId, store.gdsId]);
+      // Both GDS validate runs and the store's terminal-surface copy of one of them.
+      await expect.poll(async () => (await ids()).sort(), WAIT).toEqual([store.gdsSmokeId, store.gdsId, store.gdsTerminalId].sort());
       expect(new URL(page.url()).hash).toBe('#/?q=gds');
       const smoke = page.locator(`tr[data-run-id="${store.gdsSmokeId}"]`);
       expect(await smoke.locator('.run-name a').first().innerText()).toBe('gds smoke');
