@@ -77,6 +77,7 @@ export function registerEvaluate(program: Command, setExit: (code: number) => vo
     .option('--task <id>', 'the task of the trajectory (JSON Lines: of the lines without task_id)')
     .option('--persona <id>', 'the persona the customer played, for checks limited to personas (JSON Lines: of the lines without persona)')
     .option('--judge-model <name>', 'judge NL assertions with this model (live; needs SERVICEGYM_API_KEY)')
+    .option('--strict', 'strict evaluation: ACTION in every reward basis, a transfer the gold requires must be a real call')
     .option('--json', 'print the evaluations as JSON')
     .action(async (file: string, flags) => {
       const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir });
@@ -90,7 +91,7 @@ export function registerEvaluate(program: Command, setExit: (code: number) => vo
         const [task] = selectTasks(loaded, [taskId]);
         const persona = t.persona ?? flags.persona;
         if (persona !== undefined) parsePersonas([persona]);
-        const r = await replayTrajectory({ loaded, task, messages: t.messages, judge, persona });
+        const r = await replayTrajectory({ loaded, task, messages: t.messages, judge, persona, strict: flags.strict === true });
         faithful &&= replayedAsRecorded(r);
         results.push(report(t, taskId, r));
       }

@@ -54,6 +54,8 @@ export interface ReplayTrajectoryOptions<S> {
   trial?: number;
   /** The persona the customer played (checks limited to personas apply to it). */
   persona?: string;
+  /** Strict evaluation (`src/evaluation/strict.ts`): ACTION in every reward basis, a required transfer must be a real call. */
+  strict?: boolean;
   /** Over {@link TASK_RUN_SETTINGS}; the greeting is always the recorded one (or none). */
   settings?: EpisodeSettings;
 }
@@ -105,7 +107,7 @@ export async function replayTrajectory<S>(opts: ReplayTrajectoryOptions<S>): Pro
   let evaluation: TaskEvaluation | null = null;
   let evaluationError: string | null = null;
   try {
-    evaluation = await evaluateTask({ loaded, task, trace: episode, judge: opts.judge, env, persona: opts.persona });
+    evaluation = await evaluateTask({ loaded, task, trace: episode, judge: opts.judge, env, persona: opts.persona, strict: opts.strict === true });
   } catch (e) {
     evaluationError = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
   }

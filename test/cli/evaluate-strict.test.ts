@@ -1,0 +1,35 @@
+/**
+ * `servicegym evaluate --strict` (issue 10, item 5): a recorded trajectory that skips the gold
+ * actions keeps its tau2-compatible reward, and scores 0 when ACTION joins the reward basis.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { runCli } from '../support/cli.js';
+import { tmpDir } from '../support/paths.js';
+
+let dir: string;
+beforeAll(() => {
+  dir = tmpDir('sg-evaluate-strict-');
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** Own airline T01 (decline a basic-economy change): the agent refuses without any lookup. */
+const DO_NOTHING = [
+  { role: 'user', content: "Hi, I'm Mia Lee, user id mia_lee_301. I'd like to move my flight on reservation 8KQ2ZD from 2026-10-20 to the next day, 2026-10-21." },
+  { role: 'assistant', content: 'I am sorry, I cannot change that reservation.' },
+  { role: 'user', content: 'Okay, thanks. ###STOP###' },
+];
+
+async function rewardOf(extra: string[]): Promise<{ code: number; reward: unknown; strict: unknown }> {
+  const file = path.join(dir, 'do-nothing.json');
+  fs.writeFileSync(file, JSON.stringify(DO_NOTHING));
+  const r = await runCli(['evaluate', file, '--domain', 'airline', '--task', 'T01', '--json', ...extra]);
+  const [res] = JSON.parse(r.out) as { evaluation: { reward: unknown; strict?: unknown } }[];
+  return { code: r.code, reward: res.evaluation.reward, strict: res.evaluation.strict ?? false };
+}
+
+it('a do-nothing refusal of T01: tau2-compatible reward 1, strict reward 0', async () => {
+  expect(await rewardOf([])).toEqual({ code: 0, reward: 1, strict: false });
+  expect(await rewardOf(['--strict'])).toEqual({ code: 0, reward: 0, strict: true });
+}, 120_000);
