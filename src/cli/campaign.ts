@@ -6,18 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { loadCampaign } from '../campaign/load.js';
-import { runCampaign } from '../optimizer/seed-campaign.js';
-import { resolveLiveModelConfig } from '../models/config.js';
-import { createModel } from '../models/providers.js';
-import { ResumeModel } from '../models/resume-model.js';
-import { ReceiptSchema, type Receipt } from '../spec/receipt.js';
-import { DEFAULT_STORE_PATH } from '../store/store.js';
-import { SystemClock } from '../util/clock.js';
-import { readJsonLines } from '../util/json-file.js';
+import { DEFAULT_STORE_PATH } from '../store/paths.js';
 import { BadInputError } from '../spec/errors.js';
-import { finishCampaign } from './campaign-common.js';
-import { progressLogger } from './output.js';
+import type { Receipt } from '../spec/receipt.js';
 
 /** Registers `servicegym campaign` (live, journalled, resumable); exit 0 released, 1 rejected or provider failure, 2 bad input. */
 export function registerCampaign(program: Command, setExit: (code: number) => void): void {
@@ -43,6 +34,16 @@ export function registerCampaign(program: Command, setExit: (code: number) => vo
     .option('--work-dir <dir>', 'where the candidate prompt working copy is written', '.servicegym/work')
     .option('-q, --quiet', 'no progress on stderr')
     .action(async (dir: string, flags) => {
+      const { loadCampaign } = await import('../campaign/load.js');
+      const { runCampaign } = await import('../optimizer/seed-campaign.js');
+      const { resolveLiveModelConfig } = await import('../models/config.js');
+      const { createModel } = await import('../models/providers.js');
+      const { ResumeModel } = await import('../models/resume-model.js');
+      const { ReceiptSchema } = await import('../spec/receipt.js');
+      const { SystemClock } = await import('../util/clock.js');
+      const { readJsonLines } = await import('../util/json-file.js');
+      const { finishCampaign } = await import('./campaign-common.js');
+      const { progressLogger } = await import('./output.js');
       const log = progressLogger(flags.quiet);
       const campaign = loadCampaign(dir);
       const cfg = resolveLiveModelConfig(flags);

@@ -11,11 +11,10 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import { BadInputError } from '../spec/errors.js';
-import { DEFAULT_STORE_PATH, RunStore } from '../store/store.js';
-import { runDetail } from '../viewer/queries.js';
+import { DEFAULT_STORE_PATH } from '../store/paths.js';
 import type { RunDetail } from '../viewer/types.js';
-import { compareRunResults, type ComparedRun, type RunComparison, type TaskRateRow } from '../evaluation/run-comparison.js';
 import { table } from './output.js';
+import type { ComparedRun, RunComparison, TaskRateRow } from '../evaluation/run-comparison.js';
 
 const f3 = (x: number) => x.toFixed(3);
 const signed = (x: number) => (x > 0 ? `+${f3(x)}` : f3(x));
@@ -66,7 +65,10 @@ export function registerCompare(program: Command, setExit: (code: number) => voi
     .option('--db <path>', 'run store (SQLite)', DEFAULT_STORE_PATH)
     .option('--force', 'compare runs of different task sets or datasets on their common tasks')
     .option('--json', 'print the comparison as JSON (snake_case keys)')
-    .action((a: string, b: string, flags) => {
+    .action(async (a: string, b: string, flags) => {
+      const { RunStore } = await import('../store/store.js');
+      const { runDetail } = await import('../viewer/queries.js');
+      const { compareRunResults } = await import('../evaluation/run-comparison.js');
       if (!fs.existsSync(flags.db)) throw new BadInputError('no run store here (run something first, or give --db)', { file: flags.db });
       const store = RunStore.open(flags.db, { readonly: true });
       try {

@@ -6,9 +6,7 @@
  */
 import { BadInputError } from '../spec/errors.js';
 import type { Command } from 'commander';
-import { loadDomain } from '../domains/index.js';
-import { readReference } from '../conformance/reference.js';
-import { runConformance, type ConformanceReport } from '../conformance/run.js';
+import type { ConformanceReport } from '../conformance/run.js';
 import { conformanceText, taskProblems } from '../conformance/format.js';
 
 /** The report as JSON: per task the verdict, problems and only the differing actions in full. */
@@ -43,6 +41,9 @@ export function registerConformance(program: Command, setExit: (code: number) =>
     .option('--json', 'print the report as JSON')
     .option('--synced', "replay on tau2's live path (sync after every call; telecom) instead of its evaluator's gold replay")
     .action(async (flags: { domain: string; dataDir: string; reference: string; json?: boolean; synced?: boolean }) => {
+      const { loadDomain } = await import('../domains/index.js');
+      const { readReference } = await import('../conformance/reference.js');
+      const { runConformance } = await import('../conformance/run.js');
       const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir });
       const reference = readReference(flags.reference);
       if (reference.length === 0) throw new BadInputError('the reference file has no lines; expected one JSON object per task', { file: flags.reference });

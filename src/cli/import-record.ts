@@ -1,6 +1,5 @@
 /** `servicegym import-record <record.json> --out <dir>`: an experiment record into a campaign folder. */
 import type { Command } from 'commander';
-import { importRecord } from '../campaign/import-record.js';
 
 /** Registers `servicegym import-record <record> --out <dir>`; exit 2 on a malformed record. */
 export function registerImportRecord(program: Command, setExit: (code: number) => void): void {
@@ -10,7 +9,8 @@ export function registerImportRecord(program: Command, setExit: (code: number) =
     .argument('<record>', 'experiment record JSON file')
     .requiredOption('--out <dir>', 'campaign folder to write (new, empty, or an earlier import)')
     .option('--force', 'write into a non-empty folder that holds no earlier import')
-    .action((file: string, flags: { out: string; force?: boolean }) => {
+    .action(async (file: string, flags: { out: string; force?: boolean }) => {
+      const { importRecord } = await import('../campaign/import-record.js');
       const r = importRecord(file, flags.out, { force: flags.force });
       process.stdout.write(`imported ${r.cases} cases and ${r.receipts} receipts into ${r.outDir}\n${r.files.map((f) => `  ${f}`).join('\n')}\n`);
       setExit(0);

@@ -5,9 +5,6 @@
  * gold replay, known-bad tasks with reasons. Exit 0 (a lint describes the data; it is no failure).
  */
 import type { Command } from 'commander';
-import { loadDomain } from '../domains/index.js';
-import { formatLintReport, lintDataset } from '../evaluation/lint.js';
-import { selectTasks } from '../run/task-run.js';
 
 /** Registers `servicegym lint`. */
 export function registerLint(program: Command, setExit: (code: number) => void): void {
@@ -22,6 +19,9 @@ export function registerLint(program: Command, setExit: (code: number) => void):
     .option('-v, --verbose', 'print every per-task detail')
     .option('--json', 'print the report as JSON')
     .action(async (flags) => {
+      const { loadDomain } = await import('../domains/index.js');
+      const { formatLintReport, lintDataset } = await import('../evaluation/lint.js');
+      const { selectTasks } = await import('../run/task-run.js');
       const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir, policy: flags.policyVariant, solo: flags.solo === true });
       const tasks = selectTasks(loaded, flags.tasks?.split(',').map((s: string) => s.trim()).filter(Boolean));
       const report = await lintDataset(loaded, { tasks });

@@ -18,6 +18,8 @@ import { registerView } from './view.js';
 import { registerLint } from './lint.js';
 import { registerCompare } from './compare.js';
 import { registerTerminal } from './terminal.js';
+import { registerWorker } from './worker.js';
+import { registerMergeShards } from './merge-shards.js';
 import { packageVersion } from './paths.js';
 import { registerRescore } from './rescore.js';
 import { registerEvaluate } from './evaluate.js';
@@ -50,6 +52,8 @@ export async function main(argv: string[]): Promise<number> {
   registerRescore(program, setExit);
   registerEvaluate(program, setExit);
   registerImportTau2(program, setExit);
+  registerWorker(program, setExit);
+  registerMergeShards(program, setExit);
   try {
     await program.parseAsync(argv);
     return code;

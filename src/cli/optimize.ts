@@ -14,19 +14,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { loadOptimizeConfig, resolveConfigPath } from '../optimizer/config.js';
-import { Journal } from '../optimizer/journal.js';
-import { runOptimization } from '../optimizer/run.js';
-import { buildRunRecord, optimizeRunId, saveOptimizeRun } from '../optimizer/run-record.js';
-import { buildModels, buildSuite, clearOutput, markOutput, outputDir } from '../optimizer/setup.js';
-import { preflightEstimate } from '../optimizer/budget.js';
-import { splitRoles } from '../optimizer/splits.js';
 import { BadInputError } from '../spec/errors.js';
-import { DEFAULT_STORE_PATH, RunStore } from '../store/store.js';
-import { SystemClock, isoSeconds } from '../util/clock.js';
-import { optimizeReport } from './optimize-report.js';
-import { dryRunText } from './optimize-dry-run.js';
-import { progressLogger } from './output.js';
+import { DEFAULT_STORE_PATH } from '../store/paths.js';
 
 /** Registers `optimize` on the program; `setExit` receives the exit code. */
 export function registerOptimize(program: Command, setExit: (code: number) => void): void {
@@ -51,6 +40,18 @@ export function registerOptimize(program: Command, setExit: (code: number) => vo
     .option('--json', 'print the run record as JSON instead of the report')
     .option('-q, --quiet', 'no progress on stderr')
     .action(async (file: string, flags) => {
+      const { loadOptimizeConfig, resolveConfigPath } = await import('../optimizer/config.js');
+      const { Journal } = await import('../optimizer/journal.js');
+      const { runOptimization } = await import('../optimizer/run.js');
+      const { buildRunRecord, optimizeRunId, saveOptimizeRun } = await import('../optimizer/run-record.js');
+      const { buildModels, buildSuite, clearOutput, markOutput, outputDir } = await import('../optimizer/setup.js');
+      const { preflightEstimate } = await import('../optimizer/budget.js');
+      const { splitRoles } = await import('../optimizer/splits.js');
+      const { RunStore } = await import('../store/store.js');
+      const { SystemClock, isoSeconds } = await import('../util/clock.js');
+      const { optimizeReport } = await import('./optimize-report.js');
+      const { dryRunText } = await import('./optimize-dry-run.js');
+      const { progressLogger } = await import('./output.js');
       const log = progressLogger(flags.quiet);
       if (flags.resume && flags.fresh) throw new BadInputError('--resume and --fresh exclude each other');
       const loaded = loadOptimizeConfig(file);

@@ -2,7 +2,18 @@
  * Terminal output helpers: aligned tables (CJK-aware widths), and the stderr progress logger.
  * Results go to stdout, progress and diagnostics to stderr.
  */
-import stringWidth from 'string-width';
+import { createRequire } from 'node:module';
+
+let wide: ((s: string) => number) | undefined;
+/**
+ * Terminal columns of `s`: its length when it is printable ASCII, else string-width's count
+ * (CJK, emoji, colour codes); string-width is loaded on first need, so commands start without it.
+ */
+function stringWidth(s: string): number {
+  if (/^[\x20-\x7e]*$/.test(s)) return s.length;
+  wide ??= (createRequire(import.meta.url)('string-width') as { default: (s: string) => number }).default;
+  return wide(s);
+}
 
 /** Renders rows as left-aligned columns separated by two spaces; the first row is the header. */
 export function table(rows: (string | number)[][]): string {

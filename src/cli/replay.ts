@@ -9,16 +9,11 @@
  */
 import path from 'node:path';
 import type { Command } from 'commander';
-import { loadCampaign } from '../campaign/load.js';
-import { runCampaign } from '../optimizer/seed-campaign.js';
-import { VirtualClock, type ReplayModel } from '../models/replay.js';
-import { createModel } from '../models/providers.js';
+import type { ReplayModel } from '../models/replay.js';
 import { BadInputError } from '../spec/errors.js';
-import { DEFAULT_STORE_PATH } from '../store/store.js';
-import { finishCampaign, type ReportAddendum } from './campaign-common.js';
-import { seedStatisticalGate, seedStatisticalText } from '../optimizer/seed-statistical.js';
-import { progressLogger } from './output.js';
+import { DEFAULT_STORE_PATH } from '../store/paths.js';
 import { DEFAULT_CAMPAIGN_DIR } from './paths.js';
+import type { ReportAddendum } from './campaign-common.js';
 
 /** Registers `servicegym replay`; exit 0 released, 1 rejected or not reproduced, 2 bad input. */
 export function registerReplay(program: Command, setExit: (code: number) => void): void {
@@ -34,6 +29,13 @@ export function registerReplay(program: Command, setExit: (code: number) => void
     .option('-q, --quiet', 'no progress on stderr')
     .option('--gate <kind>', "also judge the evidence with another gate: 'seed' (the record's own, default) or 'statistical'", 'seed')
     .action(async (dir: string, flags) => {
+      const { loadCampaign } = await import('../campaign/load.js');
+      const { runCampaign } = await import('../optimizer/seed-campaign.js');
+      const { VirtualClock } = await import('../models/replay.js');
+      const { createModel } = await import('../models/providers.js');
+      const { finishCampaign } = await import('./campaign-common.js');
+      const { seedStatisticalGate, seedStatisticalText } = await import('../optimizer/seed-statistical.js');
+      const { progressLogger } = await import('./output.js');
       if (flags.gate !== 'seed' && flags.gate !== 'statistical') throw new BadInputError(`--gate must be 'seed' or 'statistical', got '${flags.gate}'`);
       const log = progressLogger(flags.quiet);
       const campaign = loadCampaign(dir);

@@ -17,7 +17,7 @@ import type { Command } from 'commander';
 import { BadInputError } from '../spec/errors.js';
 import type { LoadedDomain } from '../spec/domain.js';
 import type { Task } from '../spec/task.js';
-import { selectTasks } from '../run/task-run.js';
+import { selectTasks } from '../run/select-tasks.js';
 import { Rng } from '../util/rng.js';
 import { sha256Hex } from '../util/canonical.js';
 import { parseJsonText, readTextFile } from '../util/json-file.js';

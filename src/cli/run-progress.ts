@@ -66,6 +66,11 @@ export class RunProgress {
     this.bar?.update(done, { task: `${rec.taskId}#${rec.trial}${rec.persona ? ` (${rec.persona})` : ''} ${rec.episode.termination}`, pass: this.tally.passText(), cost: this.tally.costText() });
   }
 
+  /** Moves the bar to `done` episodes (episodes run elsewhere, e.g. on queue workers, that the tally does not see). */
+  count(done: number, task = ''): void {
+    this.bar?.update(done, { task, pass: this.tally.passText(), cost: this.tally.costText() });
+  }
+
   stop(): void {
     this.bar?.stop();
   }

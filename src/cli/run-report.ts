@@ -5,6 +5,8 @@
 import type { EpisodeReportRow } from '../run/report-rows.js';
 import type { RunSummary } from '../run/summary.js';
 import { table } from './output.js';
+import { isSuccess } from '../evaluation/pass-k.js';
+import type { TaskEvaluation } from '../evaluation/types.js';
 import type { UsageByRole } from '../models/usage.js';
 import type { Painter } from './colour.js';
 
@@ -95,4 +97,18 @@ export function summaryText(s: RunSummary): string {
   ];
   if (s.crossSide) lines.push(`cross-side tool use: ${s.crossSide.episodes}/${s.crossSide.measured} episodes (${s.crossSide.uses} uses: an agent calling device tools, a customer calling agent tools, or an agent telling the customer to use an agent tool)`);
   return lines.join('\n');
+}
+
+/** Per persona: episodes, successes (reward 1), reward mean and partial mean (infrastructure errors left out, as in the summary). */
+export function personaTable(records: readonly EpisodeReportRow[], personas: readonly string[]): string {
+  const rows: string[][] = [['persona', 'episodes', 'reward 1', 'reward mean', 'partial mean']];
+  for (const p of personas) {
+    const mine = records.filter((r) => r.persona === p);
+    const scored = mine.filter((r) => !r.infraError && !r.harnessError && r.evaluation) as (EpisodeReportRow & { evaluation: TaskEvaluation })[];
+    const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+    const reward = mean(scored.map((r) => r.evaluation.reward ?? 0));
+    const partial = mean(scored.map((r) => r.evaluation.partial));
+    rows.push([p, String(mine.length), `${scored.filter((r) => isSuccess(r.evaluation.reward)).length}/${scored.length}`, reward === null ? 'n/a' : reward.toFixed(3), partial === null ? 'n/a' : `${(partial * 100).toFixed(1)}%`]);
+  }
+  return table(rows);
 }

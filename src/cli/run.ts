@@ -23,31 +23,12 @@ import { mergeUsage } from '../run/run-tasks.js';
 import { readEpisodeLogs } from '../store/run-log.js';
 import { mergeReportRows, reportRowOf, reportRowOfStored, type EpisodeReportRow } from '../run/report-rows.js';
 import { parsePersonas, PERSONAS } from '../users/personas.js';
-import { resolveLiveModelConfig } from '../models/config.js';
-import { createModel } from '../models/providers.js';
 import type { FinishedEpisode } from '../run/run-tasks.js';
+import type { DomainEpisodeRecord } from '../run/task-run.js';
+import type { RunSummary } from '../run/summary.js';
 import type { UsageByRole } from '../models/usage.js';
 import { BadInputError } from '../spec/errors.js';
-import { callsText, episodeTable, summaryText, usageTable } from './run-report.js';
-import { progressLogger, snakeKeys, table } from './output.js';
 import { applyRunConfig, parseRunExtras, runExtrasMeta, selectRunTasks, withRunOptions } from './run-options.js';
-import { RunProgress, RunTally, reportedCost } from './run-progress.js';
-import { endHint, failUnderMessage, latencyOf, passHatKStopNote, writeResults } from './run-end.js';
-import { painter } from './colour.js';
-
-/** Per persona: episodes, successes (reward 1), reward mean and partial mean (infrastructure errors left out, as in the summary). */
-export function personaTable(records: readonly EpisodeReportRow[], personas: readonly string[]): string {
-  const rows: string[][] = [['persona', 'episodes', 'reward 1', 'reward mean', 'partial mean']];
-  for (const p of personas) {
-    const mine = records.filter((r) => r.persona === p);
-    const scored = mine.filter((r) => !r.infraError && !r.harnessError && r.evaluation) as (EpisodeReportRow & { evaluation: TaskEvaluation })[];
-    const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
-    const reward = mean(scored.map((r) => r.evaluation.reward ?? 0));
-    const partial = mean(scored.map((r) => r.evaluation.partial));
-    rows.push([p, String(mine.length), `${scored.filter((r) => isSuccess(r.evaluation.reward)).length}/${scored.length}`, reward === null ? 'n/a' : reward.toFixed(3), partial === null ? 'n/a' : `${(partial * 100).toFixed(1)}%`]);
-  }
-  return table(rows);
-}
 
 /** Registers `servicegym run`; exit 0, 1 when an episode failed for infrastructure reasons, 2 on bad input. */
 export function registerRun(program: Command, setExit: (code: number) => void): void {
@@ -80,7 +61,28 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
     .option('--json', 'print the episodes and summary as JSON')
     .option('--db <path>', 'run store (SQLite)', DEFAULT_STORE_PATH)
     .option('-q, --quiet', 'no progress on stderr')
+    .option('--run-id <id>', 'id of a new run (default: run-<domain>-<time>); the same on every shard of a sharded run')
+    .option('--queue <url>', "run the episodes on workers ('servicegym worker') through this Redis, e.g. redis://127.0.0.1:6379; this process stores the results")
+    .option('--queue-name <name>', 'BullMQ queue of the episodes (the workers use the same)', 'servicegym')
+    .option('--rate-limit <calls-per-minute>', 'with --queue: model calls per minute per provider, across all workers')
+    .option('--shard <i/N>', 'run only shard i of N of the episodes (deterministic split; needs --run-id); merge the shard stores with merge-shards')
     .action(async (flags, cmd: Command) => {
+      const { loadDomain } = await import('../domains/index.js');
+      const { RunStore } = await import('../store/store.js');
+      const { episodesPerTrial, excludedLines, runDomainTasks, strictTaskSelection } = await import('../run/task-run.js');
+      const { acquireRunLock } = await import('../store/run-lock.js');
+      const { unattachedUsage } = await import('../run/receipt-accounting.js');
+      const { mergeUsage } = await import('../run/run-tasks.js');
+      const { mergeReportRows, reportRowOf, reportRowOfStored } = await import('../run/report-rows.js');
+      const { resolveLiveModelConfig } = await import('../models/config.js');
+      const { createModel } = await import('../models/providers.js');
+      const { parseShard, shardEpisodes } = await import('../queue/shard.js');
+      const { runQueued } = await import('./run-queue.js');
+      const { callsText, episodeTable, personaTable, summaryText, usageTable } = await import('./run-report.js');
+      const { progressLogger, snakeKeys } = await import('./output.js');
+      const { RunProgress, RunTally, reportedCost } = await import('./run-progress.js');
+      const { endHint, failUnderMessage, latencyOf, passHatKStopNote, writeResults } = await import('./run-end.js');
+      const { painter } = await import('./colour.js');
       applyRunConfig(cmd, flags);
       const log = progressLogger(flags.quiet);
       const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir, policy: flags.policyVariant, solo: flags.solo === true });
@@ -106,7 +108,9 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
       const store = RunStore.open(flags.db);
       let lock: RunLock | undefined;
       try {
-        let runId: string = flags.resume ?? `run-${flags.domain}-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+        const shard = flags.shard !== undefined ? parseShard(flags.shard) : undefined;
+        if (shard && !flags.runId && !flags.resume) throw new BadInputError('--shard needs --run-id NAME (the same on every shard), so that the shard stores merge into one run');
+        let runId: string = flags.resume ?? flags.runId ?? `run-${flags.domain}-${new Date().toISOString().replace(/[:.]/g, '-')}`;
         // One process per run: a second --resume while the first is alive would overwrite its episodes.
         lock = acquireRunLock(flags.db, runId, { onTakeover: (m) => process.stderr.write(`servicegym: ${m}\n`) });
         let finished: FinishedEpisode[] = [];
@@ -148,25 +152,29 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
           log(`resuming ${runId}: ${finished.length} finished episodes kept`);
         }
         attempts = [...attempts, { attempt: attempts.length + 1, pid: process.pid, started_at: new Date().toISOString(), first_receipt_seq: store.receipts(runId).length }];
-        const meta = { agent_model: agentModel.model, user_model: userModel.model, judge_model: judge?.model ?? null, provider: agentModel.provider, tasks: tasks.length, task_ids: tasks.map((t) => t.id).join(','), trials, temperature, personas: personas ?? null, data: loaded.source, mode: loaded.mode, strict, surface: surface.name, screenshots: flags.screenshots, excluded_known_bad: excluded.map((k) => k.id), attempts, ...runExtrasMeta(extras) };
+        const meta = { ...(shard ? { shard } : {}), agent_model: agentModel.model, user_model: userModel.model, judge_model: judge?.model ?? null, provider: agentModel.provider, tasks: tasks.length, task_ids: tasks.map((t) => t.id).join(','), trials, temperature, personas: personas ?? null, data: loaded.source, mode: loaded.mode, strict, surface: surface.name, screenshots: flags.screenshots, excluded_known_bad: excluded.map((k) => k.id), attempts, ...runExtrasMeta(extras) };
         log(`run ${runId} (resume a killed run with --resume ${runId})`);
         const runName = extras.name ?? `run ${flags.domain}`;
         store.saveRun({ id: runId, kind: 'run', name: runName, domain: flags.domain, created_at: createdAt, summary: meta, record: null });
         const bar = new RunProgress(new RunTally(reportedCost(mergeUsage([...finished.flatMap((f) => (f.usage ? [f.usage] : [])), unattached]))), flags.quiet === true);
-        bar.start(tasks.reduce((n, t) => n + trials * episodesPerTrial(t, personas), 0) - finished.length);
+        const only = shard ? shardEpisodes(tasks, trials, personas, shard) : undefined;
+        bar.start((only ? only.length : tasks.reduce((n, t) => n + trials * episodesPerTrial(t, personas), 0)) - finished.length);
         const maxCost = extras.maxCostUsd;
-        const res = await runDomainTasks({
-          loaded, tasks, trials, concurrency: Number(flags.concurrency), agent: 'llm', user: 'llm', agentModel, userModel, judge, judgeVotes,
-          temperature, store, runId, finished, personas, strict, surface, imageDelivery: flags.screenshots, settings: extras.maxSteps ? { maxSteps: extras.maxSteps } : undefined,
-          ...(extras.systemPrompt !== null ? { systemPrompt: extras.systemPrompt } : {}),
-          halt: () => (maxCost !== null && (bar.tally.costUsd ?? 0) >= maxCost ? `--max-cost $${maxCost} reached (provider-reported cost $${bar.tally.costUsd!.toFixed(4)})` : undefined),
-          onProgress: (done, _total, rec) => bar.episode(done, rec),
-        });
+        if (flags.queue && (extras.systemPrompt !== null || maxCost !== null)) throw new BadInputError('--queue does not take --system-prompt or --max-cost yet: workers run the dataset\'s own prompt with no cost stop');
+        const res: { summary: RunSummary; usage: UsageByRole; stopped?: string; halted?: { reason: string; notStarted: number }; rows?: EpisodeReportRow[]; records: DomainEpisodeRecord[] } = flags.queue
+          ? await runQueued({ flags, loaded, tasks, trials, personas, strict, temperature, judgeVotes, maxSteps: extras.maxSteps ?? null, runId, store, finished, only, onStored: (n, label) => bar.count(n, label) })
+          : await runDomainTasks({
+              loaded, tasks, trials, concurrency: Number(flags.concurrency), agent: 'llm', user: 'llm', agentModel, userModel, judge, judgeVotes,
+              temperature, store, runId, finished, personas, strict, only, surface, imageDelivery: flags.screenshots, settings: extras.maxSteps ? { maxSteps: extras.maxSteps } : undefined,
+              ...(extras.systemPrompt !== null ? { systemPrompt: extras.systemPrompt } : {}),
+              halt: () => (maxCost !== null && (bar.tally.costUsd ?? 0) >= maxCost ? `--max-cost $${maxCost} reached (provider-reported cost $${bar.tally.costUsd!.toFixed(4)})` : undefined),
+              onProgress: (done, _total, rec) => bar.episode(done, rec),
+            });
         bar.stop();
         if (Object.keys(unattached).length) res.usage = mergeUsage([res.usage, unattached]);
         store.saveRun({ id: runId, kind: 'run', name: runName, domain: flags.domain, created_at: createdAt, summary: { ...meta, ...res.summary, tasks: tasks.length, usage: res.usage, ...(Object.keys(unattached).length ? { unattached_usage: unattached } : {}) }, record: null });
         // Every episode of the run, the kept ones of a resumed run included.
-        const rows = mergeReportRows(tasks.map((t) => t.id), kept, res.records.map(reportRowOf));
+        const rows = mergeReportRows(tasks.map((t) => t.id), kept, res.rows ?? res.records.map(reportRowOf));
         if (flags.json) process.stdout.write(JSON.stringify({ run_id: runId, name: runName, tags: extras.tags, strict, summary: snakeKeys(res.summary), usage: res.usage, excluded_known_bad: excluded, episodes: rows.map((r) => ({ task_id: r.taskId, trial: r.trial, ...(personas ? { persona: r.persona } : {}), termination: r.termination, evaluation: r.evaluation, infra_error: r.infraError ?? null, ...(flags.resume ? { kept: !!r.kept } : {}) })) }, null, 2) + '\n');
         else {
           const stopNote = passHatKStopNote(res.summary, rows, trials * Math.max(...tasks.map((t) => episodesPerTrial(t, personas))));

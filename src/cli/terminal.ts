@@ -7,14 +7,10 @@
  */
 import readline from 'node:readline';
 import type { Command } from 'commander';
-import { loadDomain } from '../domains/index.js';
-import { Environment } from '../env/environment.js';
-import { evaluateTask } from '../evaluation/compose.js';
 import { BadInputError } from '../spec/errors.js';
 import type { ChatMessage } from '../spec/messages.js';
 import type { ToolDef } from '../spec/tool.js';
 import type { Task } from '../spec/task.js';
-import { selectTasks } from '../run/task-run.js';
 
 /** The domain's terminal tool: its only tool taking one string argument. Throws BadInputError otherwise. */
 export function terminalToolOf(domainName: string, tools: readonly ToolDef<any>[]): { tool: ToolDef<any>; param: string } {
@@ -35,6 +31,10 @@ function workItem(task: Task): string {
 
 /** Runs the prompt until QUIT or end of input; returns the exit code. */
 async function session(domainName: string, taskId: string | undefined, input: NodeJS.ReadableStream, out: NodeJS.WritableStream): Promise<number> {
+  const { loadDomain } = await import('../domains/index.js');
+  const { Environment } = await import('../env/environment.js');
+  const { evaluateTask } = await import('../evaluation/compose.js');
+  const { selectTasks } = await import('../run/task-run.js');
   const loaded = loadDomain(domainName);
   const { tool, param } = terminalToolOf(domainName, loaded.domain.tools);
   const task = taskId ? selectTasks(loaded, [taskId])[0] : undefined;

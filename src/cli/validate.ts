@@ -24,7 +24,7 @@ import { RunStore, DEFAULT_STORE_PATH } from '../store/store.js';
 import { excludedLines, runDomainTasks, selectTasks, strictTaskSelection } from '../run/task-run.js';
 import { formatLintReport, lintDataset } from '../evaluation/lint.js';
 import { parsePersonas, PERSONAS } from '../users/personas.js';
-import { personaTable } from './run.js';
+import { personaTable } from './run-report.js';
 import { classifyValidateEpisode, notJudgedClause } from './validate-verdict.js';
 import { resolveLiveModelConfig } from '../models/config.js';
 import { createModel } from '../models/providers.js';

@@ -9,10 +9,9 @@
  * command runs, so other commands start without them.
  */
 import type { Command } from 'commander';
-import { DEFAULT_STORE_PATH, RunStore } from '../store/store.js';
+import { DEFAULT_STORE_PATH } from '../store/paths.js';
 import { BadInputError } from '../spec/errors.js';
 import { DEFAULT_VIEWER_HOST, DEFAULT_VIEWER_PORT } from '../viewer/defaults.js';
-import { progressLogger } from './output.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -48,6 +47,8 @@ export function registerView(program: Command, setExit: (code: number) => void):
     .option('--force', 'with --export: write into a non-empty folder that holds no earlier export')
     .option('-q, --quiet', 'no progress on stderr')
     .action(async (flags) => {
+      const { RunStore } = await import('../store/store.js');
+      const { progressLogger } = await import('./output.js');
       const log = progressLogger(flags.quiet);
       const port = parsePort(flags.port);
       RunStore.open(flags.db, { readonly: true }).close();

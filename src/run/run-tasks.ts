@@ -92,6 +92,11 @@ export interface RunTasksOptions<E extends EvaluationLike, S = any> {
   onEpisode?(record: EpisodeRecord<E, S>): void | Promise<void>;
   /** Pairs not to run again. */
   finished?: readonly FinishedEpisode[];
+  /**
+   * When given, only these pairs run (a shard of the run, or one queued episode); the others are
+   * neither run nor counted as skipped.
+   */
+  only?: readonly EpisodeKey[];
   /** Episode settings (defaults: tau2's, with the canned greeting); `modelErrors` is always `end` here. */
   episode?: EpisodeSettings;
   /**
@@ -175,6 +180,7 @@ export async function runTasks<E extends EvaluationLike, S = any>(opts: RunTasks
   validate(opts);
   const envOpts = opts.env ?? DEFAULT_REPLAY_ENV;
   const done = new Set((opts.finished ?? []).map((f) => `${f.taskId}\u0000${f.trial}`));
+  const only = opts.only ? new Set(opts.only.map((k) => `${k.taskId}\u0000${k.trial}`)) : undefined;
   const limit = pLimit(opts.concurrency);
   const makeEnv =
     opts.makeEnvironment ??
@@ -240,6 +246,7 @@ export async function runTasks<E extends EvaluationLike, S = any>(opts: RunTasks
   for (let trial = 0; trial < most; trial++) {
     opts.tasks.forEach((task, i) => {
       if (trial >= trialsOf(task)) return;
+      if (only && !only.has(`${task.id}\u0000${trial}`)) return;
       if (done.has(`${task.id}\u0000${trial}`)) return void skipped++;
       jobs.push({ order: i * most + trial, promise: limit(() => runOne(task, trial)) });
     });

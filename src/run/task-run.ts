@@ -30,7 +30,7 @@ import type { RunStore } from '../store/store.js';
 import { writeEpisodeLogs } from '../store/run-log.js';
 import type { Pin } from '../spec/run-log.js';
 import { kindPin, modelPin, taskEpisodeLog } from './episode-log.js';
-import { runTasks, type EpisodeRecord, type FinishedEpisode, type RunResult } from './run-tasks.js';
+import { runTasks, type EpisodeKey, type EpisodeRecord, type FinishedEpisode, type RunResult } from './run-tasks.js';
 import type { RunSummary } from './summary.js';
 
 /** tau2's episode conventions for task runs (transfer is an ordinary tool; every tool error counts). */
@@ -39,14 +39,8 @@ export const TASK_RUN_SETTINGS: EpisodeSettings = { transferEnds: 'never', error
 /** The validate customer lives in the user registry (its opening line in the domain). */
 export { confirmingUser } from '../users/index.js';
 
-/** Selects tasks by id (comma-separated list or array); throws BadInputError naming unknown ids. */
-export function selectTasks(loaded: LoadedDomain<any>, ids?: string[]): Task[] {
-  if (!ids || ids.length === 0) return loaded.tasks;
-  const byId = new Map(loaded.tasks.map((t) => [t.id, t]));
-  const unknown = ids.filter((id) => !byId.has(id));
-  if (unknown.length) throw new BadInputError(`unknown task id(s): ${unknown.join(', ')} (the dataset has ${loaded.tasks.length} tasks: ${loaded.tasks.slice(0, 12).map((t) => t.id).join(', ')}${loaded.tasks.length > 12 ? ', …' : ''})`);
-  return ids.map((id) => byId.get(id)!);
-}
+/** Task selection by id lives in its own light module (commands import it at start-up). */
+export { selectTasks } from './select-tasks.js';
 
 /**
  * The tasks a run scores: all of `tasks`, or with `strict` those not on the dataset's known-bad
@@ -119,6 +113,8 @@ export interface DomainRunOptions {
   store?: RunStore;
   runId: string;
   finished?: FinishedEpisode[];
+  /** Run only these (task, trial) pairs (a shard, or one queued episode); see `RunTasksOptions.only`. */
+  only?: readonly EpisodeKey[];
   onProgress?: (done: number, total: number, record: DomainEpisodeRecord) => void;
   settings?: EpisodeSettings;
   /** Strict evaluation (`--strict`; see `src/evaluation/strict.ts`). Known-bad tasks are the caller's to drop ({@link strictTaskSelection}). */
@@ -141,7 +137,7 @@ export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunR
   const trialsOf = (task: Task) => episodesPerTrial(task, opts.personas) * opts.trials;
   const env = { now: loaded.now ?? '1970-01-01T00:00:00Z', idSeed: '' };
   const usage = new UsageTracker();
-  const total = opts.tasks.reduce((n, t) => n + trialsOf(t), 0) - (opts.finished?.length ?? 0);
+  const total = opts.only ? opts.only.length : opts.tasks.reduce((n, t) => n + trialsOf(t), 0) - (opts.finished?.length ?? 0);
   let done = 0;
   let receiptSeq = opts.store ? opts.store.receipts(opts.runId).length : 0;
   const makeAgent = (task: Task, trial: number): Agent =>
@@ -175,6 +171,7 @@ export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunR
     env,
     usage,
     finished: opts.finished,
+    only: opts.only,
     episode: { ...TASK_RUN_SETTINGS, ...opts.settings },
     halt: opts.halt,
     evaluate: (task, episode, trial) => evaluateTask({ loaded, task, trace: episode, judge: opts.judge, judgeVotes: opts.judgeVotes, env, strict: opts.strict, persona: personaOf(task, trial) }),

@@ -14,8 +14,7 @@ import { STORE_SCHEMA_VERSION, ensureSchema } from './schema.js';
 
 export { STORE_SCHEMA_VERSION };
 
-/** Store location used when no `--db PATH` is given, relative to the working directory. */
-export const DEFAULT_STORE_PATH = '.servicegym/servicegym.db';
+export { DEFAULT_STORE_PATH } from './paths.js';
 
 /** Busy timeout in milliseconds before a locked store is reported. */
 const BUSY_TIMEOUT_MS = 5000;

@@ -20,10 +20,11 @@ export function parseAirlineDb(value: unknown, file = 'db.json'): AirlineDb {
 
 /**
  * The validated DB of `file`, read and validated once per process (cached by real path, size
- * and modification time; only successful loads are cached). The returned object is shared:
+ * and modification time; only successful loads are cached); later processes read the validated
+ * copy kept on disk (`createCachedDbLoader`'s `schema`). The returned object is shared:
  * never mutate it — episodes write through {@link CowDb} views.
  */
-export const loadAirlineDb: (file: string) => AirlineDb = createCachedDbLoader((value, file) => parseAirlineDb(value, file));
+export const loadAirlineDb: (file: string) => AirlineDb = createCachedDbLoader((value, file) => parseAirlineDb(value, file), { schema: AirlineDbSchema });
 
 /** What an airline domain is built from. */
 export interface AirlineDomainParts {

@@ -1,8 +1,12 @@
 /**
  * Reading a tau2 domain folder (`db.json`, `tasks.json`, `policy.md`) with errors that name the
- * file and the JSON path of the first problem, and a per-process cache for validated DBs.
+ * file and the JSON path of the first problem, and a per-process cache for validated DBs (with an
+ * optional disk copy of the validated DB, so later processes skip the validation).
  */
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { BadInputError, jsonPath } from '../../spec/errors.js';
 import { TaskSchema, type Task } from '../../spec/task.js';
@@ -45,7 +49,7 @@ export function requireDataDir(dir: string): void {
  * (cached by real path, size and modification time; only successful loads are cached). The
  * returned DB is shared: never mutate it — episodes write through copy-on-write views.
  */
-export function createCachedDbLoader<D>(parse: (value: unknown, file: string, text: string) => D): (file: string) => D {
+export function createCachedDbLoader<D>(parse: (value: unknown, file: string, text: string) => D, opts: DbCacheOptions = {}): (file: string) => D {
   const cache = new Map<string, { mtimeMs: number; size: number; db: D }>();
   return (file) => {
     let real: string;
@@ -60,8 +64,64 @@ export function createCachedDbLoader<D>(parse: (value: unknown, file: string, te
     const hit = cache.get(real);
     if (hit && hit.mtimeMs === stat.mtimeMs && hit.size === stat.size) return hit.db;
     const text = readTextFile(file);
-    const db = parse(parseJsonText(text, file), file, text);
+    const db = (opts.schema && validatedCopy<D>(text, opts.schema)) || parse(parseJsonText(text, file), file, text);
+    if (opts.schema) rememberValidated(text, opts.schema, db);
     cache.set(real, { mtimeMs: stat.mtimeMs, size: stat.size, db });
     return db;
   };
+}
+
+/** Options of {@link createCachedDbLoader}. */
+export interface DbCacheOptions {
+  /**
+   * The zod schema `parse` validates with, when `parse` is exactly that validation (its output is
+   * plain JSON). Then the validated DB is also kept on disk (see {@link dbCacheDir}), keyed by the
+   * sha256 of the file's text and of the schema's JSON Schema, so the next process reads it back
+   * with one `JSON.parse` instead of validating again; a changed file or schema misses the cache.
+   */
+  schema?: z.ZodType;
+}
+
+/**
+ * Folder of validated-DB copies: `SERVICEGYM_CACHE_DIR`, else `$XDG_CACHE_HOME/servicegym`, else
+ * `~/.cache/servicegym`; `SERVICEGYM_CACHE_DIR=off` turns the disk copies off.
+ */
+export function dbCacheDir(env: NodeJS.ProcessEnv = process.env): string | null {
+  if (env.SERVICEGYM_CACHE_DIR === 'off') return null;
+  return env.SERVICEGYM_CACHE_DIR || path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'servicegym');
+}
+
+const schemaKeys = new WeakMap<z.ZodType, string>();
+
+function cacheFile(text: string, schema: z.ZodType): string | null {
+  const dir = dbCacheDir();
+  if (!dir) return null;
+  let key = schemaKeys.get(schema);
+  if (!key) schemaKeys.set(schema, (key = createHash('sha256').update(JSON.stringify(z.toJSONSchema(schema, { unrepresentable: 'any' }))).digest('hex').slice(0, 16)));
+  return path.join(dir, 'validated-db', `${createHash('sha256').update(text).digest('hex')}-${key}.json`);
+}
+
+/** The validated copy of `text` from the disk cache, or undefined (no copy, unreadable, or caching off). */
+function validatedCopy<D>(text: string, schema: z.ZodType): D | undefined {
+  const f = cacheFile(text, schema);
+  if (!f) return undefined;
+  try {
+    return JSON.parse(fs.readFileSync(f, 'utf8')) as D;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps a validated copy on disk (written atomically; a failure to write only loses the speed-up). */
+function rememberValidated(text: string, schema: z.ZodType, db: unknown): void {
+  const f = cacheFile(text, schema);
+  if (!f || fs.existsSync(f)) return;
+  try {
+    fs.mkdirSync(path.dirname(f), { recursive: true });
+    const tmp = `${f}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify(db));
+    fs.renameSync(tmp, f);
+  } catch {
+    // read-only home, full disk: the next process validates again
+  }
 }

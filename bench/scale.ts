@@ -1,0 +1,183 @@
+/**
+ * Scale benchmarks (issue 17). Every value is measured in this run on this machine; tau2's figures
+ * appear only as recorded baselines, labelled so (the team lead measures tau2 side by side).
+ *
+ * - P2 load test: N episodes of the LLM agent against the LLM user simulator on a loopback mock
+ *   model (its own process) answering every call after 300 ms, C calls per episode, `-j 200`,
+ *   through `servicegym run` into a store. The ideal critical path is ceil(N / j) waves of C
+ *   calls × 300 ms; the ratio is wall time over it. Peak RSS of the run's process, and memory per
+ *   1,000 episodes (peak minus the RSS before the run, scaled).
+ * - Store bytes per episode at 10 and 40 calls per episode (SQLite file plus WAL over episodes).
+ * - Start-up: `servicegym --help` and `validate` of one tau2 airline task (whole processes),
+ *   and whole-process `validate` of all tau2 airline tasks.
+ * - Distributed: the same episodes through 2 `servicegym worker`s on a local Redis against one process.
+ *
+ * Temporary folders are removed at the end. Sizes can be lowered with BENCH_P2_EPISODES and
+ * BENCH_P2_LONG_EPISODES (default 1000 each).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { randomUUID } from 'node:crypto';
+import type { BenchRow } from './seed-replay.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const TAU2_AIRLINE = path.resolve(ROOT, '..', 'shared', 'peers', 'tau2', 'airline');
+const LATENCY_MS = 300;
+const TSX = ['--import', 'tsx'];
+
+interface ChildCost {
+  code: number;
+  seconds: number;
+  rss_before_mib: number;
+  peak_rss_mib: number;
+}
+
+function lines(child: ChildProcess, stream: 'stdout' | 'stderr', onLine: (l: string) => void): void {
+  let buf = '';
+  child[stream]!.on('data', (d) => {
+    buf += String(d);
+    const parts = buf.split('\n');
+    buf = parts.pop()!;
+    parts.forEach(onLine);
+  });
+}
+
+async function startMock(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, [...TSX, path.join(ROOT, 'bench', 'mock-model.ts'), String(LATENCY_MS)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    lines(child, 'stdout', (l) => l.startsWith('http') && resolve(l.trim()));
+    child.once('exit', (c) => reject(new Error(`mock model exited (${c})`)));
+  });
+  return { url, stop: () => new Promise((r) => (child.once('exit', () => r()), child.kill('SIGTERM'))) };
+}
+
+/** Runs `servicegym ARGS` in a child (bench/cli-child.ts) and returns its cost line. */
+async function cliChild(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ChildCost> {
+  const child = spawn(process.execPath, [...TSX, path.join(ROOT, 'bench', 'cli-child.ts'), ...args], { cwd: ROOT, env: { ...process.env, SERVICEGYM_API_KEY: 'bench-fake-key', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const err: string[] = [];
+  lines(child, 'stderr', (l) => err.push(l));
+  const code = await new Promise<number | null>((r) => child.once('exit', r));
+  const last = err.filter((l) => l.startsWith('{"code"')).pop();
+  if (!last) throw new Error(`servicegym ${args.join(' ')} failed (exit ${code}):\n${err.slice(-20).join('\n')}`);
+  const cost = JSON.parse(last) as ChildCost;
+  if (cost.code !== 0) throw new Error(`servicegym ${args[0]} exited ${cost.code}:\n${err.slice(-20).join('\n')}`);
+  return cost;
+}
+
+function storeBytes(db: string): number {
+  return [db, `${db}-wal`].reduce((n, f) => n + (fs.existsSync(f) ? fs.statSync(f).size : 0), 0);
+}
+
+const TASKS = 5; // servicegym's own airline dataset
+
+function runArgs(url: string, calls: number, episodes: number, j: number, db: string): string[] {
+  return ['run', '--trials', String(Math.ceil(episodes / TASKS)), '-j', String(j), '--agent-model', `agent-${calls}`, '--user-model', `user-${calls}`, '--base-url', url, '--db', db, '-q', '--json', '--timeout', '120'];
+}
+
+async function p2(url: string, dir: string, calls: number, episodes: number, j = 200): Promise<{ rows: BenchRow[]; bytesPerEpisode: number }> {
+  const db = path.join(dir, `p2-${calls}.db`);
+  const n = Math.ceil(episodes / TASKS) * TASKS;
+  const cost = await cliChild(runArgs(url, calls, n, j, db));
+  const ideal = Math.ceil(n / j) * calls * (LATENCY_MS / 1000);
+  const bytes = storeBytes(db) / n;
+  const perThousand = ((cost.peak_rss_mib - cost.rss_before_mib) * 1000) / n;
+  return {
+    bytesPerEpisode: bytes,
+    rows: [
+      { name: `${n} episodes x ${calls} calls, ${LATENCY_MS} ms per call, -j ${j}: wall time`, value: `${cost.seconds.toFixed(2)} s`, ratio: `${(cost.seconds / ideal).toFixed(2)}x the ideal critical path of ${ideal.toFixed(1)} s` },
+      { name: `  peak RSS of the run's process`, value: `${cost.peak_rss_mib.toFixed(0)} MiB`, ratio: `memory per 1,000 episodes: ${perThousand.toFixed(0)} MiB` },
+      { name: `  store bytes per episode (${calls} calls)`, value: `${(bytes / 1024).toFixed(1)} KiB` },
+    ],
+  };
+}
+
+/** Median wall seconds of `reps` runs of a whole `servicegym` process. */
+function wholeProcess(args: string[], reps: number, env: NodeJS.ProcessEnv = process.env): number {
+  const bin = fs.existsSync(path.join(ROOT, 'dist', 'cli', 'bin.js')) ? [path.join(ROOT, 'dist', 'cli', 'bin.js')] : [...TSX, path.join(ROOT, 'src', 'cli', 'bin.ts')];
+  const times: number[] = [];
+  for (let i = 0; i < reps; i++) {
+    const t0 = performance.now();
+    const r = spawnSync(process.execPath, [...bin, ...args], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    if (r.status !== 0) throw new Error(`servicegym ${args.join(' ')} exited ${r.status}: ${String(r.stderr).slice(-500)}`);
+    times.push((performance.now() - t0) / 1000);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+}
+
+/** Start-up and whole-process validate. tau2's rows are recorded figures, not measured here. */
+export async function benchStartup(): Promise<BenchRow[]> {
+  const built = fs.existsSync(path.join(ROOT, 'dist', 'cli', 'bin.js'));
+  const rows: BenchRow[] = [{ name: 'servicegym --help (whole process, median of 5)', value: `${wholeProcess(['--help'], 5).toFixed(2)} s`, ratio: 'target <= 0.3 s' }];
+  if (!built) rows.push({ name: 'note', value: 'dist/ not built: whole-process times include tsx (run npm run build first)' });
+  if (!fs.existsSync(TAU2_AIRLINE)) return [...rows, { name: 'validate start-up', value: `skipped (${TAU2_AIRLINE} not found)` }];
+  const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-bench-cache-'));
+  const env = { ...process.env, SERVICEGYM_CACHE_DIR: cache };
+  try {
+    wholeProcess(['validate', '--data-dir', TAU2_AIRLINE, '--tasks', '0', '--no-store', '-q'], 1, env); // fills the DB copy
+    const one = wholeProcess(['validate', '--data-dir', TAU2_AIRLINE, '--tasks', '0', '--no-store', '-q'], 5, env);
+    const cold = wholeProcess(['validate', '--data-dir', TAU2_AIRLINE, '--tasks', '0', '--no-store', '-q'], 3, { ...process.env, SERVICEGYM_CACHE_DIR: 'off' });
+    rows.push({ name: 'validate start-up: whole process on 1 tau2 airline task (median of 5; validated DB copy on disk)', value: `${one.toFixed(2)} s`, ratio: 'target <= 0.4 s' });
+    rows.push({ name: '  the same without the DB copy (SERVICEGYM_CACHE_DIR=off; median of 3)', value: `${cold.toFixed(2)} s` });
+    const all = wholeProcess(['validate', '--data-dir', TAU2_AIRLINE, '--no-store', '-q'], 3, env);
+    rows.push({ name: 'whole-process validate of the 50 tau2 airline tasks (median of 3)', value: `${all.toFixed(2)} s`, ratio: `${(50 / all).toFixed(1)} tasks/s` });
+  } finally {
+    fs.rmSync(cache, { recursive: true, force: true });
+  }
+  rows.push({ name: 'baseline (RECORDED in issue 17, not measured here)', value: "before issue 17 whole-process validate of airline took 24.7x tau2's own code's time for the same tasks (1.0-1.3 s of CLI start-up); tau2 is measured side by side by the team lead" });
+  return rows;
+}
+
+async function redisUrl(): Promise<{ url: string; stop: () => Promise<void> } | undefined> {
+  const { HAS_REDIS, startRedis } = await import('../test/support/redis.js');
+  if (!HAS_REDIS) return undefined;
+  return startRedis();
+}
+
+async function distributed(url: string, dir: string, episodes: number): Promise<BenchRow[]> {
+  const redis = await redisUrl();
+  if (!redis) return [{ name: 'distributed run', value: 'skipped (no redis-server on PATH)' }];
+  const queue = `bench-${randomUUID()}`;
+  const workers = [0, 1].map(() => spawn(process.execPath, [...TSX, path.join(ROOT, 'src', 'cli', 'bin.ts'), 'worker', '--queue', redis.url, '--queue-name', queue, '-j', '100', '-q'], { cwd: ROOT, env: { ...process.env, SERVICEGYM_API_KEY: 'bench-fake-key' }, stdio: 'ignore' }));
+  try {
+    const single = await cliChild(runArgs(url, 5, episodes, 200, path.join(dir, 'single.db')));
+    const queued = await cliChild([...runArgs(url, 5, episodes, 200, path.join(dir, 'queued.db')), '--queue', redis.url, '--queue-name', queue]);
+    const ideal = Math.ceil(episodes / 200) * 5 * (LATENCY_MS / 1000);
+    return [
+      { name: `${episodes} episodes x 5 calls, one process -j 200`, value: `${single.seconds.toFixed(2)} s`, ratio: `${(single.seconds / ideal).toFixed(2)}x ideal ${ideal.toFixed(1)} s` },
+      { name: `${episodes} episodes x 5 calls, 2 workers -j 100 each on local Redis (workers started before)`, value: `${queued.seconds.toFixed(2)} s`, ratio: `${(queued.seconds / single.seconds).toFixed(2)}x the single process` },
+    ];
+  } finally {
+    await Promise.all(workers.map((w) => new Promise((r) => (w.once('exit', r), w.kill('SIGTERM')))));
+    await redis.stop();
+  }
+}
+
+/** All scale rows; temp folders removed. */
+export async function benchScale(): Promise<BenchRow[]> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-bench-scale-'));
+  const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-bench-cache-'));
+  process.env.SERVICEGYM_CACHE_DIR ??= cache;
+  const mock = await startMock();
+  try {
+    const episodes = Number(process.env.BENCH_P2_EPISODES ?? 1000);
+    const long = Number(process.env.BENCH_P2_LONG_EPISODES ?? 1000);
+    const short = await p2(mock.url, dir, 5, episodes);
+    const ten = await p2(mock.url, dir, 10, 200);
+    const forty = await p2(mock.url, dir, 40, long);
+    const growth = forty.bytesPerEpisode / ten.bytesPerEpisode;
+    return [
+      ...short.rows,
+      ...forty.rows,
+      { name: 'store bytes per episode at 10 calls vs 40 calls', value: `${(ten.bytesPerEpisode / 1024).toFixed(1)} KiB vs ${(forty.bytesPerEpisode / 1024).toFixed(1)} KiB`, ratio: `${growth.toFixed(1)}x for 4x the calls (linear: about 4x)` },
+      ...(await distributed(mock.url, dir, Math.min(episodes, 400))),
+      { name: 'baseline (RECORDED in issue 17, not measured here)', value: 'servicegym before issue 17 on the 1,000 x 5-call P2 load: 16.95 s, 2.26x the ideal 7.5 s; 80.8 KiB store per episode; 0.22-0.35 MiB per short episode' },
+    ];
+  } finally {
+    await mock.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(cache, { recursive: true, force: true });
+  }
+}

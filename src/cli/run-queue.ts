@@ -1,0 +1,84 @@
+/**
+ * `servicegym run --queue redis://…`: the run's episodes go to BullMQ workers (`servicegym worker`)
+ * and this process stores them as they return (see src/queue/producer.ts); the report is read back
+ * from the store, so it is the same as a single-process run of the same episodes.
+ */
+import type { LoadedDomain } from '../spec/domain.js';
+import type { Task } from '../spec/task.js';
+import { BadInputError } from '../spec/errors.js';
+import type { RunStore } from '../store/store.js';
+import type { FinishedEpisode } from '../run/run-tasks.js';
+import type { DomainEpisodeRecord } from '../run/task-run.js';
+import type { EpisodeReportRow } from '../run/report-rows.js';
+import type { RunSummary } from '../run/summary.js';
+import type { UsageByRole } from '../models/usage.js';
+import { checkQueueName, datasetFingerprint, harnessPin, type ModelPin } from '../queue/jobs.js';
+import { runOnQueue } from '../queue/producer.js';
+import { runEpisodes, type RunEpisode } from '../queue/shard.js';
+import { storedRunReport } from '../queue/run-result.js';
+
+/** What `run` knows when it hands the episodes to the queue. */
+export interface QueuedRunInput {
+  flags: Record<string, any>;
+  loaded: LoadedDomain<any>;
+  tasks: Task[];
+  trials: number;
+  personas?: string[];
+  strict: boolean;
+  temperature: number;
+  judgeVotes: number;
+  runId: string;
+  store: RunStore;
+  /** Episodes already stored (not run again). */
+  finished: readonly FinishedEpisode[];
+  /** A shard's episodes (default: all of the run's). */
+  only?: readonly RunEpisode[];
+  /** `--max-steps`, or null. */
+  maxSteps: number | null;
+  /** After each stored episode: how many this attempt stored, and which. */
+  onStored?: (done: number, label: string) => void;
+}
+
+function modelPin(flags: Record<string, any>, model: string): ModelPin {
+  const s = (v: unknown) => (v === undefined || v === null ? null : String(v));
+  return { model, base_url: s(flags.baseUrl), provider: s(flags.provider), timeout: s(flags.timeout), max_retries: s(flags.maxRetries), max_retry_after: s(flags.maxRetryAfter), call_deadline: s(flags.callDeadline), body_timeout: s(flags.bodyTimeout) };
+}
+
+/** Runs the episodes on the queue and reports the stored run; `records` is empty (the episodes were run elsewhere). */
+export async function runQueued(input: QueuedRunInput): Promise<{ summary: RunSummary; usage: UsageByRole; stopped?: string; rows: EpisodeReportRow[]; records: DomainEpisodeRecord[] }> {
+  const { flags } = input;
+  const queueName = checkQueueName(String(flags.queueName ?? 'servicegym'));
+  let rate: number | null = null;
+  if (flags.rateLimit !== undefined) {
+    rate = Number(flags.rateLimit);
+    if (!(rate > 0)) throw new BadInputError(`--rate-limit must be a number of calls per minute > 0, got '${flags.rateLimit}'`);
+  }
+  const done = new Set(input.finished.map((f) => `${f.taskId}\u0000${f.trial}`));
+  const episodes = (input.only ?? runEpisodes(input.tasks, input.trials, input.personas)).filter((e) => !done.has(`${e.taskId}\u0000${e.trial}`));
+  const res = await runOnQueue({
+    url: String(flags.queue),
+    queueName,
+    store: input.store,
+    episodes,
+    manifest: {
+      run_id: input.runId,
+      harness: harnessPin(),
+      dataset: { domain: String(flags.domain), data_dir: flags.dataDir ?? null, policy_variant: flags.policyVariant ?? null, solo: flags.solo === true, fingerprint: datasetFingerprint(input.loaded) },
+      agent: { kind: 'llm', model: modelPin(flags, flags.agentModel) },
+      user: { kind: 'llm', model: modelPin(flags, flags.userModel) },
+      judge: flags.judgeModel ? modelPin(flags, flags.judgeModel) : null,
+      judge_votes: input.judgeVotes,
+      temperature: input.temperature,
+      trials: input.trials,
+      personas: input.personas ?? null,
+      strict: input.strict,
+      max_steps: input.maxSteps,
+      rate_limit_per_minute: rate,
+    },
+    onStored: (n, _total, msg) => input.onStored?.(n, `${msg.episode.episode_id}${msg.episode.label !== 'llm' ? ` (${msg.episode.label})` : ''} ${msg.episode.termination}`),
+  });
+  const report = storedRunReport(input.store, input.runId, input.tasks.map((t) => t.id));
+  const fresh = new Set(episodes.map((e) => `${e.taskId}\u0000${e.trial}`));
+  const rows = report.rows.filter((r) => fresh.has(`${r.taskId}\u0000${r.trial}`));
+  return { summary: report.summary, usage: report.usage, rows, records: [], ...(res.stopped ? { stopped: res.stopped } : {}) };
+}

@@ -1,0 +1,40 @@
+/**
+ * `servicegym worker --queue redis://HOST:6379 [-j n]`: runs episodes of distributed runs
+ * (`servicegym run --queue …`) with this machine's own domain data and model key, until stopped
+ * (Ctrl-C / SIGTERM finish the running episodes first). A worker whose servicegym version or
+ * dataset differs from a run's refuses it and exits 2 without running any of its episodes.
+ */
+import type { Command } from 'commander';
+import { BadInputError } from '../spec/errors.js';
+
+/** Registers `servicegym worker`; exit 0 when stopped, 2 when it refused a run or on bad input. */
+export function registerWorker(program: Command, setExit: (code: number) => void): void {
+  program
+    .command('worker')
+    .description("run episodes of distributed runs ('run --queue') from a Redis queue; results go back to the run's store")
+    .requiredOption('--queue <url>', 'Redis URL, e.g. redis://127.0.0.1:6379')
+    .option('--queue-name <name>', 'BullMQ queue of the episodes (as given to run)', 'servicegym')
+    .option('-j, --concurrency <n>', 'episodes at once', '4')
+    .option('--lease <seconds>', "lock lease of a running episode: a dead worker's episode runs again elsewhere after it", '30')
+    .option('--base-url <url>', "OpenAI-compatible base URL for this worker (default: the run's)")
+    .option('-q, --quiet', 'no progress on stderr')
+    .action(async (flags) => {
+      if (!/^\d+$/.test(String(flags.concurrency)) || Number(flags.concurrency) < 1) throw new BadInputError(`-j/--concurrency must be a whole number >= 1, got '${flags.concurrency}'`);
+      const lease = Number(flags.lease);
+      if (!(lease >= 0.5)) throw new BadInputError(`--lease must be a number of seconds >= 0.5, got '${flags.lease}'`);
+      const { checkQueueName } = await import('../queue/jobs.js');
+      const { startWorker } = await import('../queue/worker.js');
+      const log = (line: string) => {
+        if (!flags.quiet || line.startsWith('stopped')) process.stderr.write(`servicegym worker: ${line}\n`);
+      };
+      const worker = startWorker({ url: flags.queue, queueName: checkQueueName(flags.queueName), concurrency: Number(flags.concurrency), leaseSeconds: lease, baseUrl: flags.baseUrl, log });
+      const stop = () => void worker.close();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      log(`waiting for episodes on ${flags.queueName} (pid ${process.pid})`);
+      const code = await worker.stopped;
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      setExit(code);
+    });
+}

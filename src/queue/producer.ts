@@ -1,0 +1,118 @@
+/**
+ * The producer of a distributed run (`servicegym run --queue redis://…`): writes the run's
+ * manifest, enqueues every episode not yet stored as an idempotent job, and — as the one writer of
+ * the store — stores each episode as workers return it. An episode returned twice (a worker that
+ * lost its lease finished anyway, or a re-run after a crash) is stored once: the first copy wins.
+ *
+ * Resume: the stored episodes are the truth. A resumed producer enqueues the missing ones again
+ * (jobs still queued are left alone; a finished job whose result never reached the store is run
+ * again) and first drains results that arrived while no producer was listening.
+ */
+import { Queue, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Task } from '../spec/task.js';
+import type { RunStore } from '../store/store.js';
+import { episodeJobId, redisConnection, resultsQueueName, writeManifest, type EpisodeJob, type EpisodeResultMessage, type RunManifest } from './jobs.js';
+
+/** Options of {@link runOnQueue}. */
+export interface QueueRunOptions {
+  url: string;
+  queueName: string;
+  /** The run's manifest without `results_queue` (set here). */
+  manifest: Omit<RunManifest, 'results_queue'>;
+  store: RunStore;
+  /** The episodes of this run (task, trial, persona), in run order. */
+  episodes: readonly { task: Task; trial: number; persona: string | null }[];
+  /** Called after each episode is stored: stored count this attempt, expected count this attempt, and the episode. */
+  onStored?: (done: number, total: number, msg: EpisodeResultMessage) => void;
+}
+
+/** What {@link runOnQueue} resolves to. */
+export interface QueueRunResult {
+  /** Episodes stored by this attempt. */
+  stored: number;
+  /** Duplicate results ignored (an episode returned twice). */
+  duplicates: number;
+  /** Set when a worker's provider refused the credential. */
+  stopped?: string;
+}
+
+const ADD_CHUNK = 500;
+
+/** Adds the jobs not already queued; a finished job whose result the store lacks is removed and added again. */
+async function enqueue(queue: Queue, jobs: { id: string; data: EpisodeJob }[]): Promise<void> {
+  const states = await Promise.all(jobs.map((j) => queue.getJobState(j.id)));
+  const stale = jobs.filter((_, i) => states[i] === 'completed' || states[i] === 'failed');
+  await Promise.all(stale.map((j) => queue.remove(j.id)));
+  for (let i = 0; i < jobs.length; i += ADD_CHUNK) {
+    await queue.addBulk(jobs.slice(i, i + ADD_CHUNK).map((j) => ({ name: 'episode', data: j.data, opts: { jobId: j.id, attempts: 3, backoff: { type: 'fixed', delay: 1000 } } })));
+  }
+}
+
+/**
+ * Runs the episodes through workers on `queueName` and stores them as they return. Resolves once
+ * every episode of `episodes` is stored; rejects when an episode job failed on the workers after
+ * its attempts (the message names it; the stored episodes stay and `--resume` continues).
+ */
+export async function runOnQueue(opts: QueueRunOptions): Promise<QueueRunResult> {
+  const redis: Redis = redisConnection(opts.url);
+  const runId = opts.manifest.run_id;
+  const manifest: RunManifest = { ...opts.manifest, results_queue: resultsQueueName(opts.queueName, runId) };
+  const queue = new Queue<EpisodeJob>(opts.queueName, { connection: redis });
+  // Episodes given are the ones to (re-)run: a stored infrastructure failure is replaced once.
+  const storedIds = new Set<string>();
+  const pending = new Map<string, string>();
+  const jobs = opts.episodes.flatMap(({ task, trial, persona }) => {
+    const episodeId = `${task.id}#${trial}`;
+    const data: EpisodeJob = { run_id: runId, task_id: task.id, trial, persona, candidate: null };
+    const id = episodeJobId(data);
+    pending.set(id, episodeId);
+    return [{ id, data }];
+  });
+  const total = jobs.length;
+  let stored = 0;
+  let duplicates = 0;
+  let stopped: string | undefined;
+  let seq = opts.store.receipts(runId).length;
+  let finish!: () => void;
+  let fail!: (e: Error) => void;
+  const done = new Promise<void>((res, rej) => ((finish = res), (fail = rej)));
+  if (total === 0) finish();
+
+  const store = (msg: EpisodeResultMessage) => {
+    const episodeId = msg.episode.episode_id;
+    if (msg.run_id !== runId || !pending.has(msg.job_id) || storedIds.has(episodeId)) {
+      duplicates++;
+      return;
+    }
+    if (msg.receipts.length) opts.store.appendReceipts(msg.receipts.map((r) => ({ ...r, run_id: runId, seq: seq++ })));
+    opts.store.appendEpisodes([{ ...msg.episode, run_id: runId }]);
+    storedIds.add(episodeId);
+    pending.delete(msg.job_id);
+    stored++;
+    if (msg.stopped) stopped ??= msg.stopped;
+    opts.onStored?.(stored, total, msg);
+    if (pending.size === 0) finish();
+  };
+
+  await writeManifest(redis, opts.queueName, manifest);
+  const results = new Worker<EpisodeResultMessage>(manifest.results_queue, async (job: Job<EpisodeResultMessage>) => store(job.data), { connection: redis, concurrency: 1, removeOnComplete: { count: 0 }, removeOnFail: { age: 24 * 3600 } });
+  results.on('failed', (job, err) => fail(new Error(`storing episode ${job?.data.episode.episode_id ?? '?'} failed: ${err.message}`)));
+  // A job that failed on the workers after all its attempts ends the run (its reason names the bug).
+  const watch = setInterval(() => {
+    void queue.getFailed(0, 200).then((failed) => {
+      const mine = failed.find((j) => j.id && pending.has(j.id));
+      if (mine) fail(new Error(`episode ${pending.get(mine.id!)} of run ${runId} failed on a worker after ${mine.attemptsMade} attempts: ${mine.failedReason}; fix the cause and continue with --resume ${runId}`));
+    }, () => {});
+  }, 2000);
+  try {
+    await enqueue(queue, jobs);
+    await done;
+  } finally {
+    clearInterval(watch);
+    await results.close();
+    await queue.close();
+    await redis.quit().catch(() => {});
+  }
+  return { stored, duplicates, ...(stopped ? { stopped } : {}) };
+}

@@ -1,0 +1,56 @@
+/**
+ * The validated-DB disk copy (issue 17: a domain DB loads once per process and faster): a second
+ * process reads the validated airline DB back instead of validating 7 MB again, and what it reads
+ * is exactly what validation produced (same JSON, same tau2 DB hash). A changed file misses.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadAirlineDb, airlineDbHash } from '../../src/domains/airline/index.js';
+import { dbCacheDir } from '../../src/domains/common/tau2-folder.js';
+import { CowDb } from '../../src/env/cow-db.js';
+import { HAS_SHARED, SHARED, tmpDir } from '../support/paths.js';
+
+describe.skipIf(!HAS_SHARED)('validated DB kept on disk', () => {
+  const saved = process.env.SERVICEGYM_CACHE_DIR;
+  let dir: string;
+  beforeAll(() => {
+    dir = tmpDir('sg-dbcache-');
+    process.env.SERVICEGYM_CACHE_DIR = path.join(dir, 'cache');
+  });
+  afterAll(() => {
+    if (saved === undefined) delete process.env.SERVICEGYM_CACHE_DIR;
+    else process.env.SERVICEGYM_CACHE_DIR = saved;
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reads back exactly the validated DB, and misses when the file changes', () => {
+    const text = fs.readFileSync(path.join(SHARED, 'peers/tau2/airline/db.json'), 'utf8');
+    const a = path.join(dir, 'a.json');
+    const b = path.join(dir, 'b.json');
+    fs.writeFileSync(a, text);
+    fs.writeFileSync(b, text);
+    const validated = loadAirlineDb(a);
+    const copies = fs.readdirSync(path.join(dir, 'cache', 'validated-db'));
+    expect(copies).toHaveLength(1);
+    const copy = loadAirlineDb(b); // another path: not the in-process cache, the disk copy
+    expect(copy).not.toBe(validated);
+    expect(JSON.stringify(copy)).toBe(JSON.stringify(validated));
+    expect(airlineDbHash(new CowDb(copy) as never)).toBe(airlineDbHash(new CowDb(validated) as never));
+    const c = path.join(dir, 'c.json');
+    fs.writeFileSync(c, text.replace('"flights"', '"flights" ').trimEnd() + '\n');
+    loadAirlineDb(c);
+    expect(fs.readdirSync(path.join(dir, 'cache', 'validated-db'))).toHaveLength(2);
+  });
+
+  it('a bad file is still reported with its path (nothing cached for it)', () => {
+    const bad = path.join(dir, 'bad.json');
+    fs.writeFileSync(bad, JSON.stringify({ flights: { X: { flight_number: 1 } }, users: {}, reservations: {} }));
+    expect(() => loadAirlineDb(bad)).toThrow(/flights/);
+  });
+
+  it('SERVICEGYM_CACHE_DIR=off keeps nothing on disk', () => {
+    expect(dbCacheDir({ SERVICEGYM_CACHE_DIR: 'off' })).toBeNull();
+    expect(dbCacheDir({ XDG_CACHE_HOME: '/x' })).toBe(path.join('/x', 'servicegym'));
+  });
+});

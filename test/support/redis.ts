@@ -1,0 +1,63 @@
+/**
+ * A private redis-server for queue tests: its own port and folder, no persistence, stopped after
+ * the tests. `HAS_REDIS` is false when no redis-server is on PATH (queue tests then skip).
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { Redis } from 'ioredis';
+import { tmpDir } from './paths.js';
+
+export const HAS_REDIS = spawnSync('redis-server', ['--version']).status === 0;
+export const NO_REDIS_REASON = HAS_REDIS ? '' : ' (skipped: no redis-server on PATH)';
+
+export interface TestRedis {
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts redis-server on a free loopback port and waits (polling PING, up to 30 s) until it answers. */
+export async function startRedis(): Promise<TestRedis> {
+  const dir = tmpDir('sg-redis-');
+  const port = await freePort();
+  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+  const url = `redis://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    r.on('error', () => {});
+    try {
+      await r.connect();
+      if ((await r.ping()) === 'PONG') {
+        r.disconnect();
+        break;
+      }
+    } catch {
+      r.disconnect();
+      if (Date.now() > deadline) throw new Error(`redis-server on port ${port} did not answer within 30 s`);
+      await new Promise((res) => setTimeout(res, 100));
+    }
+  }
+  return {
+    url,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((res) => child.once('exit', res));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
