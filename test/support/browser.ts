@@ -8,6 +8,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { ROOT, tmpDir } from './paths.js';
+import { CHROMIUM_ARGS } from '../../src/surfaces/browser-pool.js';
 
 /** Where CI installs chromium (`apt-get install -y chromium` in .ci/run). */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -16,24 +17,15 @@ export const HAS_CHROMIUM = fs.existsSync(CHROMIUM);
 /** Why browser tests are skipped, when they are. */
 export const NO_CHROMIUM_REASON = `browser tests skipped: ${CHROMIUM} is absent (install it with \`apt-get install -y chromium\`, as .ci/run does)`;
 
-/** Launch flags: headless, no sandbox (containers), and no network of chromium's own. */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+/** Launch flags: the browser pool's (headless, no sandbox, no network of chromium's own). */
+export { CHROMIUM_ARGS };
 
 /** Screenshots of the viewer tests. */
 export const SCREENSHOT_DIR = path.join(ROOT, 'test-output', 'viewer');
 
 /** Starts headless chromium. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS] });
 }
 
 /** Saves a full-page screenshot as test-output/viewer/`name`.png and returns its path. */
