@@ -13,16 +13,12 @@ import { startMockServer, type MockReply, type MockServer } from '../../src/mode
 import { optimizerHandler } from '../support/optimizer-model.js';
 import { runCli as cli } from '../support/cli.js';
 import { HAS_SHARED, SEED_CAMPAIGN, SEED_RECORD, SHARED, tmpDir } from '../support/paths.js';
+import { Rng } from '../../src/util/rng.js';
 
-/** mulberry32. */
+/** The project's seeded generator (`src/util/rng.ts`) as a function. */
 function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const r = new Rng(seed);
+  return () => r.next();
 }
 
 type Json = any;

@@ -7,6 +7,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Rng } from '../../src/util/rng.js';
 
 export type Fault = 'rate_limit_day' | 'rate_limit_ms' | 'rate_limit_date' | 'server_error' | 'hang' | 'stall_body' | 'truncate_body' | 'html_body';
 export const ALL_FAULTS: Fault[] = ['rate_limit_day', 'rate_limit_ms', 'rate_limit_date', 'server_error', 'hang', 'stall_body', 'truncate_body', 'html_body'];
@@ -19,16 +20,10 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
-/** mulberry32: a small seeded generator. */
+/** The project's seeded generator (`src/util/rng.ts`) as a function. */
 function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const r = new Rng(seed);
+  return () => r.next();
 }
 
 /** Starts the proxy on 127.0.0.1 forwarding to `upstream` (a base URL ending in `/v1`); `rate` of requests get a fault. */

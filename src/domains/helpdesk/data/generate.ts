@@ -6,17 +6,12 @@
 import type { HelpdeskTables, ShopCustomer, Ticket } from '../schema.js';
 import { CATALOGUE, buildOrder, delivered, type OrderSpec } from './catalogue.js';
 import { requesterOf, SERVICEGYM_HELPDESK_NOW } from './seed-records.js';
+import { Rng } from '../../../util/rng.js';
 
-/** A small seeded PRNG (mulberry32): the same seed gives the same sequence on every platform. */
+/** The project's seeded generator (`util/rng.ts`, mulberry32) as a function. */
 function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const r = new Rng(seed);
+  return () => r.next();
 }
 
 const FIRST = ['Ava', 'Ben', 'Chloe', 'Diego', 'Elena', 'Felix', 'Gia', 'Hugo', 'Iris', 'Jonah', 'Keiko', 'Luis', 'Maya', 'Nils', 'Olive', 'Pablo', 'Quinn', 'Rosa', 'Sven', 'Tara'];
