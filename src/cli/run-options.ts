@@ -82,8 +82,17 @@ export function applyRunConfig(cmd: Command, flags: Record<string, any>): void {
   }
 }
 
+/** What a wrong value is, without echoing it (a config may hold a pasted secret in the wrong key). */
+function kindOf(x: unknown): string {
+  if (x === null) return 'null';
+  if (Array.isArray(x)) return 'a list';
+  if (typeof x === 'string') return x === '' ? 'an empty string' : 'a string';
+  if (typeof x === 'number') return Number.isFinite(x) ? 'a number' : 'a non-finite number';
+  return typeof x === 'object' ? 'an object' : `a ${typeof x}`;
+}
+
 function configValue(kind: KeyKind, v: unknown, file: string, at: string, dir?: string): unknown {
-  const fail = (what: string) => new BadInputError(`expected ${what}, got ${JSON.stringify(v)}`, { file, path: at });
+  const fail = (what: string) => new BadInputError(`expected ${what}, got ${kindOf(v)}`, { file, path: at });
   if (kind === 'switch') {
     if (typeof v !== 'boolean') throw fail('true or false');
     return v;
@@ -91,7 +100,7 @@ function configValue(kind: KeyKind, v: unknown, file: string, at: string, dir?: 
   const scalar = (x: unknown, where: string) => {
     if (typeof x === 'string' && x !== '') return x;
     if (typeof x === 'number' && Number.isFinite(x)) return String(x);
-    throw new BadInputError(`expected a non-empty string or a number, got ${JSON.stringify(x)}`, { file, path: where });
+    throw new BadInputError(`expected a non-empty string or a number, got ${kindOf(x)}`, { file, path: where });
   };
   if (kind === 'list' || kind === 'repeat') {
     const list = Array.isArray(v) ? v.map((x, i) => scalar(x, `${at}[${i}]`)) : [scalar(v, at)];

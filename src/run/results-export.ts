@@ -75,9 +75,16 @@ export function toJsonl(lines: readonly EpisodeResultLine[]): string {
 
 const CSV_COLUMNS: (keyof EpisodeResultLine)[] = ['task_id', 'trial', 'persona', 'termination', 'reward', 'partial', 'status', 'failing_checks', 'not_judged_checks', 'error', 'seconds'];
 
-/** RFC 4180 field: quoted when it holds a comma, quote, CR or LF; lists joined by `;`. */
+/**
+ * RFC 4180 field: quoted when it holds a comma, quote, CR or LF; lists joined by `;`. Text that a
+ * spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, tab or CR) gets a leading
+ * `'`, and control characters other than CR, LF and tab are dropped; numbers are written as is.
+ */
 function csvField(v: unknown): string {
-  const s = v === null || v === undefined ? '' : Array.isArray(v) ? v.join(';') : String(v);
+  if (typeof v === 'number') return String(v);
+  let s = v === null || v === undefined ? '' : Array.isArray(v) ? v.join(';') : String(v);
+  s = s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '');
+  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 

@@ -236,7 +236,14 @@ describe('config file', () => {
     const t = await cli(['run', '--config', cfg]);
     expect(t.code).toBe(2);
     expect(t.err).toContain('$.strict');
-    expect(t.err).toContain('expected true or false');
+    expect(t.err).toContain('expected true or false, got a string');
+    expect(t.err).not.toContain('yes');
+    fs.writeFileSync(cfg, JSON.stringify({ 'agent-model': 'a', 'user-model': 'b', 'base-url': { key: 'sk-pasted-0123456789' } }));
+    const o = await cli(['run', '--config', cfg]);
+    expect(o.code).toBe(2);
+    expect(o.err).toContain('$.base-url');
+    expect(o.err).toContain('got an object');
+    expect(o.err).not.toContain('sk-pasted');
     const m = await cli(['run', '--user-model', 'b']);
     expect(m.code).toBe(2);
     expect(m.err).toContain('--agent-model is required');
