@@ -4,9 +4,13 @@
  * chat messages (what `run` stores); a `.jsonl` file holds one per line, each a message list or
  * `{"task_id": "...", "persona"?: "...", "messages": [...]}` (`--task` and `--persona` are the defaults). Each is replayed in a
  * fresh environment by a replay agent and a replay user and scored exactly as a live episode
- * (src/run/replay-trajectory.ts). Exit 0 when every trajectory replayed as recorded, 1 when some
- * recorded tool output differs from the fresh one or recorded messages were never reached, 2 for
- * bad input.
+ * (src/run/replay-trajectory.ts). `-o FILE` also writes one result per trajectory (`.jsonl`, `.csv`
+ * or JUnit `.xml`, as on `run`; the trajectories of one task are its trials 0, 1, ...) and
+ * `--fail-under R` fails the run when the reward mean is below R (src/cli/results-flags.ts).
+ * Exit 0 when every trajectory replayed as recorded and the reward mean is not below
+ * `--fail-under`; 1 when some recorded tool output differs from the fresh one, recorded messages
+ * were never reached, or the mean is below the threshold; 2 for bad input (flags checked before
+ * any trajectory is read).
  */
 import type { Command } from 'commander';
 import { z } from 'zod';
@@ -19,6 +23,8 @@ import { replayTrajectory, type TrajectoryReplay } from '../run/replay-trajector
 import { parseJsonText, readTextFile, validate } from '../util/json-file.js';
 import { resolveLiveModelConfig } from '../models/config.js';
 import { createModel } from '../models/providers.js';
+import { parseResultsFlags, writeEvaluateResults, type EvaluatedTrajectory } from './results-flags.js';
+import { progressLogger } from './output.js';
 
 const TrajectorySchema = z.array(ChatMessageSchema);
 const LineSchema = z.looseObject({ task_id: z.string().optional(), persona: z.string().optional(), messages: TrajectorySchema });
@@ -79,11 +85,16 @@ export function registerEvaluate(program: Command, setExit: (code: number) => vo
     .option('--judge-model <name>', 'judge NL assertions with this model (live; needs SERVICEGYM_API_KEY)')
     .option('--strict', 'strict evaluation: ACTION in every reward basis, a transfer the gold requires must be a real call')
     .option('--json', 'print the evaluations as JSON')
+    .option('-o, --output <file>', 'also write the per-trajectory results: .jsonl, .csv or .xml (JUnit)')
+    .option('--fail-under <reward>', 'exit 1 when the reward mean is below this (0..1)')
+    .option('-q, --quiet', 'no progress on stderr')
     .action(async (file: string, flags) => {
+      const resultsFlags = parseResultsFlags(flags);
       const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir });
       const inputs = readTrajectories(file);
       const judge = flags.judgeModel ? createModel('openai-compatible', { config: resolveLiveModelConfig({ model: flags.judgeModel }) }) : undefined;
       const results = [];
+      const scored: EvaluatedTrajectory[] = [];
       let faithful = true;
       for (const t of inputs) {
         const taskId = t.taskId ?? flags.task;
@@ -94,6 +105,7 @@ export function registerEvaluate(program: Command, setExit: (code: number) => vo
         const r = await replayTrajectory({ loaded, task, messages: t.messages, judge, persona, strict: flags.strict === true });
         faithful &&= replayedAsRecorded(r);
         results.push(report(t, taskId, r));
+        scored.push({ task_id: taskId, termination: r.episode.termination, evaluation: r.evaluation, evaluation_error: r.evaluationError });
       }
       if (flags.json) process.stdout.write(JSON.stringify(results, null, 2) + '\n');
       else {
@@ -105,6 +117,7 @@ export function registerEvaluate(program: Command, setExit: (code: number) => vo
           if (r.unreplayed.assistant || r.unreplayed.user) process.stdout.write(`  the episode ended before ${r.unreplayed.assistant} assistant and ${r.unreplayed.user} user message(s) of the recording\n`);
         }
       }
-      setExit(faithful ? 0 : 1);
+      const under = writeEvaluateResults(file, scored, resultsFlags, progressLogger(flags.quiet));
+      setExit(faithful && under === null ? 0 : 1);
     });
 }

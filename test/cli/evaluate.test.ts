@@ -108,6 +108,50 @@ describe('evaluate scores a trajectory as its live episode was scored', () => {
   }, 120_000);
 });
 
+describe('evaluate -o and --fail-under (results for pipelines)', () => {
+  // The faulty trajectories of the test above (trial-major order): rewards 0,1,1,0,1,1,0,1,0,1 — a mean of 0.6.
+  it('writes one result per trajectory as JSON Lines, CSV and JUnit, trials numbered per task', async () => {
+    const file = path.join(dir, 'faulty.jsonl');
+    for (const ext of ['jsonl', 'csv', 'xml']) {
+      const out = path.join(dir, 'results', `evaluate.${ext}`);
+      const r = await runCli(['evaluate', file, '--domain', 'airline', '-o', out]);
+      expect(r.code, r.err).toBe(0);
+      expect(r.err).toContain(`results of 10 episodes written to ${out}`);
+      const text = fs.readFileSync(out, 'utf8');
+      if (ext === 'jsonl') {
+        const lines = text.trim().split('\n').map((l) => JSON.parse(l) as { task_id: string; trial: number; reward: number; status: string });
+        expect(lines.map((l) => [l.task_id, l.trial, l.reward, l.status])).toEqual([
+          ['T01', 0, 0, 'failed'], ['T02', 0, 1, 'passed'], ['T03', 0, 1, 'passed'], ['T15', 0, 0, 'failed'], ['T17', 0, 1, 'passed'],
+          ['T01', 1, 1, 'passed'], ['T02', 1, 0, 'failed'], ['T03', 1, 1, 'passed'], ['T15', 1, 0, 'failed'], ['T17', 1, 1, 'passed'],
+        ]);
+      } else if (ext === 'csv') {
+        const rows = text.trim().split('\r\n');
+        expect(rows).toHaveLength(11);
+        expect(rows[0].split(',').slice(0, 5)).toEqual(['task_id', 'trial', 'persona', 'termination', 'reward']);
+      } else {
+        expect(text).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites /);
+        expect(text).toContain('name="evaluate faulty.jsonl"');
+        expect(text.match(/<testcase /g)).toHaveLength(10);
+        expect(text.match(/<failure /g)).toHaveLength(4);
+      }
+    }
+  }, 120_000);
+
+  it('--fail-under: exit 0 at the mean, 1 above it with the reason, 2 for a bad value or results file (before any work)', async () => {
+    const file = path.join(dir, 'faulty.jsonl');
+    expect((await runCli(['evaluate', file, '--domain', 'airline', '--fail-under', '0.6'])).code).toBe(0);
+    const low = await runCli(['evaluate', file, '--domain', 'airline', '--fail-under', '0.61', '--json']);
+    expect(low.code).toBe(1);
+    expect(low.err).toContain('--fail-under 0.61: reward mean 0.600 is below it');
+    expect((JSON.parse(low.out) as unknown[]).length).toBe(10);
+    const bad = await runCli(['evaluate', file, '--domain', 'airline', '--fail-under', '1.5']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain("--fail-under must be a reward from 0 to 1, got '1.5'");
+    expect((await runCli(['evaluate', file, '--domain', 'airline', '-o', path.join(dir, 'results.txt')])).code).toBe(2);
+    expect(fs.existsSync(path.join(dir, 'results.txt'))).toBe(false);
+  }, 120_000);
+});
+
 describe('evaluate reports what does not replay', () => {
   it('names a recorded tool output the fresh environment answers differently (exit 1)', async () => {
     const [e] = stored('faulty');
