@@ -31,7 +31,7 @@
  * `surface: getSurface('web')`; the oracle addresses elements by role and name (`findRef`).
  */
 import { z } from 'zod';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import type { ContentPart } from '../spec/content.js';
 import type { Domain } from '../spec/domain.js';
 import { BadInputError } from '../spec/errors.js';
@@ -246,6 +246,24 @@ async function attempt(ep: WebEpisode, what: string, fn: () => Promise<unknown>)
   }
 }
 
+/**
+ * The option of a drop-down that `wanted` names, by label first, then by value, read from the
+ * element at once (an unknown choice is a tool error listing the options, not a 15 s wait).
+ * @throws ToolError when no option matches or the element is not a drop-down.
+ */
+async function optionFor(locator: Locator, wanted: string): Promise<{ label: string } | { value: string }> {
+  const options = await locator.evaluate((el) => {
+    const sel = el as { options?: ArrayLike<{ label: string; value: string }> };
+    return sel.options ? Array.from(sel.options, (o) => ({ label: o.label.trim(), value: o.value })) : null;
+  }, undefined, { timeout: ACTION_TIMEOUT_MS });
+  if (!options) throw new ToolError('this element is not a drop-down; use browser_click for custom lists');
+  const want = wanted.trim();
+  if (options.some((o) => o.label === want)) return { label: want };
+  if (options.some((o) => o.value === wanted)) return { value: wanted };
+  const labels = options.map((o) => JSON.stringify(o.label)).slice(0, 30).join(', ');
+  throw new ToolError(`no option '${wanted}'; the options are: ${labels}${options.length > 30 ? ', ...' : ''}`);
+}
+
 const refArg = z.string().max(20).describe('The element ref from the latest snapshot, e.g. e12.');
 const elementArg = z.string().max(200).optional().describe('What the element is, in words (for the record; the ref decides).');
 
@@ -278,8 +296,8 @@ export function webTools(mode: WebObservation): WebTool[] {
     tool('browser_select_option', 'Choose an option of a drop-down (combobox) by its ref; value is the option\'s label or value.', z.strictObject({ ref: refArg, value: z.string().max(500), element: elementArg }), async ({ ref, value }, ep) => {
       const { locator, line } = await element(ep, ref);
       await attempt(ep, `select '${value}' in ${ref}`, async () => {
-        const byLabel = await locator.selectOption({ label: value }, { timeout: ACTION_TIMEOUT_MS }).catch(() => null);
-        if (!byLabel) await locator.selectOption({ value }, { timeout: ACTION_TIMEOUT_MS });
+        const choice = await optionFor(locator, value);
+        await locator.selectOption(choice, { timeout: ACTION_TIMEOUT_MS });
       });
       return observe(ep, mode, [`Acted on: ${line}`]);
     }),

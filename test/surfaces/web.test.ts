@@ -69,7 +69,14 @@ describe.skipIf(!hasChromium())('web surface in Chromium', () => {
 
       const typed = await run(env, 'browser_type', { ref: ref(order.output, 'textbox', 'Reason'), text: 'found it cheaper' });
       expect(typed.output).toMatch(/- textbox "Reason" \[required\] \[ref=e\d+\]: "found it cheaper"/);
-      const selected = await run(env, 'browser_select_option', { ref: ref(typed.output, 'combobox', 'Reason code'), value: 'Changed my mind' });
+      const unknown = await run(env, 'browser_select_option', { ref: ref(typed.output, 'combobox', 'Reason code'), value: 'Lost it' });
+      expect(unknown).toMatchObject({ error: true });
+      expect(unknown.output).toContain(`no option 'Lost it'; the options are: "--", "Changed my mind"`);
+      const byValue = await run(env, 'browser_select_option', { ref: ref(typed.output, 'combobox', 'Reason code'), value: 'changed_mind' });
+      expect(byValue.output).toMatch(/combobox "Reason code" \[ref=e\d+\]: "Changed my mind"/);
+      const notSelect = await run(env, 'browser_select_option', { ref: ref(byValue.output, 'textbox', 'Reason'), value: 'x' });
+      expect(notSelect.output).toContain('not a drop-down');
+      const selected = await run(env, 'browser_select_option', { ref: ref(byValue.output, 'combobox', 'Reason code'), value: 'Changed my mind' });
       expect(selected.output).toMatch(/combobox "Reason code" \[ref=e\d+\]: "Changed my mind"/);
 
       // Refused by the app (not confirmed): the alert shows, nothing was written.
