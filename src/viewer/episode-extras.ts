@@ -5,7 +5,7 @@
  * action (so evidence citing `#N` links to its turn), and the hash of the task as it ran.
  */
 import type { EpisodeRunLog } from '../spec/run-log.js';
-import type { EpisodeDetail, ToolStepView } from './types.js';
+import type { EpisodeDetail, FieldDiffView, ToolStepView } from './types.js';
 
 /** Message index of each tool call id, by requestor (`assistant` calls in assistant messages, `user` calls in user messages). */
 function callTurns(r: EpisodeRunLog): { assistant: number[]; user: number[] } {
@@ -38,7 +38,22 @@ export function actionTurns(r: EpisodeRunLog): Record<string, number> {
   return out;
 }
 
+/** Tool call id → the successful back-end writes it caused, in order (`operation {json args}`); calls without writes are left out. */
+export function callWrites(r: EpisodeRunLog): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const a of r.action_log) {
+    const id = a.cause?.tool_call_id;
+    if (a.mutating && id) (out[id] ??= []).push(`${a.name} ${JSON.stringify(a.arguments)}`);
+  }
+  return out;
+}
+
+/** The start state → final state diff (null when the record has none, e.g. a migrated record). */
+function stateDiff(r: EpisodeRunLog): FieldDiffView[] | null {
+  return r.final_state ? r.final_state.diff.map((d) => ({ path: d.path, op: d.op, before: d.before, after: d.after })) : null;
+}
+
 /** The record-derived parts of an {@link EpisodeDetail}. */
-export function episodeExtras(r: EpisodeRunLog): Pick<EpisodeDetail, 'surface' | 'timings' | 'action_turns' | 'tool_timeline' | 'task_sha256'> {
-  return { surface: r.surface, timings: { ...r.timings }, action_turns: actionTurns(r), tool_timeline: toolTimeline(r), task_sha256: r.task.sha256 };
+export function episodeExtras(r: EpisodeRunLog): Pick<EpisodeDetail, 'surface' | 'timings' | 'action_turns' | 'tool_timeline' | 'task_sha256' | 'state_diff' | 'call_writes'> {
+  return { surface: r.surface, timings: { ...r.timings }, action_turns: actionTurns(r), tool_timeline: toolTimeline(r), task_sha256: r.task.sha256, state_diff: stateDiff(r), call_writes: callWrites(r) };
 }

@@ -214,6 +214,10 @@ export interface EpisodeDetail {
   tool_timeline?: ToolStepView[];
   /** Canonical-JSON hash of the task as the episode ran it, when recorded (compared with {@link TaskInfoView.sha256}). */
   task_sha256?: string | null;
+  /** The back-end store from the task's start state to the episode's final state, per field (`before` = start, `after` = final); null when not recorded. */
+  state_diff?: FieldDiffView[] | null;
+  /** Tool call id → the back-end writes it caused (`operation {json args}`), when recorded. */
+  call_writes?: Record<string, string[]>;
 }
 
 /** One executed tool call of an episode, for the tool-call timeline. */
