@@ -88,7 +88,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
       const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir, policy: flags.policyVariant, solo: flags.solo === true });
       const strict = flags.strict === true;
       const extras = parseRunExtras(flags, loaded.policy);
-      const surface = surfaceFromFlags(flags);
+      const surface = surfaceFromFlags(flags, loaded);
       if (!['tool_result', 'user_message'].includes(flags.screenshots)) throw new BadInputError(`--screenshots must be tool_result or user_message, got '${flags.screenshots}'`);
       const { tasks: selected, excluded } = strictTaskSelection(loaded, selectRunTasks(loaded, flags.tasks, extras), strict);
       const tasks = tasksOnSurface(loaded, selected, surface, flags.tasks !== undefined);

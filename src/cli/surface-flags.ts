@@ -1,5 +1,6 @@
 /**
- * The flags `run` and `validate` share to pick a surface: `--surface NAME` (default `api`) and
+ * The flags `run` and `validate` share to pick a surface: `--surface NAME` (default: the dataset's
+ * own surface, `LoadedDomain.surface`, e.g. `terminal` for a terminal-only back-end; else `api`) and
  * repeatable `--surface-option key=value` (e.g. the pixel surface's `format=png`,
  * `latency_ms=200`, `document=text`). On a surface that fronts only some tasks (a GUI app), the
  * tasks default to those it fronts; naming another task is an error.
@@ -14,19 +15,22 @@ import { surfaceWithOptions, surfaces } from '../surfaces/index.js';
 /** Adds `--surface` and `--surface-option` to a command. */
 export function addSurfaceFlags(cmd: Command): Command {
   return cmd
-    .option('--surface <name>', `how the agent reaches the back-end (${Object.keys(surfaces).join(', ')})`, 'api')
+    .option('--surface <name>', `how the agent reaches the back-end (${Object.keys(surfaces).join(', ')}; default: the dataset's own surface, else api)`)
     .option('--surface-option <key=value>', 'a surface option, repeatable (pixels: format=png|jpeg, quality=1..100, latency_ms, transition_ms, document=images|text)', (v: string, acc: string[] = []) => [...acc, v]);
 }
 
-/** The surface the flags name, with its options. Throws BadInputError for an unknown surface or a malformed option. */
-export function surfaceFromFlags(flags: { surface?: string; surfaceOption?: string[] }): Surface {
+/**
+ * The surface the flags name, else the dataset's own (`loaded.surface`), else `api`, with its
+ * options. Throws BadInputError for an unknown surface or a malformed option.
+ */
+export function surfaceFromFlags(flags: { surface?: string; surfaceOption?: string[] }, loaded?: Pick<LoadedDomain<any>, 'surface'>): Surface {
   const options: Record<string, string> = {};
   for (const kv of flags.surfaceOption ?? []) {
     const i = kv.indexOf('=');
     if (i <= 0) throw new BadInputError(`--surface-option must be key=value, got '${kv}'`);
     options[kv.slice(0, i).trim()] = kv.slice(i + 1).trim();
   }
-  return surfaceWithOptions(flags.surface ?? 'api', options);
+  return surfaceWithOptions(flags.surface ?? loaded?.surface ?? 'api', options);
 }
 
 /**

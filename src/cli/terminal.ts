@@ -1,27 +1,15 @@
 /**
  * `servicegym terminal <domain> [--task ID]`: the terminal surface of a domain opened for a person
- * at a prompt — the same session an agent gets (one entry per line, the screen back), which is how
+ * at a prompt — the same session and tool an agent gets (one entry per line, the screen back; the
+ * domain must offer a command interpreter, see `src/surfaces/terminal.ts`), which is how
  * users learn the emulator and rehearse a task. With `--task`, the task's work item is shown first
  * and, on leaving (`QUIT` or end of input), the session is scored like an episode: the tau2-style
  * reward, the partial score and the checks that failed.
  */
 import readline from 'node:readline';
 import type { Command } from 'commander';
-import { BadInputError } from '../spec/errors.js';
 import type { ChatMessage } from '../spec/messages.js';
-import type { ToolDef } from '../spec/tool.js';
 import type { Task } from '../spec/task.js';
-
-/** The domain's terminal tool: its only tool taking one string argument. Throws BadInputError otherwise. */
-export function terminalToolOf(domainName: string, tools: readonly ToolDef<any>[]): { tool: ToolDef<any>; param: string } {
-  const candidates = tools.flatMap((t) => {
-    const shape = (t.parameters as unknown as { shape?: Record<string, unknown> }).shape;
-    const keys = shape ? Object.keys(shape) : [];
-    return tools.length === 1 && keys.length === 1 ? [{ tool: t, param: keys[0] }] : [];
-  });
-  if (candidates.length !== 1) throw new BadInputError(`the ${domainName} domain has no terminal surface (its agent does not work through a single command-line tool)`);
-  return candidates[0];
-}
 
 function workItem(task: Task): string {
   const ins = task.user_scenario.instructions;
@@ -34,35 +22,44 @@ async function session(domainName: string, taskId: string | undefined, input: No
   const { loadDomain } = await import('../domains/index.js');
   const { Environment } = await import('../env/environment.js');
   const { evaluateTask } = await import('../evaluation/compose.js');
+  const { taskInitialState } = await import('../evaluation/initial-state.js');
   const { selectTasks } = await import('../run/task-run.js');
+  const { getSurface } = await import('../surfaces/index.js');
   const loaded = loadDomain(domainName);
-  const { tool, param } = terminalToolOf(domainName, loaded.domain.tools);
+  const surface = getSurface('terminal');
+  const [tool] = surface.tools(loaded.domain); // BadInputError when the domain offers no command interpreter
   const task = taskId ? selectTasks(loaded, [taskId])[0] : undefined;
-  const env = new Environment(loaded.domain, { now: loaded.now ?? '1970-01-01T00:00:00', idSeed: '' });
+  const envOpts = { now: loaded.now ?? '1970-01-01T00:00:00', idSeed: '' };
+  const state = task ? await taskInitialState(loaded.domain, task, envOpts) : undefined;
+  const env = new Environment(loaded.domain, { ...envOpts, surface, ...(state !== undefined ? { state } : {}), ...(task ? { task } : {}) });
   await env.open();
   const messages: ChatMessage[] = [{ role: 'system', content: loaded.policy }, { role: 'user', content: task ? workItem(task) : 'terminal session' }];
   out.write(`${loaded.domain.description}\n${task ? `${workItem(task)}\n` : ''}One entry per line; QUIT to leave.\n> `);
   const rl = readline.createInterface({ input, terminal: false });
-  let n = 0;
-  for await (const raw of rl) {
-    const line = raw.trim();
-    if (/^(QUIT|EXIT)$/i.test(line)) break;
-    if (!line) {
-      out.write('> ');
-      continue;
+  try {
+    let n = 0;
+    for await (const raw of rl) {
+      const line = raw.trim();
+      if (/^(QUIT|EXIT)$/i.test(line)) break;
+      if (!line) {
+        out.write('> ');
+        continue;
+      }
+      const id = `human_${n++}`;
+      const call = { id, type: 'function' as const, function: { name: tool.name, arguments: JSON.stringify({ command: line }) } };
+      const entry = await env.execute(call, 'assistant', { message_index: messages.length });
+      messages.push({ role: 'assistant', content: null, tool_calls: [call] });
+      messages.push({ role: 'tool', tool_call_id: id, content: entry.output });
+      out.write(`${entry.output}\n> `);
     }
-    const id = `human_${n++}`;
-    const entry = await env.execute({ id, type: 'function', function: { name: tool.name, arguments: JSON.stringify({ [param]: line }) } }, 'assistant', { message_index: messages.length });
-    messages.push({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: tool.name, arguments: JSON.stringify({ [param]: line }) } }] });
-    messages.push({ role: 'tool', tool_call_id: id, content: entry.output });
-    out.write(`${entry.output}\n> `);
+  } finally {
+    rl.close();
+    await env.close();
   }
-  rl.close();
-  await env.close();
   out.write('\n');
   if (!task) return 0;
   messages.push({ role: 'assistant', content: 'Session ended.' });
-  const ev = await evaluateTask({ loaded, task, trace: { messages, actionLog: env.actionLog, termination: 'agent_stop', finalState: env.state }, env: { now: loaded.now ?? '1970-01-01T00:00:00', idSeed: '' } });
+  const ev = await evaluateTask({ loaded, task, trace: { messages, actionLog: env.actionLog, termination: 'agent_stop', finalState: env.state }, env: envOpts });
   const failed = ev.checks.filter((c) => c.verdict === 'fail');
   out.write(`${task.id}: reward ${ev.reward ?? 'not judged'}, partial ${(ev.partial * 100).toFixed(0)}%\n${failed.map((c) => `  failed ${c.id}: ${c.evidence}`).join('\n')}${failed.length ? '\n' : ''}`);
   return 0;

@@ -65,7 +65,7 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
       const { output, failUnder } = parseResultsFlags(flags);
       const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir, policy: flags.policyVariant, solo: flags.solo === true });
       const strict = flags.strict === true;
-      const surface = surfaceFromFlags(flags);
+      const surface = surfaceFromFlags(flags, loaded);
       const { tasks: selected, excluded } = strictTaskSelection(loaded, selectTasks(loaded, flags.tasks?.split(',').map((s: string) => s.trim()).filter(Boolean)), strict);
       const tasks = tasksOnSurface(loaded, selected, surface, flags.tasks !== undefined);
       checkGoldTools(loaded, tasks, flags.dataDir);

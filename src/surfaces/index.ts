@@ -1,15 +1,18 @@
 /**
  * The surface registry: an explicit map from name to surface (how an agent reaches a domain's
- * back-end). Terminal, web and pixel surfaces register here beside `api`.
+ * back-end). Terminal, web and pixel surfaces register here beside `api`; a dataset names its
+ * default surface in `LoadedDomain.surface`.
  */
 import type { Surface } from '../spec/surface.js';
 import { BadInputError } from '../spec/errors.js';
 import { apiSurface } from './api.js';
 import { webScreenshotSurface, webSurface } from './web.js';
 import { pixelSurfaceFromOptions, pixelsSurface } from './pixels.js';
+import { terminalSurface } from './terminal.js';
 
 export const surfaces: Record<string, Surface> = {
   api: apiSurface,
+  terminal: terminalSurface,
   web: webSurface,
   'web-screenshot': webScreenshotSurface,
   pixels: pixelsSurface,

@@ -4,7 +4,19 @@
  * used. Generic over the interpreter; the surface adds what every terminal has: a fixed width
  * (long lines wrapped), a page of lines at a time with a continuation marker, and scroll entries
  * (`MD` down, `MU` up, `MT` top, `MB` bottom) that move through the last long display.
+ *
+ * How an interpreter plugs in: the domain offers it as `terminal` on the domain object
+ * ({@link TerminalHost}, a {@link CommandInterpreter}: the tool's name and wording, the screen
+ * geometry, and `run(line, ctx)` giving the display of one entry and recording the back-end actions
+ * it performed). The surface gives the agent exactly one tool, {@link terminalTool}: one command
+ * line in, one screen out. A domain whose back-end has no API lists the same tool as its own
+ * `tools` too, so its gold actions are terminal entries the gold replay and `rescore` run again.
  */
+import { z } from 'zod';
+import type { Domain } from '../spec/domain.js';
+import { BadInputError } from '../spec/errors.js';
+import type { Surface } from '../spec/surface.js';
+import type { ToolContext, ToolDef } from '../spec/tool.js';
 
 /** Screen geometry. */
 export interface TerminalGeometry {
@@ -67,3 +79,117 @@ export function scroll(line: string, pager: PagerState, g: TerminalGeometry): st
   pager.top = Math.min(Math.max(0, next), last);
   return pageAt(pager.lines, pager.top, g);
 }
+
+/** A command interpreter a domain offers the terminal surface (e.g. a GDS host). */
+export interface CommandInterpreter<S = any> {
+  /**
+   * The agent's one tool: its name (e.g. `gds_command`), what it reaches (one or two sentences
+   * naming the system and where its entries are documented; the surface adds the screen size and
+   * paging), and example entries for the argument's description.
+   */
+  tool: { name: string; description: string; examples: readonly string[] };
+  /** The screen: columns per line and lines per page. */
+  geometry: TerminalGeometry;
+  /** Longest entry the tool accepts, in characters (default 200). */
+  maxLine?: number;
+  /**
+   * Runs one entry on the episode's state (`ctx.state`) and returns the display as plain text (the
+   * surface wraps and pages it). Input the interpreter refuses is display text (`INVALID FORMAT`),
+   * never a throw; the back-end actions an entry performs are recorded through `ctx.record` or
+   * `ctx.act`. A throw is a harness error.
+   */
+  run(line: string, ctx: ToolContext<S>): string | Promise<string>;
+}
+
+/** A domain object that offers a command interpreter. */
+export interface TerminalHost<S> {
+  terminal?: CommandInterpreter<S>;
+}
+
+/** The command interpreter a domain offers, or null. */
+export function interpreterOf<S>(domain: Domain<S>): CommandInterpreter<S> | null {
+  const t = (domain as Domain<S> & TerminalHost<S>).terminal;
+  return t && typeof t.run === 'function' ? t : null;
+}
+
+/** The per-episode terminal session the surface opens: the pager over the last display. */
+export interface TerminalSession {
+  kind: 'terminal-session';
+  pager: PagerState;
+}
+
+const isSession = (v: unknown): v is TerminalSession => (v as TerminalSession | undefined)?.kind === 'terminal-session';
+
+/**
+ * Pagers of episodes that run the terminal tool without the surface's session (the gold replay,
+ * `rescore`, the API surface): one per episode state object.
+ */
+const detachedPagers = new WeakMap<object, PagerState>();
+
+function pagerFor(ctx: ToolContext<unknown>): PagerState {
+  if (isSession(ctx.surface)) return ctx.surface.pager;
+  const key = ctx.state as object;
+  let pager = detachedPagers.get(key);
+  if (!pager) detachedPagers.set(key, (pager = { lines: [], top: 0 }));
+  return pager;
+}
+
+/**
+ * The terminal's one tool for `interp`: `{command}` (one entry, at most `maxLine` characters) in,
+ * the screen out (`geometry.width` columns, `geometry.pageLines` lines with {@link MORE_MARKER}
+ * when more follows). Scroll entries move through the last display; every other entry goes to the
+ * interpreter. A self-recording tool (`records: 'self'`): the action log holds what the entries did
+ * to the back-end, not the entries.
+ */
+export function terminalTool<S>(interp: CommandInterpreter<S>): ToolDef<S, { command: string }> {
+  const made = toolsMade.get(interp);
+  if (made) return made as ToolDef<S, { command: string }>;
+  const tool = buildTerminalTool(interp);
+  toolsMade.set(interp, tool as ToolDef<any, { command: string }>);
+  return tool;
+}
+
+/** One tool object per interpreter: the domain's `tools` and the surface hand out the same one. */
+const toolsMade = new WeakMap<CommandInterpreter<any>, ToolDef<any, { command: string }>>();
+
+function buildTerminalTool<S>(interp: CommandInterpreter<S>): ToolDef<S, { command: string }> {
+  const g = interp.geometry;
+  const examples = interp.tool.examples.map((e) => `'${e}'`).join(' or ');
+  return {
+    name: interp.tool.name,
+    description: `${interp.tool.description} The screen is ${g.width} columns wide and shows ${g.pageLines} lines; a longer display ends with '${MORE_MARKER}' and the entries MD, MU, MT and MB scroll down, up, to the top and to the bottom.`,
+    parameters: z.strictObject({ command: z.string().max(interp.maxLine ?? 200).describe(`One terminal entry${examples ? `, for example ${examples}` : ''}.`) }),
+    kind: 'write',
+    requestor: 'assistant',
+    records: 'self',
+    invoke: async ({ command }, ctx) => {
+      const pager = pagerFor(ctx as ToolContext<unknown>);
+      const scrolled = scroll(command, pager, g);
+      if (scrolled !== null) return scrolled;
+      return showScreen(await interp.run(command, ctx), pager, g);
+    },
+  };
+}
+
+function interpreterOrThrow<S>(domain: Domain<S>): CommandInterpreter<S> {
+  const interp = interpreterOf(domain);
+  if (!interp) throw new BadInputError(`the ${domain.name} domain has no terminal surface (it offers no command interpreter)`);
+  return interp;
+}
+
+/**
+ * The terminal surface (registry name `terminal`): the agent's only tool is the domain's
+ * interpreter behind {@link terminalTool}; each episode opens a {@link TerminalSession}. The
+ * oracle plays the task's gold actions, which are entries of the same tool. Throws BadInputError
+ * for a domain that offers no interpreter.
+ */
+export const terminalSurface: Surface = {
+  name: 'terminal',
+  description: 'a fixed-width text terminal over a command interpreter: the agent sends one command line and reads the screen back',
+  tools: <S>(domain: Domain<S>): ToolDef<S>[] => [terminalTool(interpreterOrThrow(domain)) as ToolDef<S>],
+  open: <S>(ctx: { domain: Domain<S> }): TerminalSession => {
+    interpreterOrThrow(ctx.domain);
+    return { kind: 'terminal-session', pager: { lines: [], top: 0 } };
+  },
+  close: () => {},
+};

@@ -90,6 +90,7 @@ describe('rescore reproduces stored evaluations', () => {
   it('of the GDS terminal: its recorded back-end actions are reproduced by running the commands again', async () => {
     const id = await validateRunId(['--domain', 'gds', '--tasks', 'T12']);
     const [e] = stored(id);
+    expect(e.record.surface).toBe('terminal');
     // The terminal records what a command did (one action per committed change, then end_transaction), not the command.
     const names = e.record.action_log.map((a) => a.name);
     expect(names).toContain('end_transaction');

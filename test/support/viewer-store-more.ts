@@ -1,7 +1,8 @@
 /**
  * More runs for the viewer tests, added by the CLI to a store filled by {@link fillViewerStore}:
  * tau2 retail validated at -j 8 (114 single-trial tasks stored in completion order, 40 of them
- * not judged: NL assertions without a judge), the GDS terminal domain validated (10 tasks) and a
+ * not judged: NL assertions without a judge), the GDS terminal domain validated (10 tasks, on the
+ * terminal surface, its dataset's own) and a
  * GDS run of two of its tasks, stored as a run that was started with a name and tags
  * (`summary.name`, `summary.tags`) and stopped before it finished (no scores in its summary).
  */
@@ -9,7 +10,6 @@ import path from 'node:path';
 import { vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { RunStore } from '../../src/store/store.js';
-import { readEpisodeLogs, writeEpisodeLogs } from '../../src/store/run-log.js';
 import { fillViewerStore, type ViewerStore } from './viewer-store.js';
 import { SHARED } from './paths.js';
 import { last, startTwoRoleMock } from './two-role-mock.js';
@@ -25,12 +25,7 @@ export interface LargerViewerStore extends ViewerStore {
   calls: { agent: number; user: number };
   /** The same run whose second trial met a provider failure (HTTP 500, no retries): an infrastructure error, so pass^k stops at 1. */
   infraRunId: string;
-  /** The GDS validate run's records stored as terminal-surface episodes (`surface: 'terminal'`). */
-  gdsTerminalId: string;
 }
-
-/** Id of the terminal-surface copy of the GDS validate run. */
-export const GDS_TERMINAL_RUN_ID = 'gds-terminal-surface';
 
 /** `servicegym run` of airline T01 (2 trials) against the mock model server: a run with usage by role. */
 async function mockRun(db: string, failFromCall = Number.POSITIVE_INFINITY): Promise<{ agent: number; user: number }> {
@@ -100,11 +95,6 @@ export async function fillLargerViewerStore(dir: string): Promise<LargerViewerSt
   const infraRunId = idOf('run airline', [mockRunId]);
   const w = RunStore.open(db);
   try {
-    // The run writers record every episode's surface as 'api' today, GDS's terminal included;
-    // this copy records it as the terminal surface, as the episode page expects of such runs.
-    const gds = w.getRun(gdsId)!;
-    w.saveRun({ ...gds, id: GDS_TERMINAL_RUN_ID, name: 'gds on the terminal surface' });
-    writeEpisodeLogs(w, GDS_TERMINAL_RUN_ID, readEpisodeLogs(w, gdsId).map((e) => ({ ...e.record, surface: 'terminal' })));
     const run = w.getRun(gdsSmokeId)!;
     // What a run started with --name/--tag and killed before it finished leaves: its settings only.
     const { scored: _s, episodes: _e, rewardMean: _r, partialMean: _p, passHatK: _k, passHatKInterval: _i, ...settings } = run.summary as Record<string, unknown>;
@@ -112,5 +102,5 @@ export async function fillLargerViewerStore(dir: string): Promise<LargerViewerSt
   } finally {
     w.close();
   }
-  return { ...base, retailId, gdsId, gdsSmokeId, mockRunId, calls, infraRunId, gdsTerminalId: GDS_TERMINAL_RUN_ID };
+  return { ...base, retailId, gdsId, gdsSmokeId, mockRunId, calls, infraRunId };
 }

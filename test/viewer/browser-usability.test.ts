@@ -159,8 +159,8 @@ describe.skipIf(SKIP !== null)(SKIP ?? 'servicegym view: find, compare, trust (c
       const ids = () => rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-run-id')));
       const total = (await ids()).length;
       await page.locator('input[name="q"]').fill('gds');
-      // Both GDS validate runs and the store's terminal-surface copy of one of them.
-      await expect.poll(async () => (await ids()).sort(), WAIT).toEqual([store.gdsSmokeId, store.gdsId, store.gdsTerminalId].sort());
+      // Both GDS validate runs.
+      await expect.poll(async () => (await ids()).sort(), WAIT).toEqual([store.gdsSmokeId, store.gdsId].sort());
       expect(new URL(page.url()).hash).toBe('#/?q=gds');
       const smoke = page.locator(`tr[data-run-id="${store.gdsSmokeId}"]`);
       expect(await smoke.locator('.run-name a').first().innerText()).toBe('gds smoke');
@@ -334,12 +334,14 @@ describe.skipIf(SKIP !== null)(SKIP ?? 'servicegym view: find, compare, trust (c
 
   describe('terminal episodes', () => {
     it('shows a GDS episode as one monospace screen per step, with the PNR store diff', async () => {
-      const { page, errors } = await open(`#/runs/${enc(store.gdsTerminalId)}/episodes/${enc('T12#0')}`);
+      const { page, errors } = await open(`#/runs/${enc(store.gdsId)}/episodes/${enc('T12#0')}`);
       const screens = page.locator('[data-testid="terminal-screens"] > li');
       await screens.first().waitFor(WAIT);
       const s = RunStore.open(store.db, { readonly: true });
-      const record = readEpisodeLogs(s, store.gdsTerminalId).find((e) => e.episodeId === 'T12#0')!.record;
+      const record = readEpisodeLogs(s, store.gdsId).find((e) => e.episodeId === 'T12#0')!.record;
       s.close();
+      // validate ran it on the gds dataset's own surface, the terminal.
+      expect(record.surface).toBe('terminal');
       const calls = record.tool_calls.filter((c) => c.requestor === 'assistant');
       expect(await screens.count()).toBe(calls.length);
       const first = screens.first();

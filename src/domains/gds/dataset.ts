@@ -1,7 +1,7 @@
 /**
  * servicegym's GDS domain (the XA reservations terminal, October 2026): the generated schedule and
  * PNR store plus the task records; the documents the agent gets (command reference and IRROPS
- * policy); the tasks. The agent's one tool is the terminal: a command line in, a screen out.
+ * policy); the tasks. The agent works on the terminal surface: one command line in, a screen out.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,7 @@ import type { ToolContext, ToolDef } from '../../spec/tool.js';
 import { readTextFile } from '../../util/json-file.js';
 import { loadBuiltinTasks } from '../common/builtin-dataset.js';
 import { validateAt } from '../common/tau2-folder.js';
-import { scroll, showScreen, type TerminalGeometry } from '../../surfaces/terminal.js';
+import { terminalTool, type CommandInterpreter, type TerminalGeometry, type TerminalHost } from '../../surfaces/terminal.js';
 import { generateGds, SERVICEGYM_GDS_NOW } from './data/generate.js';
 import { SEED_FLIGHTS, seedPnrs } from './data/seed-records.js';
 import { interpret } from './entries.js';
@@ -49,27 +49,29 @@ export function servicegymGdsDb(seed = 2026): GdsDb {
 }
 
 /**
- * The terminal tool: sends one entry to the reservation system and returns the screen (64 columns,
- * paged). Deliberate refusals are screen text (`INVALID FORMAT`, `UNABLE - NO SEATS`), as a
- * terminal answers; the call itself never fails.
+ * The XA reservations terminal as a command interpreter for the terminal surface: one entry runs
+ * against the episode's session and store (`interpret`) and each end transaction it caused is
+ * recorded as back-end actions. Deliberate refusals are display text (`INVALID FORMAT`,
+ * `UNABLE - NO SEATS`), as a terminal answers; an entry never fails.
  */
-export const gdsTerminalTool: ToolDef<GdsState, { command: string }> = {
-  name: 'gds_command',
-  description: 'Send one entry to the XA reservations terminal and get the screen back (64 columns; long displays are paged: MD/MU/MT/MB scroll). The terminal is the only access to the reservation system; see the command reference for entries.',
-  parameters: z.strictObject({ command: z.string().max(200).describe("One terminal entry, for example '*LKJ8TQ' or '120OCTJFKORD'.") }),
-  kind: 'write',
-  requestor: 'assistant',
-  records: 'self',
-  invoke: ({ command }, { state, now, record }) => {
-    const s = state.session;
-    const scrolled = scroll(command, s.pager, GDS_GEOMETRY);
-    if (scrolled !== null) return scrolled;
+export const gdsInterpreter: CommandInterpreter<GdsState> = {
+  tool: {
+    name: 'gds_command',
+    description: 'Send one entry to the XA reservations terminal and get the screen back. The terminal is the only access to the reservation system; see the command reference for entries.',
+    examples: ['*LKJ8TQ', '120OCTJFKORD'],
+  },
+  geometry: GDS_GEOMETRY,
+  maxLine: 200,
+  run: (command, { state, now, record }) => {
     const committed = state.history.length;
     const screen = interpret(state, command, now);
     for (const entry of state.history.slice(committed)) recordCommit(entry, record);
-    return showScreen(screen, s.pager, GDS_GEOMETRY);
+    return screen;
   },
 };
+
+/** The terminal tool (`gds_command`: one entry in, the 64-column screen out), the GDS's only access. */
+export const gdsTerminalTool: ToolDef<GdsState, { command: string }> = terminalTool(gdsInterpreter);
 
 /** The back-end operation of each committed change, by the change's first word (see entries.ts). */
 const OPERATIONS: Record<string, string> = { SOLD: 'sell_segment', XX: 'cancel_segment', HK: 'accept_schedule_change', SSR: 'add_ssr', RMK: 'add_remark', PHONE: 'add_phone', TKT: 'reissue_tickets' };
@@ -87,14 +89,19 @@ function recordCommit(entry: HistoryEntry, record: ToolContext<GdsState>['record
   record({ name: 'end_transaction', arguments: { locator: entry.locator, received_from: entry.received_from }, result: `OK ${entry.locator}`, error: false, mutating: true });
 }
 
-/** The GDS domain over a validated store. */
-export function createGdsDomain(db: GdsDb, policy: string): Domain<GdsState> {
+/**
+ * The GDS domain over a validated store. It has no API: its one tool is the terminal entry
+ * (`gds_command`), which is also what the terminal surface fronts (`terminal`: the interpreter),
+ * so gold actions, the gold replay and `rescore` are terminal entries.
+ */
+export function createGdsDomain(db: GdsDb, policy: string): Domain<GdsState> & TerminalHost<GdsState> {
   const root = new CowDb<GdsTables>(db);
   return {
     name: 'gds',
     description: "servicegym's GDS training emulator: the XA reservations terminal (Sabre-style cryptic entries over a PNR store and schedule).",
     policy,
     tools: [gdsTerminalTool],
+    terminal: gdsInterpreter,
     initialState: () => ({ db: root.fork(), history: [], session: newSession() }),
     state: gdsStateOps,
     outputStyle: { ensureAscii: false },
@@ -112,5 +119,5 @@ export function gdsPolicy(): string {
 export function loadServicegymGds(opts: { dataDir?: string } = {}): LoadedDomain<GdsState> {
   if (opts.dataDir) throw new BadInputError('the gds domain has no external dataset: run it without --data-dir');
   if (!cached) cached = { db: validateAt(GdsDbSchema, servicegymGdsDb(), 'servicegym gds dataset'), policy: gdsPolicy(), tasks: loadBuiltinTasks(path.join(HERE, 'tasks'), GDS_TASK_FILES) };
-  return { domain: createGdsDomain(cached.db, cached.policy), mode: 'servicegym', policy: cached.policy, tasks: cached.tasks, source: 'builtin', now: SERVICEGYM_GDS_NOW };
+  return { domain: createGdsDomain(cached.db, cached.policy), mode: 'servicegym', policy: cached.policy, tasks: cached.tasks, source: 'builtin', now: SERVICEGYM_GDS_NOW, surface: 'terminal' };
 }

@@ -5,7 +5,7 @@
 import type { DomainPackage } from '../../spec/domain.js';
 import { loadServicegymGds } from './dataset.js';
 
-export { loadServicegymGds, createGdsDomain, servicegymGdsDb, gdsTerminalTool, GDS_GEOMETRY, GDS_TASK_FILES } from './dataset.js';
+export { loadServicegymGds, createGdsDomain, servicegymGdsDb, gdsTerminalTool, gdsInterpreter, GDS_GEOMETRY, GDS_TASK_FILES } from './dataset.js';
 export { interpret } from './entries.js';
 export { newSession, gdsStateOps, type GdsState } from './state.js';
 

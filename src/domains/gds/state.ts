@@ -1,11 +1,11 @@
 /**
  * The GDS episode state: the committed store (flights and PNRs, compared and hashed), the PNR
- * history (an audit trail, shown by `*H`, not compared), and the terminal session (work area,
- * last availability display, pager), which lives only for the episode.
+ * history (an audit trail, shown by `*H`, not compared), and the host's session (work area,
+ * pending changes, last availability display), which lives only for the episode. The screen's
+ * pager belongs to the terminal surface.
  */
 import type { StateOps } from '../../spec/state.js';
 import { CowDb } from '../../env/cow-db.js';
-import type { PagerState } from '../../surfaces/terminal.js';
 import { cowRecordHash } from '../common/record-hash.js';
 import type { Flight, HistoryEntry, Pnr } from './schema.js';
 
@@ -24,7 +24,6 @@ export interface GdsSession {
   received: string | null;
   /** The last availability display: its date, city pair and flight keys by line number. */
   avail: { date: string; from: string; to: string; keys: string[] } | null;
-  pager: PagerState;
 }
 
 export interface GdsState {
@@ -34,7 +33,7 @@ export interface GdsState {
 }
 
 /** An empty session. */
-export const newSession = (): GdsSession => ({ area: null, changes: [], received: null, avail: null, pager: { lines: [], top: 0 } });
+export const newSession = (): GdsSession => ({ area: null, changes: [], received: null, avail: null });
 
 /**
  * StateOps for the GDS: fork copies the store and history and starts a fresh session; equality,

@@ -1,12 +1,13 @@
 /**
  * 10,000 random entry lines — garbage, near-misses of real entries and real entries out of order —
  * never crash the emulator, always answer with a screen, and never change the PNR store except
- * through a successful end transaction.
+ * through a successful end transaction. Sent as an agent sends them: through the terminal surface.
  */
 import { expect, it } from 'vitest';
 import { loadDomain } from '../../../src/domains/index.js';
 import { Environment } from '../../../src/env/environment.js';
 import { Rng } from '../../../src/util/rng.js';
+import { getSurface } from '../../../src/surfaces/index.js';
 import type { GdsState } from '../../../src/domains/gds/index.js';
 
 const loaded = loadDomain('gds');
@@ -28,10 +29,18 @@ function randomLine(rng: Rng): string {
 
 it('survives 10,000 random lines; the store changes only at a successful end transaction', async () => {
   const rng = new Rng(20261019);
-  let env = new Environment<GdsState>(loaded.domain, { now: loaded.now!, idSeed: '' });
+  const fresh = async () => {
+    const e = new Environment<GdsState>(loaded.domain, { now: loaded.now!, idSeed: '', surface: getSurface('terminal') });
+    await e.open();
+    return e;
+  };
+  let env = await fresh();
   let commits = 0;
   for (let i = 0; i < 10_000; i++) {
-    if (i % 500 === 0) env = new Environment<GdsState>(loaded.domain, { now: loaded.now!, idSeed: '' });
+    if (i > 0 && i % 500 === 0) {
+      await env.close();
+      env = await fresh();
+    }
     const line = randomLine(rng);
     const before = JSON.stringify([...env.state.db.touched()].map(([t, ids]) => [t, ids.length]));
     const beforeHistory = env.state.history.length;
@@ -48,5 +57,6 @@ it('survives 10,000 random lines; the store changes only at a successful end tra
       expect(JSON.stringify([...env.state.db.touched()].map(([t, ids]) => [t, ids.length])), `line ${JSON.stringify(line)} changed the store`).toBe(before);
     }
   }
+  await env.close();
   expect(commits).toBeGreaterThan(10);
 });
