@@ -11,6 +11,7 @@
  */
 import type { EditView, EscalationView, EvidenceLink, GateCheckView, OptimizerView, ReleaseView } from './types.js';
 import { ablationLines, type AblationReport } from '../optimizer/ablation.js';
+import { gateStages, passKPairs, sprtPath, type EpisodeExists } from './release-stages.js';
 
 type Loose = Record<string, any>;
 
@@ -160,7 +161,9 @@ function statValue(v: unknown): string {
 
 /**
  * EXTENSION POINT (issue 5): the optimiser's release records. Reads `record.releases[]`
- * leniently, one {@link ReleaseView} per entry. Each entry may be self-contained (`id`, `label`,
+ * leniently, one {@link ReleaseView} per prompt version (entries with the same `sha256`, or else
+ * the same `id`, fold into one, its `history`; the last entry gives its status, so a canary that
+ * was rolled back shows as `rolled_back`). Each entry may be self-contained (`id`, `label`,
  * `status`, `created_at`, `scores` as `{group: [passed, total]}`, `gate` as `{decision, accepted,
  * checks: {name: bool} | [{name, passed, detail}]}`, `statistics` as `{name: value}`, `edits` as
  * `[{old_str, new_str, evidence: [{run_id, episode_id, note}]}]`, `rationale`, `diff`,
@@ -170,58 +173,107 @@ function statValue(v: unknown): string {
  * `parent`, `edits` with `evidence: [{case_id, trial, quote}]`, `edit_checks`, `rationale`,
  * `statistics`, `diff`). Edit evidence given by case and trial is linked, through `find`, to the
  * parent prompt's episode of that case in this run. Evidence without a `run_id` points into run
- * `runId`.
+ * `runId`. A lifecycle version is named by its 12-hex version and its role (stable prompt,
+ * candidate of round R), never by the file path its text came from; its gate stages, pass^k and
+ * canary SPRT path come from src/viewer/release-stages.ts, critical violations linked to the
+ * episodes `exists` says the run stored.
  */
-export function releasesFromRecord(runId: string, record: { releases: unknown[] } & Loose, find: EpisodeFinder = () => null): OptimizerView {
+export function releasesFromRecord(runId: string, record: { releases: unknown[] } & Loose, find: EpisodeFinder = () => null, exists: EpisodeExists = () => false): OptimizerView {
   const bySha = new Map<string, Loose>(((record.release_records ?? []) as Loose[]).map((r) => [text(r.sha256), r]));
-  const releases = record.releases.map((raw, i): ReleaseView => {
+  // One card per prompt version: its lifecycle entries (candidate → canary → rolled back ...) fold together.
+  const groups = new Map<string, Loose[]>();
+  record.releases.forEach((raw, i) => {
     const x = (raw ?? {}) as Loose;
-    const rec = x.release_sha256 ? bySha.get(text(x.release_sha256)) : undefined;
-    const id = text(x.id ?? x.version ?? `release-${i + 1}`);
-    const parentLabel = rec?.parent?.sha256 ? text(rec.parent.sha256).slice(0, 12) : id;
-    const evidenceOf = (e: Loose): EvidenceLink[] =>
-      ((e.evidence ?? []) as Loose[]).map((ev) => {
-        if (ev.episode_id) return { run_id: text(ev.run_id ?? runId), episode_id: text(ev.episode_id), note: text(ev.note ?? ev.quote) };
-        const caseId = text(ev.case_id);
-        const trial = typeof ev.trial === 'number' ? ev.trial : null;
-        const episode = find(parentLabel, caseId, trial) ?? find(parentLabel, caseId, null);
-        return { run_id: runId, episode_id: episode ?? `${parentLabel}/${caseId}`, note: text(ev.quote ?? ev.note) };
-      });
-    const edits: EditView[] = ((x.edits ?? rec?.edits ?? []) as Loose[]).map((e) => ({ old_str: text(e.old_str), new_str: text(e.new_str), evidence: evidenceOf(e) }));
-    const gateOf = (): ReleaseView['gate'] => {
-      if (x.gate) return { decision: x.gate.decision ?? null, accepted: x.gate.accepted ?? null, checks: gateChecks(x.gate.checks) };
-      if (!rec) return null;
-      const checks: GateCheckView[] = ((rec.edit_checks ?? []) as Loose[]).map((c, k) => ({
-        name: `edit ${typeof c.index === 'number' ? c.index + 1 : k + 1} checks`,
-        passed: c.ok === true,
-        detail: Array.isArray(c.reasons) && c.reasons.length ? c.reasons.map(text).join('; ') : null,
-      }));
-      for (const reason of (rec.reasons ?? []) as unknown[]) checks.push({ name: `${text(rec.stage ?? 'decision')}`, passed: rec.decision === 'release_to_canary' || rec.decision === 'promote', detail: text(reason) });
-      return { decision: rec.decision ?? null, accepted: rec.decision === 'release_to_canary' || rec.decision === 'promote', checks };
-    };
-    const statistics = Object.entries((x.statistics ?? rec?.statistics ?? {}) as Loose)
-      .filter(([, v]) => v !== null && v !== undefined)
-      .map(([name, v]) => ({ name, value: name === 'ablation' && isAblation(v) ? ablationLines(v).join('; ') : statValue(v) }));
-    return {
-      id,
-      label: text(x.label ?? x.source ?? id),
-      status: text(x.status ?? x.state ?? 'candidate'),
-      created_at: x.created_at ?? x.decided_at ?? null,
-      scores: scoresOf(x.scores),
-      gate: gateOf(),
-      statistics,
-      edits,
-      rationale: x.rationale ?? rec?.rationale ?? null,
-      diff: x.diff ?? rec?.diff ?? null,
-      episode_label: x.episode_label ?? x.version ?? null,
-    };
+    const key = text(x.sha256 ?? x.id ?? x.version ?? `release-${i + 1}`);
+    groups.set(key, [...(groups.get(key) ?? []), x]);
   });
+  const releases = [...groups.values()].map((entries, i) => releaseOf(runId, entries, bySha, find, exists, i));
   return { run_id: runId, source: 'releases', table: null, releases, diagnosis: record.diagnosis ?? null, escalations: escalationsOf(record.not_prompt_fixable) };
 }
 
+/** The records of a version's entries that decided this version (not, e.g., a promotion that retired it). */
+function ownRecords(entries: Loose[], bySha: Map<string, Loose>): Loose[] {
+  const sha = entries[0].sha256;
+  return entries
+    .map((x) => (x.release_sha256 ? bySha.get(text(x.release_sha256)) : undefined))
+    .filter((r): r is Loose => !!r && (!sha || !r.candidate?.sha256 || r.candidate.sha256 === sha));
+}
+
+/** A version's name: the stable prompt, or the candidate of round R, proposal P (never a file path). */
+function versionLabel(first: Loose, rec: Loose | undefined, id: string): string {
+  if (first.label) return text(first.label);
+  if (first.version === undefined) return text(first.source ?? id);
+  if (first.parent_sha256 == null && first.decision == null) return 'stable prompt at the start of the run';
+  const c = (rec?.candidate ?? {}) as Loose;
+  return typeof c.round === 'number' ? `candidate of round ${c.round}${typeof c.proposal === 'number' ? `, proposal ${c.proposal}` : ''}` : 'candidate';
+}
+
+function releaseOf(runId: string, entries: Loose[], bySha: Map<string, Loose>, find: EpisodeFinder, exists: EpisodeExists, i: number): ReleaseView {
+  const first = entries[0];
+  const x = entries[entries.length - 1];
+  const own = ownRecords(entries, bySha);
+  const rec = own.find((r) => r.stage !== 'canary') ?? own[0];
+  const canaryRec = [...own].reverse().find((r) => r.stage === 'canary');
+  const id = text(first.id ?? first.version ?? `release-${i + 1}`);
+  const parentLabel = rec?.parent?.sha256 ? text(rec.parent.sha256).slice(0, 12) : id;
+  const evidenceOf = (e: Loose): EvidenceLink[] =>
+    ((e.evidence ?? []) as Loose[]).map((ev) => {
+      if (ev.episode_id) return { run_id: text(ev.run_id ?? runId), episode_id: text(ev.episode_id), note: text(ev.note ?? ev.quote) };
+      const caseId = text(ev.case_id);
+      const trial = typeof ev.trial === 'number' ? ev.trial : null;
+      const episode = find(parentLabel, caseId, trial) ?? find(parentLabel, caseId, null);
+      return { run_id: runId, episode_id: episode ?? `${parentLabel}/${caseId}`, note: text(ev.quote ?? ev.note) };
+    });
+  const edits: EditView[] = ((x.edits ?? rec?.edits ?? []) as Loose[]).map((e) => ({ old_str: text(e.old_str), new_str: text(e.new_str), evidence: evidenceOf(e) }));
+  const version = typeof first.version === 'string' ? first.version : null;
+  const lifecycle = version !== null && rec !== undefined;
+  return {
+    id,
+    label: versionLabel(first, rec, id),
+    status: text(x.status ?? x.state ?? 'candidate'),
+    created_at: first.created_at ?? first.decided_at ?? null,
+    scores: scoresOf(x.scores),
+    gate: gateOf(x, rec),
+    statistics: statisticsOf(x.statistics ?? rec?.statistics, lifecycle),
+    edits,
+    rationale: x.rationale ?? rec?.rationale ?? null,
+    diff: x.diff ?? rec?.diff ?? null,
+    episode_label: x.episode_label ?? x.version ?? null,
+    version,
+    history: entries.map((e) => {
+      const r = e.release_sha256 ? bySha.get(text(e.release_sha256)) : undefined;
+      return { state: text(e.state ?? e.status), decision: e.decision ?? null, stage: r?.stage ?? null, decided_at: e.decided_at ?? e.created_at ?? null, reason: r ? text((r.reasons ?? [])[0] ?? '') || null : null };
+    }),
+    stages: lifecycle ? gateStages(rec, version, exists, canaryRec) : [],
+    pass_k: rec ? passKPairs(rec) : [],
+    sprt: canaryRec && version !== null ? sprtPath(canaryRec, version, exists) : null,
+  };
+}
+
+function gateOf(x: Loose, rec: Loose | undefined): ReleaseView['gate'] {
+  if (x.gate) return { decision: x.gate.decision ?? null, accepted: x.gate.accepted ?? null, checks: gateChecks(x.gate.checks) };
+  if (!rec) return null;
+  const checks: GateCheckView[] = ((rec.edit_checks ?? []) as Loose[]).map((c, k) => ({
+    name: `edit ${typeof c.index === 'number' ? c.index + 1 : k + 1} checks`,
+    passed: c.ok === true,
+    detail: Array.isArray(c.reasons) && c.reasons.length ? c.reasons.map(text).join('; ') : null,
+  }));
+  for (const reason of (rec.reasons ?? []) as unknown[]) checks.push({ name: `${text(rec.stage ?? 'decision')}`, passed: rec.decision === 'release_to_canary' || rec.decision === 'promote', detail: text(reason) });
+  return { decision: rec.decision ?? null, accepted: rec.decision === 'release_to_canary' || rec.decision === 'promote', checks };
+}
+
+/** Structured sections (shown as tables and charts) are left out of the one-line statistics of a lifecycle release. */
+const STRUCTURED = new Set(['screen', 'gate', 'confirmation', 'pass_k']);
+
+function statisticsOf(raw: unknown, lifecycle: boolean): ReleaseView['statistics'] {
+  return Object.entries((raw ?? {}) as Loose)
+    .filter(([name, v]) => v !== null && v !== undefined && !(lifecycle && STRUCTURED.has(name)))
+    .map(([name, v]) => ({ name, value: name === 'ablation' && isAblation(v) ? ablationLines(v).join('; ') : name === 'aa_noise_floor' && typeof v === 'number' ? v.toFixed(3) : statValue(v) }));
+}
+
 /** The optimiser view of a stored run's record, or null when it has none. */
-export function optimizerView(runId: string, record: unknown, createdAt: string | null, find?: EpisodeFinder): OptimizerView | null {
-  if (hasReleases(record)) return releasesFromRecord(runId, record as { releases: unknown[] } & Loose, find);
+export function optimizerView(runId: string, record: unknown, createdAt: string | null, find?: EpisodeFinder, exists?: EpisodeExists): OptimizerView | null {
+  if (hasReleases(record)) return releasesFromRecord(runId, record as { releases: unknown[] } & Loose, find, exists);
   if (isCampaignRecord(record)) return campaignOptimizerView(runId, record, createdAt);
   return null;
 }

@@ -122,6 +122,7 @@ export function runDetail(store: RunStore, id: string, opts: ReadOptions = {}): 
   const outlines = store.episodeOutlines(id, OUTLINE_PATHS);
   const prompt = firstPrompt(store, id);
   const episodes = matrixOrder(outlines.map(outlineView));
+  let stored: Set<string> | undefined;
   return {
     run: listItem(run, outlines, prompt, opts),
     summary: run.summary,
@@ -129,8 +130,12 @@ export function runDetail(store: RunStore, id: string, opts: ReadOptions = {}): 
     episodes,
     usage_by_role: usageRows((run.summary as Loose | null)?.usage),
     by_label: labelBreakdown(episodes),
-    optimizer: optimizerView(id, run.record, run.created_at, (label, taskId, trial) =>
-      outlines.find((o) => o.label === label && o.task_id === taskId && (trial === null || o.trial === trial))?.episode_id ?? null,
+    optimizer: optimizerView(
+      id,
+      run.record,
+      run.created_at,
+      (label, taskId, trial) => outlines.find((o) => o.label === label && o.task_id === taskId && (trial === null || o.trial === trial))?.episode_id ?? null,
+      (episodeId) => (stored ??= new Set(outlines.map((o) => o.episode_id))).has(episodeId),
     ),
   };
 }

@@ -311,6 +311,92 @@ export interface ReleaseView {
   diff: string | null;
   /** Label of the run's episodes evaluated with this release, if any. */
   episode_label: string | null;
+  /** The prompt version (12 hex digits of its sha256), for the optimiser's release records. */
+  version?: string | null;
+  /** Its lifecycle, oldest first: every state a release decision put it in (canary, then rolled back, ...). */
+  history?: ReleaseHistoryItem[];
+  /** The stages of its release gate, in order (static checks, screen, gate looks, sealed confirmation, canary). */
+  stages?: GateStageView[];
+  /** pass^k of the stable prompt (parent) and this candidate on the gate's cases. */
+  pass_k?: PassKPairView[];
+  /** The canary's sequential test, episode by episode (null when no canary decided). */
+  sprt?: SprtView | null;
+}
+
+/** One lifecycle step of a prompt version. */
+export interface ReleaseHistoryItem {
+  /** stable, candidate, canary, rejected, rolled_back, retired. */
+  state: string;
+  /** release_to_canary, reject, insufficient_evidence, promote, rollback; null for the starting stable prompt. */
+  decision: string | null;
+  /** Where the decision was reached (static, screen, gate, confirm, canary), from its release record. */
+  stage: string | null;
+  decided_at: string | null;
+  /** The record's first reason. */
+  reason: string | null;
+}
+
+/** A critical violation of a candidate's rollout, linked to its episode when the run stored it. */
+export interface CriticalLink {
+  /** `case#trial` (gate, screen, sealed) or the canary episode's id. */
+  id: string;
+  /** The stored episode of this run, or null (e.g. a served conversation of real traffic). */
+  episode_id: string | null;
+  /** The violations named by the rollout's evaluation (empty when the record lists none). */
+  violations: string[];
+}
+
+/** One stage of a candidate's release gate: its verdict, numbers, checks and critical violations. */
+export interface GateStageView {
+  /** static, screen, gate look 1, gate look 2, sealed confirmation, canary. */
+  stage: string;
+  verdict: string;
+  /** Valid and all paired rollouts (null when the stage pairs none). */
+  pairs: { valid: number; total: number } | null;
+  /** Boundary cases: paired changes, the sign test's p (raw; the page rounds it) and α, success rates. */
+  boundary: { pairs: number; improved: number; worsened: number; p_value: number | null; alpha: number | null; parent_rate: number | null; candidate_rate: number | null } | null;
+  /** Holdout cases: net new failures against the non-inferiority bound. */
+  holdout: { pairs: number; net: number; bound: number } | null;
+  /** Each rule: passed, failed, or not decidable (null). */
+  checks: { name: string; passed: boolean | null; detail: string }[];
+  critical: CriticalLink[];
+}
+
+/** pass^k of the parent and the candidate at one k (null: too few trials per case). */
+export interface PassKPairView {
+  k: number;
+  parent: number | null;
+  candidate: number | null;
+}
+
+/** The canary's sequential probability ratio test (Wald's SPRT; the drop monitor is its CUSUM). */
+export interface SprtView {
+  decision: string;
+  reason: string;
+  /** Stable's success rate (H0) and the dropped rate the test looks for (H1). */
+  p0: number;
+  p1: number;
+  alpha: number | null;
+  beta: number | null;
+  /** ln((1−β)/α): a drop alarm; ln(β/(1−α)): no drop. */
+  upper: number;
+  lower: number;
+  min_episodes: number | null;
+  /** Episodes in serving order: the log-likelihood ratio so far and the CUSUM (restarted at 0) after each. */
+  steps: SprtStepView[];
+}
+
+/** One canary episode in the SPRT chart. */
+export interface SprtStepView {
+  /** 1-based position among the episodes read. */
+  n: number;
+  id: string;
+  episode_id: string | null;
+  valid: boolean;
+  success: boolean;
+  critical: boolean;
+  llr: number;
+  cusum: number;
 }
 
 /** The optimiser page of a run: the release history of its prompt. */

@@ -46,3 +46,20 @@ export function labelSummary(run: { kind: string; labels: readonly string[] }): 
   const shown = run.labels.slice(0, 4).join(', ');
   return `${run.labels.length} labels: ${shown}${run.labels.length > 4 ? ', …' : ''}`;
 }
+
+/** A p-value rounded for reading: three decimals, "< 0.001" below that (0.0078125 → "0.008"). */
+export function pValue(p: number | null | undefined): string {
+  if (p === null || p === undefined) return DASH;
+  return p < 0.001 ? '< 0.001' : p.toFixed(3);
+}
+
+/** `p = 0.007813` in a recorded sentence, rounded as {@link pValue} rounds it ("p = 0.008", "p < 0.001"). */
+export function roundPInText(s: string): string {
+  return s.replace(/\bp = (\d+(?:\.\d+)?(?:e[-+]?\d+)?)/g, (_m, x: string) => {
+    const shown = pValue(Number(x));
+    return shown.startsWith('<') ? `p ${shown}` : `p = ${shown}`;
+  });
+}
+
+/** A significance level or rate without float noise: 0.01 → "0.01", 0.0125 → "0.0125". */
+export const level = (x: number | null | undefined): string => (x === null || x === undefined ? DASH : String(Number(x.toPrecision(3))));

@@ -9,8 +9,10 @@ import { Problem, Show } from '../components/problem.js';
 import { Badge } from '../components/badge.js';
 import { DiffView } from '../components/diff-view.js';
 import { episodeHref, runHref, runsHref } from '../route.js';
-import { when } from '../format.js';
+import { pValue, when } from '../format.js';
 import { usePageTitle } from '../title.js';
+import { GateStages, ReleaseHistory } from '../components/release-stages.js';
+import { PassKPairChart, SprtChart } from '../components/release-charts.js';
 
 function ScoreTable({ table }: { table: NonNullable<OptimizerView['table']> }) {
   return (
@@ -46,10 +48,20 @@ function Release({ runId, release }: { runId: string; release: ReleaseView }) {
     <article className={`release status-${release.status}`} data-release={release.id}>
       <header>
         <Badge value={release.status} />
-        <h3>{release.label}</h3>
-        <span className="mono sub">{release.id}</span>
+        {release.version ? (
+          <>
+            <h3 className="mono">{release.version}</h3>
+            <span className="sub">{release.label}</span>
+          </>
+        ) : (
+          <>
+            <h3>{release.label}</h3>
+            <span className="mono sub">{release.id}</span>
+          </>
+        )}
         {release.created_at ? <span className="sub">{when(release.created_at)}</span> : null}
       </header>
+      {release.history && release.history.length && release.version ? <ReleaseHistory history={release.history} /> : null}
       {release.scores.length ? (
         <p className="release-scores" data-testid="release-scores">
           {release.scores.map((s) => `${s.name} ${s.passed}/${s.total}`).join(' · ')}
@@ -61,7 +73,24 @@ function Release({ runId, release }: { runId: string; release: ReleaseView }) {
           ) : null}
         </p>
       ) : null}
-      {release.gate ? (
+      {release.stages?.length ? <GateStages runId={runId} stages={release.stages} /> : null}
+      {release.pass_k?.length || release.sprt ? (
+        <div className="release-charts">
+          {release.pass_k?.length ? (
+            <section>
+              <h4>pass^k on the gate cases</h4>
+              <PassKPairChart points={release.pass_k} />
+            </section>
+          ) : null}
+          {release.sprt ? (
+            <section>
+              <h4>Canary: sequential test for a resolution drop</h4>
+              <SprtChart runId={runId} sprt={release.sprt} />
+            </section>
+          ) : null}
+        </div>
+      ) : null}
+      {release.gate && !release.stages?.length ? (
         <section>
           <h4>
             Gate: <span className="mono">{release.gate.decision ?? 'no decision'}</span>
@@ -127,6 +156,47 @@ function Release({ runId, release }: { runId: string; release: ReleaseView }) {
   );
 }
 
+/** One row per prompt version: its state, the last decision and where, the gate's p-value, critical violations. */
+function VersionTable({ releases }: { releases: ReleaseView[] }) {
+  return (
+    <>
+      <h2>Prompt versions</h2>
+      <div className="table-scroll">
+        <table className="versions" data-testid="versions">
+          <thead>
+            <tr>
+              <th scope="col">version</th>
+              <th scope="col">role</th>
+              <th scope="col">state</th>
+              <th scope="col">last decision</th>
+              <th scope="col">gate p</th>
+              <th scope="col">critical violations</th>
+            </tr>
+          </thead>
+          <tbody>
+            {releases.map((r) => {
+              const last = r.history?.[r.history.length - 1];
+              const looks = (r.stages ?? []).filter((st) => st.stage.startsWith('gate look') && st.boundary);
+              const p = looks.length ? looks[looks.length - 1].boundary!.p_value : null;
+              const critical = (r.stages ?? []).reduce((n, st) => n + st.critical.length, 0);
+              return (
+                <tr key={r.id} data-version={r.version ?? r.id}>
+                  <th scope="row" className="mono">{r.version ?? r.id}</th>
+                  <td>{r.label}</td>
+                  <td><Badge value={r.status} /></td>
+                  <td>{last?.decision ? `${last.decision.replace(/_/g, ' ')}${last.stage ? ` at ${last.stage}` : ''}` : '—'}</td>
+                  <td>{looks.length ? pValue(p) : '—'}</td>
+                  <td>{critical}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
 function OptimizerBody({ detail }: { detail: RunDetail }) {
   const view = detail.optimizer;
   const crumbs = (
@@ -165,6 +235,7 @@ function OptimizerBody({ detail }: { detail: RunDetail }) {
           </ul>
         </section>
       ) : null}
+      {view.source === 'releases' && view.releases.some((r) => r.version) ? <VersionTable releases={view.releases} /> : null}
       <h2>Release history</h2>
       <div className="releases">
         {view.releases.map((r) => (
