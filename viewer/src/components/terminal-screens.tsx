@@ -1,12 +1,9 @@
 /**
  * Episodes on a terminal surface (e.g. the GDS emulator) as the agent saw them: one fixed-width
  * screen per step, the command line above it. Which surfaces are shown this way is an explicit
- * map ({@link SCREEN_SURFACES}), never a branch on a domain.
+ * map (`surface-views.tsx`), never a branch on a domain.
  */
 import type { TranscriptEntry } from '../../../src/viewer/types.js';
-
-/** Surfaces whose tool outputs are terminal screens. */
-export const SCREEN_SURFACES: Readonly<Record<string, 'screens'>> = { terminal: 'screens' };
 
 /** The command line of a terminal tool call's arguments (the only string argument, else JSON). */
 function commandOf(args: unknown): string {

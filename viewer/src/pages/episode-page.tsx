@@ -1,7 +1,7 @@
 /**
  * An episode: the task (user scenario, gold actions, assertions), the numbered transcript (or,
- * on a terminal surface, its screens) beside the evaluation breakdown whose evidence links the
- * turns it cites, the DB diff, and cost and time with the tool-call timeline. Keyboard: j or →
+ * on a terminal or web surface, its screens or browser steps) beside the evaluation breakdown whose evidence links the
+ * turns it cites, the DB diff, the store's changes from start to end, and cost and time with the tool-call timeline. Keyboard: j or →
  * next episode, k or ← previous, u or Esc back to the run (the run's matrix order).
  */
 import { useLayoutEffect } from 'react';
@@ -16,7 +16,8 @@ import { episodeHref, runHref, runsHref } from '../route.js';
 import { DASH, pct } from '../format.js';
 import { TaskPanel } from '../components/task-panel.js';
 import { EpisodeCost } from '../components/episode-cost.js';
-import { SCREEN_SURFACES, TerminalScreens } from '../components/terminal-screens.js';
+import { SURFACE_VIEWS } from '../components/surface-views.js';
+import { StoreDiff } from '../components/store-diff.js';
 import { OUTCOME_GLYPH } from '../components/matrix.js';
 import { usePageTitle } from '../title.js';
 
@@ -46,7 +47,7 @@ function EpisodeView({ detail, turn }: { detail: EpisodeDetail; turn: number | n
   const { episode: e, position: p, run } = detail;
   usePageTitle(`Episode ${e.episode_id} · ${run.name}`);
   const turnHref = (i: number) => episodeHref(run.id, e.episode_id, i);
-  const screens = detail.surface ? SCREEN_SURFACES[detail.surface] === 'screens' : false;
+  const steps = detail.surface ? SURFACE_VIEWS[detail.surface] : undefined;
   return (
     <>
       <nav aria-label="breadcrumb" className="crumbs">
@@ -94,10 +95,10 @@ function EpisodeView({ detail, turn }: { detail: EpisodeDetail; turn: number | n
       <Filmstrip entries={detail.transcript} />
       <div className="episode-grid">
         <section className="col-transcript">
-          {screens ? (
+          {steps ? (
             <>
-              <h2>Terminal screens</h2>
-              <TerminalScreens entries={detail.transcript} turnHref={turnHref} />
+              <h2>{steps.title}</h2>
+              <steps.Steps detail={detail} turnHref={turnHref} />
               <details className="raw-transcript">
                 <summary>Transcript</summary>
                 <Transcript entries={detail.transcript} cited={turn} turnHref={turnHref} />
@@ -115,6 +116,7 @@ function EpisodeView({ detail, turn }: { detail: EpisodeDetail; turn: number | n
           <Evaluation detail={detail} cite={{ turnHref, turns: detail.transcript.length, actionTurns: detail.action_turns }} />
         </section>
       </div>
+      <StoreDiff diff={detail.state_diff} />
       <EpisodeCost detail={detail} turnHref={turnHref} />
     </>
   );
