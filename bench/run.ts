@@ -11,6 +11,7 @@ import { benchViewerMatrix } from './viewer.js';
 import { benchDatasets } from './datasets.js';
 import { benchFaultDrill } from './fault-drill.js';
 import { benchPixels } from './pixels.js';
+import { benchWeb } from './web.js';
 import { benchScale, benchStartup } from './scale.js';
 
 const sections: [string, () => Promise<BenchRow[]>][] = [
@@ -25,6 +26,7 @@ const sections: [string, () => Promise<BenchRow[]>][] = [
   ['viewer matrix of 1,000 episodes (headless chromium)', () => benchViewerMatrix()],
   ['fault drill: airline seed suite through a proxy faulting 20% of requests', () => benchFaultDrill()],
   ['pixel surface: TellerLink/32 streamed from headless chromium (seed T20 and C01-C04)', () => benchPixels()],
+  ['web surface: the service console in headless chromium (oracle, no model; seed T11 and C01-C06)', () => benchWeb()],
   ['start-up (whole processes)', () => benchStartup()],
   ['scale: P2 load test, store growth, memory, distributed run (mock model in its own process, 300 ms per call)', () => benchScale()],
 ];

@@ -1,0 +1,127 @@
+/**
+ * Benchmark of the web surface over the service console (Lumen, seed task T11 and C01-C06),
+ * worked by the oracle (scripted browser actions, no model):
+ *
+ * - browser-action overhead: the time of each browser tool call (the action, the wait for the
+ *   page to settle, the snapshot, and on `web-screenshot` the JPEG), median and p90, one episode
+ *   at a time; target median <= 100 ms per action;
+ * - concurrent episodes in one worker process: N episodes of T11 at once on the process's one
+ *   Chromium (one context each), for growing N: how many finished at reward 1, wall time, the
+ *   per-action median and p90 under that load, and the peak memory of the worker and its
+ *   Chromium (proportional set size summed over the process tree, sampled every 250 ms); target
+ *   >= 16 episodes within 3 GB. The 1-minute load average is reported beside each row: the
+ *   machine is shared, so the numbers are only as quiet as it was.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import { loadServicegymConsole } from '../src/domains/console/index.js';
+import { runDomainTasks } from '../src/run/task-run.js';
+import type { Surface } from '../src/spec/surface.js';
+import type { Domain } from '../src/spec/domain.js';
+import type { ToolContext, ToolDef } from '../src/spec/tool.js';
+import { closeSharedBrowser, hasChromium } from '../src/surfaces/browser-pool.js';
+import { getSurface } from '../src/surfaces/index.js';
+import type { BenchRow } from './seed-replay.js';
+
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))] : NaN;
+};
+const load = () => os.loadavg()[0].toFixed(2);
+
+/** `surface` with every tool call's wall time (ms) appended to `times`. */
+function timed(surface: Surface, times: number[]): Surface {
+  const tools = <S>(domain: Domain<S>): ToolDef<S>[] =>
+    surface.tools(domain).map((t) => ({
+      ...t,
+      invoke: async (args: unknown, ctx: ToolContext<S>) => {
+        const t0 = performance.now();
+        try {
+          return await t.invoke(args, ctx);
+        } finally {
+          times.push(performance.now() - t0);
+        }
+      },
+    }));
+  return { ...surface, tools };
+}
+
+/** Child pids of `pid` (from /proc). */
+function children(pid: number): number[] {
+  try {
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** Proportional set size of this process and all its descendants (the Chromium tree), in bytes. */
+function treePss(): number {
+  let total = 0;
+  const stack = [process.pid];
+  while (stack.length) {
+    const pid = stack.pop()!;
+    try {
+      const m = /^Pss:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+      if (m) total += Number(m[1]) * 1024;
+    } catch {
+      // the process ended meanwhile
+    }
+    stack.push(...children(pid));
+  }
+  return total;
+}
+
+/** Runs `fn` while sampling the tree's memory; resolves to its result and the peak. */
+async function withPeakMemory<T>(fn: () => Promise<T>): Promise<{ value: T; peak: number }> {
+  let peak = treePss();
+  const timer = setInterval(() => (peak = Math.max(peak, treePss())), 250);
+  try {
+    return { value: await fn(), peak };
+  } finally {
+    clearInterval(timer);
+    peak = Math.max(peak, treePss());
+  }
+}
+
+const ms = (xs: number[]) => `median ${quantile(xs, 0.5).toFixed(0)} ms, p90 ${quantile(xs, 0.9).toFixed(0)} ms`;
+const gib = (b: number) => `${(b / 2 ** 30).toFixed(2)} GiB`;
+
+/** Concurrency levels tried, in order; the sweep stops at the first level that fails or exceeds 3 GB. */
+const LEVELS = [4, 8, 16, 24, 32];
+const MEMORY_LIMIT = 3 * 2 ** 30;
+
+/** The rows (see the module doc). */
+export async function benchWeb(): Promise<BenchRow[]> {
+  if (!hasChromium()) return [{ name: 'web surface', value: 'skipped (Chromium not found)' }];
+  const loaded = loadServicegymConsole();
+  const rows: BenchRow[] = [];
+  try {
+    for (const name of ['web', 'web-screenshot']) {
+      const times: number[] = [];
+      const t0 = performance.now();
+      const res = await runDomainTasks({ loaded, tasks: loaded.tasks, trials: 1, concurrency: 1, agent: 'oracle', user: 'personas', runId: `bench-${name}`, surface: timed(getSurface(name), times) });
+      const ok = res.records.filter((r) => r.evaluation?.reward === 1).length;
+      const median = quantile(times, 0.5);
+      rows.push({ name: `${name}: browser-action overhead, one episode at a time (${times.length} actions over ${loaded.tasks.length} console tasks, ${ok}/${res.records.length} at reward 1, ${((performance.now() - t0) / 1000).toFixed(1)} s; load ${load()})`, value: ms(times), ratio: `target median <= 100 ms: ${median <= 100 ? 'met' : 'missed'}` });
+    }
+    const t11 = loaded.tasks.find((t) => t.id === 'T11')!;
+    let sustained = 0;
+    for (const n of LEVELS) {
+      const times: number[] = [];
+      const before = load();
+      const t0 = performance.now();
+      const { value: res, peak } = await withPeakMemory(() => runDomainTasks({ loaded, tasks: [t11], trials: n, concurrency: n, agent: 'oracle', user: 'personas', runId: `bench-web-${n}`, surface: timed(getSurface('web'), times) }));
+      const wall = (performance.now() - t0) / 1000;
+      const ok = res.records.filter((r) => r.evaluation?.reward === 1).length;
+      const good = ok === n && peak <= MEMORY_LIMIT;
+      if (good) sustained = n;
+      rows.push({ name: `web: ${n} concurrent T11 episodes in one worker (load ${before} -> ${load()})`, value: `${ok}/${n} at reward 1 in ${wall.toFixed(1)} s; per action ${ms(times)}; peak memory ${gib(peak)} (worker + Chromium, PSS)`, ratio: good ? 'sustained' : 'not sustained' });
+      if (!good) break;
+    }
+    rows.push({ name: 'web: concurrent episodes one worker sustains (all at reward 1, memory <= 3 GB)', value: `${sustained}${sustained === LEVELS.at(-1) ? ' or more (highest level tried)' : ''}`, ratio: `target >= 16: ${sustained >= 16 ? 'met' : 'missed'}` });
+  } finally {
+    await closeSharedBrowser();
+  }
+  return rows;
+}
