@@ -31,6 +31,7 @@ const TSX = ['--import', 'tsx'];
 interface ChildCost {
   code: number;
   seconds: number;
+  cpu_ms: number;
   rss_before_mib: number;
   peak_rss_mib: number;
 }
@@ -88,6 +89,7 @@ async function p2(url: string, dir: string, calls: number, episodes: number, j =
     bytesPerEpisode: bytes,
     rows: [
       { name: `${n} episodes x ${calls} calls, ${LATENCY_MS} ms per call, -j ${j}: wall time`, value: `${cost.seconds.toFixed(2)} s`, ratio: `${(cost.seconds / ideal).toFixed(2)}x the ideal critical path of ${ideal.toFixed(1)} s` },
+      { name: `  CPU of the run's process (user + system)`, value: `${(cost.cpu_ms / 1000).toFixed(2)} s`, ratio: `${(cost.cpu_ms / (n * calls)).toFixed(2)} ms per model call, start-up included; load average ${os.loadavg()[0].toFixed(1)}` },
       { name: `  peak RSS of the run's process`, value: `${cost.peak_rss_mib.toFixed(0)} MiB`, ratio: `memory per 1,000 episodes: ${perThousand.toFixed(0)} MiB` },
       { name: `  store bytes per episode (${calls} calls)`, value: `${(bytes / 1024).toFixed(1)} KiB` },
     ],

@@ -27,6 +27,11 @@ export interface ChatModel {
   readonly endpoint: string;
   /** Model name sent in `request.model`. */
   readonly model: string;
+  /**
+   * One call. The receipt keeps the request's messages by reference (no deep copy per call): a
+   * caller may append to its message array afterwards, but must not change a message object it
+   * has sent (servicegym's agents, simulators and judges never do).
+   */
   complete(request: ChatRequestInput, role: ModelRole): Promise<ModelCallResult>;
 }
 

@@ -10,7 +10,8 @@
  * is kept as received (the key's value redacted), so the receipt is the wire exchange minus the
  * credential.
  */
-import { ChatResponseSchema, type ModelRole } from '../spec/messages.js';
+import { ChatResponseSchema, type ChatRequest, type ChatResponse, type ModelRole } from '../spec/messages.js';
+import { isChatResponse } from './response-check.js';
 import { jsonPath, MalformedResponseError, ProviderError } from '../spec/errors.js';
 import type { Receipt } from '../spec/receipt.js';
 import type { ChatModel, ChatRequestInput, ModelCallResult } from './chat-model.js';
@@ -53,8 +54,9 @@ export class OpenAICompatibleModel implements ChatModel {
 
   /** Sends one request; throws {@link ProviderError} when every attempt failed. */
   async complete(input: ChatRequestInput, role: ModelRole): Promise<ModelCallResult> {
-    // A snapshot: callers keep appending to their message arrays after the call returns.
-    const request = structuredClone(withModel(this.model, input));
+    // A snapshot of the request's lists: callers keep appending to their message arrays after the
+    // call returns. The messages themselves are shared, not copied (see ChatModel.complete).
+    const request = snapshot(withModel(this.model, input));
     const started = performance.now();
     let body: unknown;
     let retries: Receipt['retries'];
@@ -69,7 +71,7 @@ export class OpenAICompatibleModel implements ChatModel {
     // A provider that echoes the key inside a 200 body must not get it into a receipt.
     if (this.apiKey.length >= 8 && JSON.stringify(body).includes(this.apiKey.slice(-8))) body = JSON.parse(this.redact(JSON.stringify(body)));
     const elapsedSeconds = Math.round(performance.now() - started) / 1000;
-    const parsed = ChatResponseSchema.safeParse(body);
+    const parsed = isChatResponse(body) ? ({ success: true } as const) : ChatResponseSchema.safeParse(body);
     if (!parsed.success) {
       if (hasChoicesArray(body)) {
         const issue = parsed.error.issues[0];
@@ -77,13 +79,20 @@ export class OpenAICompatibleModel implements ChatModel {
       }
       throw new ProviderError(`${role} call to ${this.endpoint} returned a body that is not a chat completion: ${parsed.error.issues[0]?.message}`);
     }
-    const response = body as typeof parsed.data;
+    const response = body as ChatResponse;
     return {
       response,
       elapsedSeconds,
       receipt: { kind: role, provider: this.provider, endpoint: this.endpoint, request, response, elapsed_seconds: elapsedSeconds, ...(retries ? { retries } : {}) },
     };
   }
+}
+
+/** `request` with its own `messages` and `tools` arrays (the elements shared). */
+function snapshot(request: ChatRequest): ChatRequest {
+  const out = { ...request, messages: request.messages.slice() };
+  if (Array.isArray(request.tools)) out.tools = request.tools.slice();
+  return out;
 }
 
 /** A body with a `choices` array is the model's answer (however malformed); anything else is the provider's. */

@@ -9,7 +9,14 @@
  * 401/403 (the credential is refused; {@link TransportError.fatal}) and other 4xx. A call never
  * outlasts `deadlineMs` across all attempts and waits. Nothing here logs; error texts are
  * redacted by the caller.
+ *
+ * Calls go over Node's `http`/`https` with one keep-alive pool per scheme (a run's calls reuse
+ * their sockets); the request is serialized once per call. A request sent on a pooled socket the
+ * server had just closed is sent again at once on a fresh one (it never reached the server).
  */
+import http from 'node:http';
+import https from 'node:https';
+import zlib from 'node:zlib';
 import { jsonBoundsProblem, MAX_RESPONSE_BODY_CHARS } from '../util/json-bounds.js';
 
 /** What went wrong in one failed attempt. */
@@ -40,8 +47,7 @@ export interface TransportOptions {
   maxRetryAfterMs: number;
   /** Total time for the call across attempts and waits, ms. */
   deadlineMs: number;
-  /** Test seams. */
-  fetchImpl?: typeof fetch;
+  /** Test seam: the backoff's jitter source (default Math.random). */
   random?: () => number;
 }
 
@@ -75,7 +81,7 @@ interface AttemptFailure {
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** Server-requested wait from `retry-after-ms` or `retry-after` (seconds or HTTP date), ms; undefined when absent or unreadable. */
-export function retryAfterMs(headers: Headers, nowMs: number): number | undefined {
+export function retryAfterMs(headers: { get(name: string): string | null }, nowMs: number): number | undefined {
   const ms = headers.get('retry-after-ms');
   if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
   const ra = headers.get('retry-after');
@@ -107,72 +113,145 @@ function reasonOf(text: string): string {
   return reason.length > 300 ? `${reason.slice(0, 300)}…` : reason;
 }
 
-/** Reads the body, failing when no byte arrives for `idleMs` or the attempt is aborted. */
-async function readBody(res: Response, idleMs: number, signal: AbortSignal): Promise<string> {
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    let idle: NodeJS.Timeout | undefined;
-    const stalled = new Promise<never>((_, reject) => {
-      idle = setTimeout(() => reject(Object.assign(new Error('the response body stalled'), { fault: 'body_stalled' as FaultKind })), idleMs);
-    });
-    const aborted = new Promise<never>((_, reject) => {
-      if (signal.aborted) reject(signal.reason);
-      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-    });
-    try {
-      const { done, value } = await Promise.race([reader.read(), stalled, aborted]);
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
-      if (size > MAX_RESPONSE_BODY_CHARS * 4) throw Object.assign(new Error('the response body is too large'), { fault: 'not_json' as FaultKind });
-    } catch (e) {
-      reader.cancel().catch(() => {});
-      throw e;
-    } finally {
-      clearTimeout(idle);
-    }
+/** A raw HTTP answer: status, headers (lower-case names) and the body as text. */
+interface RawAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+}
+
+type Faulted = Error & { fault?: FaultKind };
+const faulted = (message: string, fault: FaultKind): Faulted => Object.assign(new Error(message), { fault });
+
+/**
+ * Keep-alive connection pools, one per scheme, so that a run's thousands of calls reuse their
+ * sockets (idle sockets do not keep the process alive).
+ */
+const AGENTS = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
+
+/** The body's bytes decoded per `content-encoding` (gzip, deflate, br; anything else as is). */
+function decode(buf: Buffer, encoding: string | undefined): Buffer {
+  switch (encoding?.trim().toLowerCase()) {
+    case 'gzip':
+    case 'x-gzip':
+      return zlib.gunzipSync(buf);
+    case 'deflate':
+      return zlib.inflateSync(buf);
+    case 'br':
+      return zlib.brotliDecompressSync(buf);
+    default:
+      return buf;
   }
-  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * One POST over a pooled keep-alive socket. Rejects with a {@link Faulted} error: `timeout` when
+ * no complete answer came within `timeoutMs`, `body_stalled` when no body byte came for `idleMs`
+ * after the headers, `body_truncated` when the connection closed mid-body, `not_json` when the
+ * body is too large; an error without `fault` (a network error) before the headers.
+ */
+function exchange(url: URL, body: Buffer, headers: Record<string, string>, timeoutMs: number, idleMs: number): Promise<RawAnswer> {
+  return new Promise<RawAnswer>((resolve, reject) => {
+    const mod = url.protocol === 'https:' ? https : http;
+    let settled = false;
+    let req: http.ClientRequest;
+    const finish = (e: Faulted | null, answer?: RawAnswer) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (e) {
+        req.destroy();
+        reject(e);
+      } else resolve(answer!);
+    };
+    const timer = setTimeout(() => finish(faulted(`no complete answer within ${(timeoutMs / 1000).toFixed(1)} s`, 'timeout')), timeoutMs);
+    req = mod.request(url, { method: 'POST', agent: AGENTS[url.protocol as 'http:' | 'https:'], headers: { 'content-type': 'application/json', accept: 'application/json', 'content-length': String(body.byteLength), ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      req.setTimeout(idleMs, () => finish(faulted('the response body stalled', 'body_stalled')));
+      res.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        size += chunk.byteLength;
+        if (size > MAX_RESPONSE_BODY_CHARS * 4) finish(faulted('the response body is too large', 'not_json'));
+      });
+      const cut = (why: string) => finish(faulted(`${res.statusCode} body cut off: ${why}`, 'body_truncated'));
+      res.on('error', (e) => cut(e.message));
+      res.on('aborted', () => cut('aborted'));
+      res.on('end', () => {
+        if (!res.complete) return cut('the connection closed');
+        let text: string;
+        try {
+          text = decode(Buffer.concat(chunks), res.headers['content-encoding'] as string | undefined).toString('utf8');
+        } catch (e) {
+          return cut(`cannot decode the ${res.headers['content-encoding']} body (${(e as Error).message})`);
+        }
+        finish(null, { status: res.statusCode ?? 0, headers: res.headers, text });
+      });
+    });
+    req.on('error', (e: Error & { code?: string }) => {
+      // A pooled socket the server had already closed: the request never reached it; the caller sends it again.
+      if (req.reusedSocket && !settled && (e.code === 'ECONNRESET' || e.code === 'EPIPE')) return finish(Object.assign(e, { stale: true }));
+      finish(Object.assign(new Error(`${e.message}${e.code && !e.message.includes(e.code) ? ` (${e.code})` : ''}`), { code: e.code }));
+    });
+    req.end(body);
+  });
+}
+
+/** Header access for {@link retryAfterMs} over Node's lower-cased header object. */
+function headerGetter(headers: http.IncomingHttpHeaders): { get(name: string): string | null } {
+  return { get: (name) => {
+    const v = headers[name.toLowerCase()];
+    return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+  } };
 }
 
 /** One attempt: a parsed body, or a classified failure. */
-async function attempt(request: unknown, o: TransportOptions, budgetMs: number): Promise<{ body: unknown } | AttemptFailure> {
-  const ctl = new AbortController();
+async function attempt(body: Buffer, target: URL, o: TransportOptions, budgetMs: number): Promise<{ body: unknown } | AttemptFailure> {
   const timeoutMs = Math.min(o.timeoutMs, budgetMs);
-  const timer = setTimeout(() => ctl.abort(Object.assign(new Error(`no complete answer within ${(timeoutMs / 1000).toFixed(1)} s`), { fault: 'timeout' })), timeoutMs);
+  let res: RawAnswer;
   try {
-    const res = await (o.fetchImpl ?? fetch)(o.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', ...o.headers },
-      body: JSON.stringify(request),
-      signal: ctl.signal,
-    });
-    const text = await readBody(res, Math.min(o.bodyTimeoutMs, timeoutMs), ctl.signal).catch((e: Error & { fault?: FaultKind }) => {
-      // The connection closed mid-body (a Content-Length not reached): a truncated body.
-      throw e?.fault || ctl.signal.aborted ? e : Object.assign(new Error(`${res.status} body cut off: ${e?.message}`), { fault: 'body_truncated' as FaultKind });
-    });
-    const kind = classify(res.status);
-    if (kind) return { fault: kind, status: res.status, detail: `${res.status} ${reasonOf(text)}`, retryAfterMs: retryAfterMs(res.headers, Date.now()) };
-    const problem = jsonBoundsProblem(text, { maxChars: MAX_RESPONSE_BODY_CHARS });
-    if (problem) return { fault: 'not_json', status: res.status, detail: `${res.status} body refused: ${problem}` };
-    try {
-      return { body: JSON.parse(text) };
-    } catch {
-      const truncated = /^\s*[{[]/.test(text);
-      return { fault: truncated ? 'body_truncated' : 'not_json', status: res.status, detail: `${res.status} body is ${truncated ? 'truncated JSON' : 'not JSON'} (${text.length} characters)` };
-    }
+    const send = () => exchange(target, body, o.headers, timeoutMs, Math.min(o.bodyTimeoutMs, timeoutMs));
+    res = await send().catch((e: Error & { stale?: boolean }) => (e.stale ? send() : Promise.reject(e)));
   } catch (e) {
-    const err = e as Error & { fault?: FaultKind; cause?: { message?: string; code?: string } };
-    const fault = err?.fault ?? (ctl.signal.aborted ? 'timeout' : 'network');
-    const detail = err?.fault ? err.message : `${err?.message ?? String(e)}${err?.cause?.code ? ` (${err.cause.code})` : ''}`;
-    return { fault, detail };
-  } finally {
-    clearTimeout(timer);
-    if (!ctl.signal.aborted) ctl.abort();
+    const err = e as Faulted;
+    return { fault: err.fault ?? 'network', detail: err.message ?? String(e) };
   }
+  const kind = classify(res.status);
+  if (kind) return { fault: kind, status: res.status, detail: `${res.status} ${reasonOf(res.text)}`, retryAfterMs: retryAfterMs(headerGetter(res.headers), Date.now()) };
+  const problem = jsonBoundsProblem(res.text, { maxChars: MAX_RESPONSE_BODY_CHARS });
+  if (problem) return { fault: 'not_json', status: res.status, detail: `${res.status} body refused: ${problem}` };
+  try {
+    return { body: JSON.parse(res.text) };
+  } catch {
+    const truncated = /^\s*[{[]/.test(res.text);
+    return { fault: truncated ? 'body_truncated' : 'not_json', status: res.status, detail: `${res.status} body is ${truncated ? 'truncated JSON' : 'not JSON'} (${res.text.length} characters)` };
+  }
+}
+
+/** JSON text of array elements already sent (messages, tools): a conversation's earlier messages are serialized once. */
+const elementJson = new WeakMap<object, string>();
+
+function elementText(x: unknown): string {
+  if (typeof x !== 'object' || x === null) return JSON.stringify(x) ?? 'null';
+  let text = elementJson.get(x);
+  if (text === undefined) elementJson.set(x, (text = JSON.stringify(x) ?? 'null'));
+  return text;
+}
+
+/**
+ * `JSON.stringify(request)`, byte for byte, for a plain request object whose array fields hold
+ * objects that are never changed once sent (see `ChatModel.complete`): each such object is
+ * serialized once per process, so a conversation's requests cost its new messages only.
+ */
+export function requestJson(request: unknown): string {
+  if (typeof request !== 'object' || request === null || Array.isArray(request) || Object.getPrototypeOf(request) !== Object.prototype) return JSON.stringify(request);
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(request)) {
+    if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue;
+    const text = Array.isArray(value) ? `[${Array.from(value, elementText).join(',')}]` : JSON.stringify(value);
+    parts.push(`${JSON.stringify(key)}:${text}`);
+  }
+  return `{${parts.join(',')}}`;
 }
 
 /**
@@ -181,12 +260,15 @@ async function attempt(request: unknown, o: TransportOptions, budgetMs: number):
  */
 export async function postJsonWithRetries(request: unknown, o: TransportOptions): Promise<TransportResult> {
   const started = Date.now();
+  // Serialized and parsed once per call, not per attempt.
+  const body = Buffer.from(requestJson(request));
+  const target = new URL(o.url);
   const faults: FaultKind[] = [];
   let waited = 0;
   const retries = (): CallRetries => ({ attempts: faults.length + 1, waited_seconds: Math.round(waited) / 1000, faults: [...faults] });
   for (let n = 0; ; n++) {
     const left = o.deadlineMs - (Date.now() - started);
-    const out = await attempt(request, o, Math.max(1, left));
+    const out = await attempt(body, target, o, Math.max(1, left));
     if ('body' in out) return { body: out.body, retries: faults.length ? retries() : undefined };
     faults.push(out.fault);
     const done = (why: string, fatal = false) => {
