@@ -161,6 +161,9 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
         bar.start((only ? only.length : tasks.reduce((n, t) => n + trials * episodesPerTrial(t, personas), 0)) - finished.length);
         const maxCost = extras.maxCostUsd;
         if (flags.queue && (extras.systemPrompt !== null || maxCost !== null)) throw new BadInputError('--queue does not take --system-prompt or --max-cost yet: workers run the dataset\'s own prompt with no cost stop');
+        // Episodes leave memory once stored: the report keeps one row (and the model latency) per episode.
+        const fresh: EpisodeReportRow[] = [];
+        const latency = new Map<string, number>();
         const res: { summary: RunSummary; usage: UsageByRole; stopped?: string; halted?: { reason: string; notStarted: number }; rows?: EpisodeReportRow[]; records: DomainEpisodeRecord[] } = flags.queue
           ? await runQueued({ flags, loaded, tasks, trials, personas, strict, temperature, judgeVotes, maxSteps: extras.maxSteps ?? null, runId, store, finished, only, onStored: (n, label) => bar.count(n, label) })
           : await runDomainTasks({
@@ -168,19 +171,24 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
               temperature, store, runId, finished, personas, strict, only, surface, imageDelivery: flags.screenshots, settings: extras.maxSteps ? { maxSteps: extras.maxSteps } : undefined,
               ...(extras.systemPrompt !== null ? { systemPrompt: extras.systemPrompt } : {}),
               halt: () => (maxCost !== null && (bar.tally.costUsd ?? 0) >= maxCost ? `--max-cost $${maxCost} reached (provider-reported cost $${bar.tally.costUsd!.toFixed(4)})` : undefined),
-              onProgress: (done, _total, rec) => bar.episode(done, rec),
+              keepRecords: false,
+              onProgress: (done, _total, rec) => {
+                fresh.push(reportRowOf(rec));
+                for (const [k, v] of latencyOf([rec])) latency.set(k, v);
+                bar.episode(done, rec);
+              },
             });
         bar.stop();
         if (Object.keys(unattached).length) res.usage = mergeUsage([res.usage, unattached]);
         store.saveRun({ id: runId, kind: 'run', name: runName, domain: flags.domain, created_at: createdAt, summary: { ...meta, ...res.summary, tasks: tasks.length, usage: res.usage, ...(Object.keys(unattached).length ? { unattached_usage: unattached } : {}) }, record: null });
         // Every episode of the run, the kept ones of a resumed run included.
-        const rows = mergeReportRows(tasks.map((t) => t.id), kept, res.rows ?? res.records.map(reportRowOf));
+        const rows = mergeReportRows(tasks.map((t) => t.id), kept, res.rows ?? fresh);
         if (flags.json) process.stdout.write(JSON.stringify({ run_id: runId, name: runName, tags: extras.tags, strict, summary: snakeKeys(res.summary), usage: res.usage, excluded_known_bad: excluded, episodes: rows.map((r) => ({ task_id: r.taskId, trial: r.trial, ...(personas ? { persona: r.persona } : {}), termination: r.termination, evaluation: r.evaluation, infra_error: r.infraError ?? null, ...(flags.resume ? { kept: !!r.kept } : {}) })) }, null, 2) + '\n');
         else {
           const stopNote = passHatKStopNote(res.summary, rows, trials * Math.max(...tasks.map((t) => episodesPerTrial(t, personas))));
           process.stdout.write(`run ${runId}${strict ? ' (strict)' : ''}\n\n${episodeTable(rows, painter())}\n\n${personas ? `${personaTable(rows, personas)}\n\n` : ''}${excludedLines(excluded)}${summaryText(res.summary)}\n${stopNote ? `${stopNote}\n` : ''}${callsText(res.usage)}\n\n${usageTable(res.usage)}\n`);
         }
-        if (extras.output) log(writeResults(extras.output, rows, { suite: runId, classname: `servicegym.${flags.domain}`, timestamp: createdAt }, latencyOf(res.records)));
+        if (extras.output) log(writeResults(extras.output, rows, { suite: runId, classname: `servicegym.${flags.domain}`, timestamp: createdAt }, res.rows ? latencyOf(res.records) : latency));
         if (res.stopped) process.stderr.write(`servicegym: the run stopped: the provider refused the credential (${res.stopped}); fix the key and continue with --resume ${runId}\n`);
         if (res.halted) process.stderr.write(`servicegym: the run stopped: ${res.halted.reason}; ${res.halted.notStarted} episode(s) not started; continue with --resume ${runId} and a higher --max-cost\n`);
         const failUnder = failUnderMessage(res.summary, extras.failUnder);

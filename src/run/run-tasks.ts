@@ -115,11 +115,18 @@ export interface RunTasksOptions<E extends EvaluationLike, S = any> {
    * `halted` says why. Not-started pairs are simply absent (a resume runs them).
    */
   halt?(): string | undefined;
+  /**
+   * Whether the result keeps every finished episode in `records` (default true). With false, an
+   * episode leaves memory once `onEpisode` has had it (e.g. streamed it to the store): the run
+   * keeps only its scores and usage for the summary, and `records` comes back empty — for runs of
+   * thousands of long episodes, whose trajectories and receipts would otherwise all stay in memory.
+   */
+  keepRecords?: boolean;
 }
 
 /** What `runTasks` resolves to. */
 export interface RunResult<E extends EvaluationLike, S = any> {
-  /** This run's episodes, in task order then trial order. */
+  /** This run's episodes, in task order then trial order (empty with `keepRecords: false`). */
   records: EpisodeRecord<E, S>[];
   /** Pairs skipped because they were finished. */
   skipped: number;
@@ -175,6 +182,29 @@ function setupFailure<S>(e: unknown): EpisodeResult<S> {
   };
 }
 
+/** What a run keeps of a finished episode: its outcome and usage for the summary, and the record itself unless told not to. */
+interface Finished<E extends EvaluationLike, S> {
+  outcome: EpisodeOutcome;
+  usage: UsageByRole;
+  rec?: EpisodeRecord<E, S>;
+}
+
+/** The summary's view of a finished episode. */
+function outcomeOf(r: EpisodeRecord<EvaluationLike, unknown>): EpisodeOutcome {
+  const cs = (r.evaluation as { cross_side?: { count?: unknown } } | null | undefined)?.cross_side;
+  return {
+    taskId: r.taskId,
+    trial: r.trial,
+    termination: r.episode.termination,
+    reward: r.evaluation?.reward ?? null,
+    partial: r.evaluation?.partial ?? null,
+    infraError: r.infraError !== undefined,
+    harnessError: r.harnessError !== undefined,
+    evaluationError: r.evaluationError !== undefined,
+    ...(typeof cs?.count === 'number' ? { crossSide: cs.count } : {}),
+  };
+}
+
 /** Runs the episodes; see the module doc. Rejects only for invalid options or a failing `onEpisode`. */
 export async function runTasks<E extends EvaluationLike, S = any>(opts: RunTasksOptions<E, S>): Promise<RunResult<E, S>> {
   validate(opts);
@@ -202,7 +232,8 @@ export async function runTasks<E extends EvaluationLike, S = any>(opts: RunTasks
   // A refused credential (401/403) ends the run: the remaining episodes would only fail the same way.
   let stopped: string | undefined;
   let halted: { reason: string; notStarted: number } | undefined;
-  const runOne = async (task: Task, trial: number): Promise<EpisodeRecord<E, S> | null> => {
+  const keep = opts.keepRecords ?? true;
+  const runOne = async (task: Task, trial: number): Promise<Finished<E, S> | null> => {
     if (sinkError || stopped) return null;
     const reason = halted?.reason ?? opts.halt?.();
     if (reason !== undefined) {
@@ -236,10 +267,10 @@ export async function runTasks<E extends EvaluationLike, S = any>(opts: RunTasks
       rec.evaluationError = errorText(e);
     }
     await emit(rec);
-    return rec;
+    return { outcome: outcomeOf(rec), usage: episode.usage, ...(keep ? { rec } : {}) };
   };
 
-  const jobs: { order: number; promise: Promise<EpisodeRecord<E, S> | null> }[] = [];
+  const jobs: { order: number; promise: Promise<Finished<E, S> | null> }[] = [];
   let skipped = 0;
   const trialsOf = (task: Task) => opts.trialsOf?.(task) ?? opts.trials;
   const most = Math.max(opts.trials, ...opts.tasks.map(trialsOf));
@@ -251,29 +282,15 @@ export async function runTasks<E extends EvaluationLike, S = any>(opts: RunTasks
       jobs.push({ order: i * most + trial, promise: limit(() => runOne(task, trial)) });
     });
   }
-  const settled = await Promise.all(jobs.map(async (j) => ({ order: j.order, rec: await j.promise })));
+  const settled = await Promise.all(jobs.map(async (j) => ({ order: j.order, done: await j.promise })));
   if (sinkError) throw (sinkError as { error: unknown }).error;
-  const records = settled.sort((a, b) => a.order - b.order).flatMap((s) => (s.rec ? [s.rec] : []));
-
-  const crossSideOf = (ev: unknown): { crossSide?: number } => {
-    const cs = (ev as { cross_side?: { count?: unknown } } | null | undefined)?.cross_side;
-    return typeof cs?.count === 'number' ? { crossSide: cs.count } : {};
-  };
-  const outcomes: EpisodeOutcome[] = records.map((r) => ({
-    taskId: r.taskId,
-    trial: r.trial,
-    termination: r.episode.termination,
-    reward: r.evaluation?.reward ?? null,
-    partial: r.evaluation?.partial ?? null,
-    infraError: r.infraError !== undefined,
-    harnessError: r.harnessError !== undefined,
-    evaluationError: r.evaluationError !== undefined,
-    ...crossSideOf(r.evaluation),
-  }));
+  const finished = settled.sort((a, b) => a.order - b.order).flatMap((s) => (s.done ? [s.done] : []));
+  const records = finished.flatMap((f) => (f.rec ? [f.rec] : []));
+  const outcomes: EpisodeOutcome[] = finished.map((f) => f.outcome);
   for (const f of opts.finished ?? []) {
     if (f.reward === undefined || !f.termination) continue;
     outcomes.push({ taskId: f.taskId, trial: f.trial, termination: f.termination, reward: f.reward, partial: f.partial ?? null, infraError: f.infraError ?? false, harnessError: f.harnessError ?? false, evaluationError: f.evaluationError ?? false });
   }
   const keptUsage = (opts.finished ?? []).flatMap((f) => (f.usage ? [f.usage] : []));
-  return { records, skipped, summary: summarizeRun(outcomes), usage: mergeUsage([...keptUsage, ...records.map((r) => r.episode.usage)]), ...(stopped ? { stopped } : {}), ...(halted ? { halted } : {}) };
+  return { records, skipped, summary: summarizeRun(outcomes), usage: mergeUsage([...keptUsage, ...finished.map((f) => f.usage)]), ...(stopped ? { stopped } : {}), ...(halted ? { halted } : {}) };
 }

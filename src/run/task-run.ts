@@ -117,6 +117,8 @@ export interface DomainRunOptions {
   only?: readonly EpisodeKey[];
   onProgress?: (done: number, total: number, record: DomainEpisodeRecord) => void;
   settings?: EpisodeSettings;
+  /** Keep every episode in the result's `records` (default true); see `RunTasksOptions.keepRecords`. */
+  keepRecords?: boolean;
   /** Strict evaluation (`--strict`; see `src/evaluation/strict.ts`). Known-bad tasks are the caller's to drop ({@link strictTaskSelection}). */
   strict?: boolean;
 }
@@ -174,6 +176,7 @@ export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunR
     only: opts.only,
     episode: { ...TASK_RUN_SETTINGS, ...opts.settings },
     halt: opts.halt,
+    keepRecords: opts.keepRecords,
     evaluate: (task, episode, trial) => evaluateTask({ loaded, task, trace: episode, judge: opts.judge, judgeVotes: opts.judgeVotes, env, strict: opts.strict, persona: personaOf(task, trial) }),
     onReceipt: (r) => {
       opts.store?.appendReceipts([{ run_id: opts.runId, seq: receiptSeq++, kind: r.kind, provider: r.provider, endpoint: r.endpoint, request: r.request, response: r.response, elapsed_seconds: r.elapsed_seconds }]);

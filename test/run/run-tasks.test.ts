@@ -71,6 +71,30 @@ describe('runTasks', () => {
     expect(res.records.every((r) => r.episode.termination === 'agent_stop')).toBe(true);
   });
 
+  it('keepRecords: false streams every episode and keeps none, with the same summary and usage (issue 17: episodes leave memory)', async () => {
+    mock = await startTwoRoleMock({ agent: (messages) => (/O2 delivered/.test(last(messages).content) ? { status: 500, error: 'boom' } : { content: 'Done. ###STOP###' }) });
+    const run = (keepRecords: boolean | undefined, streamed: EpisodeRecord[]) =>
+      runTasks({
+        loaded: tinyShop, tasks: tinyShopTasks, trials: 2, concurrency: 3, env: ENV, keepRecords,
+        makeAgent: () => new LLMAgent({ model: mock!.agentModel, policy: TINY_SHOP_POLICY, tools: [] }),
+        makeUser: user,
+        evaluate: toy,
+        onEpisode: (rec) => void streamed.push(rec),
+      });
+    const keptStream: EpisodeRecord[] = [];
+    const droppedStream: EpisodeRecord[] = [];
+    const kept = await run(undefined, keptStream);
+    const dropped = await run(false, droppedStream);
+    expect(kept.records).toHaveLength(6);
+    expect(dropped.records).toEqual([]);
+    expect(droppedStream).toHaveLength(6);
+    expect(dropped.summary).toEqual(kept.summary);
+    expect(dropped.summary).toMatchObject({ episodes: 6, infraErrors: 2 });
+    const calls = (r: typeof kept) => Object.fromEntries(Object.entries(r.usage).map(([role, u]) => [role, [u!.calls, u!.prompt_tokens, u!.completion_tokens]]));
+    expect(calls(dropped)).toEqual(calls(kept));
+    expect(dropped.usage.task_agent?.calls).toBe(4) // the 2 failed calls are not usage;
+  });
+
   it('a provider failure becomes an agent_error episode while the others finish; it is left out of the scores', async () => {
     mock = await startTwoRoleMock({
       agent: (messages) => (/O2 delivered/.test(last(messages).content) ? { status: 500, error: 'boom' } : { content: 'Done. ###STOP###' }),
