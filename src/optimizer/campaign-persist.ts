@@ -73,7 +73,7 @@ export function saveCampaign(store: RunStore, outcome: CampaignOutcome, record: 
     record,
   });
   writeEpisodeLogs(store, id, evals.flatMap((ev) => ev.episodes.map((e) => caseEpisodeLog(outcome, record, ev.key, e))));
-  const existing = store.receipts(id).length;
+  const existing = store.receiptCount(id);
   if (existing === 0) {
     store.appendReceipts(
       outcome.receipts.map((r, seq) => ({

@@ -73,7 +73,7 @@ export async function runOnQueue(opts: QueueRunOptions): Promise<QueueRunResult>
   let stored = 0;
   let duplicates = 0;
   let stopped: string | undefined;
-  let seq = opts.store.receipts(runId).length;
+  let seq = opts.store.receiptCount(runId);
   let finish!: () => void;
   let fail!: (e: Error) => void;
   const done = new Promise<void>((res, rej) => ((finish = res), (fail = rej)));

@@ -141,7 +141,7 @@ export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunR
   const usage = new UsageTracker();
   const total = opts.only ? opts.only.length : opts.tasks.reduce((n, t) => n + trialsOf(t), 0) - (opts.finished?.length ?? 0);
   let done = 0;
-  let receiptSeq = opts.store ? opts.store.receipts(opts.runId).length : 0;
+  let receiptSeq = opts.store ? opts.store.receiptCount(opts.runId) : 0;
   const makeAgent = (task: Task, trial: number): Agent =>
     opts.makeAgent ? opts.makeAgent(task, trial) : buildAgent({ loaded, task, trial, surface: opts.surface, agent: { kind: opts.agent, model: opts.agentModel, temperature: opts.temperature, imageDelivery: opts.imageDelivery, ...(opts.systemPrompt !== undefined ? { systemPrompt: opts.systemPrompt } : {}) } });
   const makeUser = (task: Task, trial: number): User =>
@@ -178,13 +178,14 @@ export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunR
     halt: opts.halt,
     keepRecords: opts.keepRecords,
     evaluate: (task, episode, trial) => evaluateTask({ loaded, task, trace: episode, judge: opts.judge, judgeVotes: opts.judgeVotes, env, strict: opts.strict, persona: personaOf(task, trial) }),
+    // Receipts are queued and written in batches; an episode's judge receipts land with its record.
     onReceipt: (r) => {
-      opts.store?.appendReceipts([{ run_id: opts.runId, seq: receiptSeq++, kind: r.kind, provider: r.provider, endpoint: r.endpoint, request: r.request, response: r.response, elapsed_seconds: r.elapsed_seconds }]);
+      opts.store?.queueReceipt({ run_id: opts.runId, seq: receiptSeq++, kind: r.kind, provider: r.provider, endpoint: r.endpoint, request: r.request, response: r.response, elapsed_seconds: r.elapsed_seconds });
     },
     onEpisode: async (rec) => {
       done++;
       for (const r of rec.evaluation?.receipts ?? []) {
-        opts.store?.appendReceipts([{ run_id: opts.runId, seq: receiptSeq++, kind: r.kind, provider: r.provider, endpoint: r.endpoint, request: r.request, response: r.response, elapsed_seconds: r.elapsed_seconds }]);
+        opts.store?.queueReceipt({ run_id: opts.runId, seq: receiptSeq++, kind: r.kind, provider: r.provider, endpoint: r.endpoint, request: r.request, response: r.response, elapsed_seconds: r.elapsed_seconds });
       }
       if (opts.store) writeEpisodeLogs(opts.store, opts.runId, [await episodeLogOf(rec)]);
       opts.onProgress?.(done, total, withPersona(rec));

@@ -9,15 +9,17 @@
 import type Database from 'better-sqlite3';
 import { BadInputError } from '../spec/errors.js';
 import { migrateV1ToV2 } from './migrate-v1.js';
+import { migrateV2ToV3 } from './migrate-v2.js';
+import { RECEIPT_TABLES_DDL } from './receipt-tables.js';
 
 /** Current schema version written to `PRAGMA user_version` of every new store. */
-export const STORE_SCHEMA_VERSION = 2;
+export const STORE_SCHEMA_VERSION = 3;
 
 /**
- * Tables of schema v2 (the same tables as v1). JSON columns (`summary`, `record`, `result`,
- * `request`, `response`) hold `JSON.stringify` text; since v2 an episode's `result` is its
- * run-log record (src/spec/run-log.ts, written by src/store/run-log.ts). Episodes are read back
- * in rowid (insertion) order.
+ * Tables of schema v3. JSON columns (`summary`, `record`, `result`, `response`, and the receipt
+ * pieces) hold `JSON.stringify` text; since v2 an episode's `result` is its run-log record
+ * (src/spec/run-log.ts, written by src/store/run-log.ts); since v3 a receipt's request is stored
+ * content-addressed (src/store/receipt-tables.ts). Episodes are read back in rowid (insertion) order.
  */
 export const SCHEMA_DDL = `
 CREATE TABLE runs (
@@ -43,26 +45,15 @@ CREATE TABLE episodes (
   result      TEXT NOT NULL,
   UNIQUE (run_id, episode_id)
 );
-
-CREATE TABLE receipts (
-  run_id          TEXT NOT NULL,
-  seq             INTEGER NOT NULL,
-  kind            TEXT NOT NULL,
-  provider        TEXT NOT NULL,
-  endpoint        TEXT NOT NULL,
-  request         TEXT NOT NULL,
-  response        TEXT NOT NULL,
-  elapsed_seconds REAL NOT NULL,
-  PRIMARY KEY (run_id, seq)
-);
-`;
+${RECEIPT_TABLES_DDL}`;
 
 /**
  * Forward migrations: `MIGRATIONS[n]` turns a schema-vn store into v(n+1) and runs inside the
  * opening transaction. v1 → v2 rewrites every episode's result as a run-log record
- * (`migrate-v1.ts`); v0 (a file with tables but no version) has no migration and is refused.
+ * (`migrate-v1.ts`); v2 → v3 stores receipts content-addressed (`migrate-v2.ts`); v0 (a file
+ * with tables but no version) has no migration and is refused.
  */
-export const MIGRATIONS: Readonly<Record<number, (db: Database.Database) => void>> = { 1: migrateV1ToV2 };
+export const MIGRATIONS: Readonly<Record<number, (db: Database.Database) => void>> = { 1: migrateV1ToV2, 2: migrateV2ToV3 };
 
 /** Number of user tables/indexes/views in the file (excluding SQLite's internal ones). */
 function objectCount(db: Database.Database): number {

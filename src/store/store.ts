@@ -4,15 +4,23 @@
  *
  * JSON-valued fields are stored as `JSON.stringify` text and parsed on read, so they round-trip
  * as JSON does (`undefined` becomes `null`, class instances become plain objects). Receipts are
- * checked to be credential-free before they are written.
+ * checked to be credential-free before they are written, and stored content-addressed
+ * (src/store/receipt-tables.ts): a conversation prefix once, requests as references to it.
+ *
+ * Writes: every statement is prepared once per store. {@link RunStore.queueReceipt} (the model-call
+ * path) buffers receipts and writes them in one transaction per batch: when 20 ms have passed since
+ * the first buffered one, when 256 are buffered, or together with the next episode write, receipt
+ * write, receipt read or {@link RunStore.close}, whichever comes first.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { BadInputError } from '../spec/errors.js';
 import { STORE_SCHEMA_VERSION, ensureSchema } from './schema.js';
+import { ReceiptTables, type EncodedReceipt, type ReceiptRow, type ReceiptTextRow } from './receipt-tables.js';
 
 export { STORE_SCHEMA_VERSION };
+export type { ReceiptRow, ReceiptTextRow };
 
 export { DEFAULT_STORE_PATH } from './paths.js';
 
@@ -55,44 +63,9 @@ export interface EpisodeOutline extends Omit<EpisodeRow, 'result'> {
   extracted: Record<string, unknown>;
 }
 
-/** One model call of a run; `(run_id, seq)` is unique. Must not contain credentials. */
-export interface ReceiptRow {
-  run_id: string;
-  /** Call sequence number within the run (integer). */
-  seq: number;
-  kind: string;
-  provider: string;
-  endpoint: string;
-  /** JSON value. */
-  request: unknown;
-  /** JSON value. */
-  response: unknown;
-  /** Wall time of the call, in seconds. */
-  elapsed_seconds: number;
-}
-
-/** Keys (compared lower-cased) that mark a credential inside a receipt. */
-const CREDENTIAL_KEYS = new Set(['authorization', 'api_key', 'apikey']);
-
-/** JSON path of the first credential-named key inside `value`, or undefined. */
-function findCredentialKey(value: unknown, at: string, seen = new Set<object>()): string | undefined {
-  if (value === null || typeof value !== 'object' || seen.has(value)) return undefined;
-  seen.add(value);
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const hit = findCredentialKey(value[i], `${at}[${i}]`, seen);
-      if (hit) return hit;
-    }
-    return undefined;
-  }
-  for (const [key, child] of Object.entries(value)) {
-    const here = `${at}.${key}`;
-    if (CREDENTIAL_KEYS.has(key.toLowerCase())) return here;
-    const hit = findCredentialKey(child, here, seen);
-    if (hit) return hit;
-  }
-  return undefined;
-}
+/** Buffered receipts are written after this many milliseconds, or once {@link QUEUE_ROWS} are buffered. */
+const QUEUE_MS = 20;
+const QUEUE_ROWS = 256;
 
 function toJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
@@ -104,7 +77,6 @@ function fromJson(text: string): unknown {
 
 type RunDbRow = Omit<RunRow, 'summary' | 'record'> & { summary: string; record: string };
 type EpisodeDbRow = Omit<EpisodeRow, 'result'> & { result: string };
-type ReceiptDbRow = Omit<ReceiptRow, 'request' | 'response'> & { request: string; response: string };
 
 /** Turns better-sqlite3 errors that are the user's concern into {@link BadInputError}s. */
 function mapSqliteError(err: unknown, file: string, busyMs = BUSY_TIMEOUT_MS): unknown {
@@ -134,11 +106,27 @@ export class RunStore {
   private readonly db: Database.Database;
   private readonly file: string;
   private readonly busyMs: number;
+  private readonly receiptTables: ReceiptTables;
+  private readonly prepared = new Map<string, Database.Statement>();
+  /** Receipts checked and serialized by {@link queueReceipt}, not yet written. */
+  private queued: EncodedReceipt[] = [];
+  private queueTimer: NodeJS.Timeout | undefined;
+  /** `fn` inside one (deferred) transaction; made once per store. */
+  private readonly inTransaction: (fn: () => void) => void;
 
-  private constructor(db: Database.Database, file: string, busyMs: number) {
+  private constructor(db: Database.Database, file: string, busyMs: number, secrets: readonly string[]) {
     this.db = db;
     this.file = file;
     this.busyMs = busyMs;
+    this.receiptTables = new ReceiptTables(db, secrets);
+    this.inTransaction = db.transaction((fn: () => void) => fn());
+  }
+
+  /** The statement for `sql`, prepared once per store. */
+  private prep(sql: string): Database.Statement {
+    let stmt = this.prepared.get(sql);
+    if (!stmt) this.prepared.set(sql, (stmt = this.db.prepare(sql)));
+    return stmt;
   }
 
   /**
@@ -149,11 +137,13 @@ export class RunStore {
    * @param opts.readonly open without writing anything (write methods then throw); default false.
    * @param opts.create create the file if missing; default true, forced false by `readonly`.
    * @param opts.busyTimeoutMs how long to wait for another writer, in milliseconds; default 5000.
+   * @param opts.secrets values (API keys) that must never be stored: a receipt containing one is
+   *   refused, checked on its serialized text.
    * @throws BadInputError when the file is missing and may not be created, is not a SQLite
    *   database, is corrupt, is from an older or newer servicegym schema, or is locked by another
    *   process for longer than the busy timeout.
    */
-  static open(file: string, opts: { readonly?: boolean; create?: boolean; busyTimeoutMs?: number } = {}): RunStore {
+  static open(file: string, opts: { readonly?: boolean; create?: boolean; busyTimeoutMs?: number; secrets?: readonly string[] } = {}): RunStore {
     const busyMs = opts.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
     const readonly = opts.readonly ?? false;
     const create = !readonly && (opts.create ?? true);
@@ -180,9 +170,13 @@ export class RunStore {
       db.pragma(`busy_timeout = ${busyMs}`);
       // Touch the header first so that a non-database file fails here, before any write.
       db.pragma('user_version', { simple: true });
-      if (!readonly && !inMemory) db.pragma('journal_mode = WAL');
+      if (!readonly && !inMemory) {
+        db.pragma('journal_mode = WAL');
+        // WAL with NORMAL sync: a commit survives a killed process (only a power loss can drop the latest ones).
+        db.pragma('synchronous = NORMAL');
+      }
       ensureSchema(db, file, readonly);
-      return new RunStore(db, file, busyMs);
+      return new RunStore(db, file, busyMs, opts.secrets ?? []);
     } catch (err) {
       db?.close();
       throw mapSqliteError(err, file, busyMs);
@@ -207,8 +201,8 @@ export class RunStore {
   saveRun(run: RunRow): void {
     const row = { ...run, summary: toJson(run.summary), record: toJson(run.record) };
     this.guard(() =>
-      this.db
-        .prepare(
+      this
+        .prep(
           `INSERT INTO runs (id, kind, name, domain, created_at, summary, record)
            VALUES (@id, @kind, @name, @domain, @created_at, @summary, @record)
            ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, name = excluded.name,
@@ -230,55 +224,106 @@ export class RunStore {
    */
   appendEpisodes(rows: EpisodeRow[]): void {
     const values = rows.map((r) => ({ ...r, result: toJson(r.result) }));
-    this.guard(() => {
-      const insert = this.db.prepare(
+    this.writeTransaction(() => {
+      const insert = this.prep(
         `INSERT OR REPLACE INTO episodes
            (run_id, episode_id, task_id, trial, label, reward, partial, termination, result)
          VALUES (@run_id, @episode_id, @task_id, @trial, @label, @reward, @partial, @termination, @result)`,
       );
-      this.db.transaction(() => values.forEach((v) => insert.run(v)))();
+      for (const v of values) insert.run(v);
     });
   }
 
   /**
-   * Appends `rows` in one transaction (all or nothing) after checking that no `request` or
-   * `response` holds a key named `authorization`, `api_key` or `apiKey` (any case, any depth).
+   * Runs `fn` in one transaction that first writes the queued receipts (so an episode and the
+   * receipts of its last step land together). Only after a commit are the queued receipts dropped
+   * and the ids written cached; on an error nothing of it is written and the queue is kept.
+   */
+  private writeTransaction(fn: () => void): void {
+    const queued = this.queued;
+    this.guard(() => {
+      try {
+        this.inTransaction(() => {
+          for (const enc of queued) this.writeReceipt(enc);
+          fn();
+        });
+        this.receiptTables.commit();
+      } catch (err) {
+        this.receiptTables.rollback();
+        throw err;
+      }
+    });
+    if (queued.length) {
+      this.queued = this.queued.slice(queued.length);
+      if (this.queued.length === 0) this.clearQueueTimer();
+    }
+  }
+
+  private writeReceipt(enc: EncodedReceipt): void {
+    try {
+      this.receiptTables.write(enc);
+    } catch (err) {
+      if (err instanceof Database.SqliteError && (err.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || err.code === 'SQLITE_CONSTRAINT_UNIQUE')) {
+        throw new Error(`receipt ${enc.row.run_id}#${enc.row.seq} is already stored (seq must be unique within a run)`, { cause: err });
+      }
+      throw err;
+    }
+  }
+
+  private clearQueueTimer(): void {
+    if (this.queueTimer) clearTimeout(this.queueTimer);
+    this.queueTimer = undefined;
+  }
+
+  /**
+   * Appends `rows` in one transaction (all or nothing), together with any queued receipts, after
+   * checking on their serialized text that no `request` or `response` holds a key named
+   * `authorization`, `api_key` or `apiKey` (any case, any depth) nor a secret given to
+   * {@link RunStore.open}.
    *
-   * @throws Error when a receipt contains such a credential key (nothing is written), or when a
+   * @throws Error when a receipt contains such a credential (nothing is written), or when a
    *   `(run_id, seq)` is already stored or repeated within `rows`.
    * @throws BadInputError when the store is locked by another process.
    * @throws TypeError when `request`/`response` cannot be JSON-stringified.
    */
-  appendReceipts(rows: ReceiptRow[]): void {
-    for (const r of rows) {
-      const hit = findCredentialKey(r.request, '$.request') ?? findCredentialKey(r.response, '$.response');
-      if (hit) {
-        throw new Error(
-          `refusing to store receipt ${r.run_id}#${r.seq}: it contains a credential key at ${hit}; receipts must be credential-free`,
-        );
-      }
-    }
-    const values = rows.map((r) => ({ ...r, request: toJson(r.request), response: toJson(r.response) }));
-    this.guard(() => {
-      const insert = this.db.prepare(
-        `INSERT INTO receipts (run_id, seq, kind, provider, endpoint, request, response, elapsed_seconds)
-         VALUES (@run_id, @seq, @kind, @provider, @endpoint, @request, @response, @elapsed_seconds)`,
-      );
-      this.db.transaction(() => {
-        for (const v of values) {
-          try {
-            insert.run(v);
-          } catch (err) {
-            if (err instanceof Database.SqliteError && err.code.startsWith('SQLITE_CONSTRAINT')) {
-              throw new Error(`receipt ${v.run_id}#${v.seq} is already stored (seq must be unique within a run)`, {
-                cause: err,
-              });
-            }
-            throw err;
-          }
-        }
-      })();
+  appendReceipts(rows: readonly ReceiptRow[]): void {
+    const encoded = rows.map((r) => this.receiptTables.encode(r));
+    this.writeTransaction(() => {
+      for (const enc of encoded) this.writeReceipt(enc);
     });
+  }
+
+  /**
+   * Checks and serializes `row` now (as {@link appendReceipts} does) and queues it: it is written in
+   * one transaction with the other queued receipts within 20 ms, or with the next episode or
+   * receipt write, receipt read or {@link close}. The hot path of a run: one call per model call.
+   *
+   * @throws Error when the receipt contains a credential (nothing is queued).
+   * @throws TypeError when `request`/`response` cannot be JSON-stringified.
+   */
+  queueReceipt(row: ReceiptRow): void {
+    this.queued.push(this.receiptTables.encode(row));
+    if (this.queued.length >= QUEUE_ROWS) {
+      this.flushReceipts();
+      return;
+    }
+    this.queueTimer ??= setTimeout(() => {
+      this.queueTimer = undefined;
+      try {
+        this.flushReceipts();
+      } catch {
+        // Kept queued: the next write, receipt read or close() writes them again and reports the error.
+      }
+    }, QUEUE_MS);
+  }
+
+  /**
+   * Writes the queued receipts now, in one transaction.
+   * @throws Error when a queued `(run_id, seq)` is already stored (the queue is kept).
+   * @throws BadInputError when the store is locked by another process.
+   */
+  flushReceipts(): void {
+    if (this.queued.length) this.writeTransaction(() => {});
   }
 
   /**
@@ -289,8 +334,8 @@ export class RunStore {
   listRuns(): Omit<RunRow, 'record'>[] {
     const rows = this.guard(
       () =>
-        this.db
-          .prepare('SELECT id, kind, name, domain, created_at, summary FROM runs ORDER BY created_at DESC, id ASC')
+        this
+          .prep('SELECT id, kind, name, domain, created_at, summary FROM runs ORDER BY created_at DESC, id ASC')
           .all() as Omit<RunDbRow, 'record'>[],
     );
     return rows.map((r) => ({ ...r, summary: fromJson(r.summary) }));
@@ -302,7 +347,7 @@ export class RunStore {
    * @throws BadInputError when the store is locked by another process.
    */
   getRun(id: string): RunRow | undefined {
-    const row = this.guard(() => this.db.prepare('SELECT * FROM runs WHERE id = ?').get(id) as RunDbRow | undefined);
+    const row = this.guard(() => this.prep('SELECT * FROM runs WHERE id = ?').get(id) as RunDbRow | undefined);
     return row && { ...row, summary: fromJson(row.summary), record: fromJson(row.record) };
   }
 
@@ -314,8 +359,8 @@ export class RunStore {
   episodes(runId: string): EpisodeRow[] {
     const rows = this.guard(
       () =>
-        this.db
-          .prepare(
+        this
+          .prep(
             `SELECT run_id, episode_id, task_id, trial, label, reward, partial, termination, result
              FROM episodes WHERE run_id = ? ORDER BY rowid`,
           )
@@ -339,7 +384,7 @@ export class RunStore {
       `SELECT run_id, episode_id, task_id, trial, label, reward, partial, termination${picks}
        FROM episodes WHERE run_id = ? ORDER BY rowid` + (limit === undefined ? '' : ' LIMIT ?');
     const params: unknown[] = [...names.map((n) => extract[n]), runId, ...(limit === undefined ? [] : [limit])];
-    const rows = this.guard(() => this.db.prepare(sql).all(...params) as Record<string, unknown>[]);
+    const rows = this.guard(() => this.prep(sql).all(...params) as Record<string, unknown>[]);
     return rows.map((r) => {
       const extracted: Record<string, unknown> = {};
       names.forEach((n, i) => {
@@ -368,8 +413,8 @@ export class RunStore {
   getEpisode(runId: string, episodeId: string): EpisodeRow | undefined {
     const row = this.guard(
       () =>
-        this.db
-          .prepare(
+        this
+          .prep(
             `SELECT run_id, episode_id, task_id, trial, label, reward, partial, termination, result
              FROM episodes WHERE run_id = ? AND episode_id = ?`,
           )
@@ -379,21 +424,35 @@ export class RunStore {
   }
 
   /**
-   * Receipts of run `runId` ordered by `seq`; `[]` for an unknown run.
+   * Receipts of run `runId` ordered by `seq` (queued ones written first); `[]` for an unknown run.
+   * `request` and `response` are parsed from exactly the text written ({@link receiptTexts}).
    *
    * @throws BadInputError when the store is locked by another process.
    */
   receipts(runId: string): ReceiptRow[] {
-    const rows = this.guard(
-      () =>
-        this.db
-          .prepare(
-            `SELECT run_id, seq, kind, provider, endpoint, request, response, elapsed_seconds
-             FROM receipts WHERE run_id = ? ORDER BY seq`,
-          )
-          .all(runId) as ReceiptDbRow[],
-    );
-    return rows.map((r) => ({ ...r, request: fromJson(r.request), response: fromJson(r.response) }));
+    return this.receiptTexts(runId).map((r) => ({ ...r, request: fromJson(r.request), response: fromJson(r.response) }));
+  }
+
+  /**
+   * Receipts of run `runId` ordered by `seq`, with `request` and `response` as their stored JSON
+   * text: byte-identical to `JSON.stringify` of what was appended (content addressing is undone).
+   *
+   * @throws BadInputError when the store is locked by another process.
+   */
+  receiptTexts(runId: string): ReceiptTextRow[] {
+    this.flushReceipts();
+    return this.guard(() => this.receiptTables.read(runId));
+  }
+
+  /**
+   * Number of receipts of run `runId` (queued ones written first): the next free `seq` of a run
+   * whose receipts were numbered from 0.
+   *
+   * @throws BadInputError when the store is locked by another process.
+   */
+  receiptCount(runId: string): number {
+    this.flushReceipts();
+    return this.guard(() => this.receiptTables.count(runId));
   }
 
   /**
@@ -405,13 +464,22 @@ export class RunStore {
   finishedEpisodeIds(runId: string): Set<string> {
     const rows = this.guard(
       () =>
-        this.db.prepare('SELECT episode_id FROM episodes WHERE run_id = ?').pluck().all(runId) as string[],
+        this.prep('SELECT episode_id FROM episodes WHERE run_id = ?').pluck().all(runId) as string[],
     );
     return new Set(rows);
   }
 
-  /** Closes the connection; idempotent. Every other method throws TypeError afterwards. */
+  /**
+   * Writes the queued receipts, then closes the connection; idempotent. Every other method throws
+   * TypeError afterwards.
+   * @throws what {@link flushReceipts} throws (the connection is closed all the same).
+   */
   close(): void {
-    this.db.close();
+    this.clearQueueTimer();
+    try {
+      if (this.db.open) this.flushReceipts();
+    } finally {
+      this.db.close();
+    }
   }
 }

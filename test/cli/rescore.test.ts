@@ -16,7 +16,7 @@ import { RunStore } from '../../src/store/store.js';
 import { readEpisodeLogs, type StoredEpisode } from '../../src/store/run-log.js';
 import { storeScriptedRun } from '../support/scripted-run.js';
 import { faultyAirlinePlay } from '../support/faulty-airline.js';
-import { SCHEMA_DDL } from '../../src/store/schema.js';
+import { SCHEMA_V2_DDL } from '../../src/store/migrate-v2.js';
 
 interface RescoreJson {
   run_id: string;
@@ -176,7 +176,7 @@ describe('a store written by the previous version', () => {
     const fixture = JSON.parse(fs.readFileSync(path.join(__dirname, '../store/fixtures/v1-store.json'), 'utf8')) as { runs: Record<string, unknown>[]; episodes: Record<string, unknown>[]; receipts: Record<string, unknown>[] };
     const file = path.join(dir, 'v1.db');
     const raw = new Database(file);
-    raw.exec(SCHEMA_DDL);
+    raw.exec(SCHEMA_V2_DDL);
     raw.pragma('user_version = 1');
     for (const [table, rows] of [['runs', fixture.runs], ['episodes', fixture.episodes], ['receipts', fixture.receipts]] as const) {
       for (const row of rows) raw.prepare(`INSERT INTO ${table} (${Object.keys(row).join(', ')}) VALUES (${Object.keys(row).map((k) => '@' + k).join(', ')})`).run(row);

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { RunStore } from '../../src/store/store.js';
-import { SCHEMA_DDL } from '../../src/store/schema.js';
+import { SCHEMA_V2_DDL } from '../../src/store/migrate-v2.js';
 import { readEpisodeLogs, writeEpisodeLogs } from '../../src/store/run-log.js';
 import { BadInputError } from '../../src/spec/errors.js';
 import { episodePayload, runDetail } from '../../src/viewer/queries.js';
@@ -34,7 +34,7 @@ afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 function v1Store(): string {
   const file = path.join(dir, 'v1.db');
   const db = new Database(file);
-  db.exec(SCHEMA_DDL);
+  db.exec(SCHEMA_V2_DDL); // v1 had the same tables as v2
   db.pragma('user_version = 1');
   const cols = (row: Record<string, unknown>) => Object.keys(row);
   for (const [table, rows] of [['runs', fixture.runs], ['episodes', fixture.episodes], ['receipts', fixture.receipts]] as const) {
@@ -51,14 +51,14 @@ describe('a schema-v1 store', () => {
   it('is refused read-only, with the command that migrates it', () => {
     const file = v1Store();
     expect(() => RunStore.open(file, { readonly: true })).toThrow(BadInputError);
-    expect(() => RunStore.open(file, { readonly: true })).toThrow(/older servicegym schema \(v1, this is v2\); migrate it in place by opening it once for writing, e\.g\. `servicegym rescore <run-id> --db /);
+    expect(() => RunStore.open(file, { readonly: true })).toThrow(/older servicegym schema \(v1, this is v3\); migrate it in place by opening it once for writing, e\.g\. `servicegym rescore <run-id> --db /);
   });
 
   it('is migrated in place: every episode becomes a typed record keeping what v1 stored', () => {
     const file = v1Store();
     RunStore.open(file).close();
     const raw = new Database(file, { readonly: true });
-    expect(raw.pragma('user_version', { simple: true })).toBe(2);
+    expect(raw.pragma('user_version', { simple: true })).toBe(3);
     raw.close();
     const store = RunStore.open(file, { readonly: true });
     try {

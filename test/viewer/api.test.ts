@@ -432,7 +432,7 @@ describe('a store that cannot be read', () => {
     const raw = new Database(db);
     raw.exec('CREATE TABLE runs (id TEXT)');
     raw.close();
-    expect(await storeError(db)).toMatch(/this store is from an older servicegym schema \(v0, this is v2\)/);
+    expect(await storeError(db)).toMatch(/this store is from an older servicegym schema \(v0, this is v3\)/);
   });
 
   it('locked by another process', async () => {
