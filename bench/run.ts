@@ -13,6 +13,7 @@ import { benchFaultDrill } from './fault-drill.js';
 import { benchPixels } from './pixels.js';
 import { benchWeb } from './web.js';
 import { benchScale, benchStartup } from './scale.js';
+import { benchStorePath } from './store-path.js';
 
 const sections: [string, () => Promise<BenchRow[]>][] = [
   ['seed campaign replay', () => benchSeedReplay()],
@@ -27,6 +28,7 @@ const sections: [string, () => Promise<BenchRow[]>][] = [
   ['fault drill: airline seed suite through a proxy faulting 20% of requests', () => benchFaultDrill()],
   ['pixel surface: TellerLink/32 streamed from headless chromium (seed T20 and C01-C04)', () => benchPixels()],
   ['web surface: the service console in headless chromium (oracle, no model; seed T11 and C01-C06)', () => benchWeb()],
+  ['store side of the model-call path (receipts content-addressed, batched writes)', () => benchStorePath()],
   ['start-up (whole processes)', () => benchStartup()],
   ['scale: P2 load test, store growth, memory, distributed run (mock model in its own process, 300 ms per call)', () => benchScale()],
 ];
