@@ -57,7 +57,8 @@ const first = (env: NodeJS.ProcessEnv, names: string[]): string | undefined =>
  */
 export function resolveLiveModelConfig(flags: LiveModelFlags, env: NodeJS.ProcessEnv = process.env): LiveModelConfig {
   const baseURL = (flags.baseUrl ?? first(env, ['SERVICEGYM_BASE_URL', 'OPENAI_BASE_URL']) ?? 'https://api.openai.com/v1').replace(/\/+$/, '');
-  const apiKey = first(env, ['SERVICEGYM_API_KEY', 'OPENAI_API_KEY']) ?? (isLoopbackUrl(baseURL) ? '' : undefined);
+  // Surrounding whitespace (a key file's trailing newline) is no part of a key: HTTP cannot send it.
+  const apiKey = first(env, ['SERVICEGYM_API_KEY', 'OPENAI_API_KEY'])?.trim() || (isLoopbackUrl(baseURL) ? '' : undefined);
   if (apiKey === undefined) {
     throw new BadInputError(
       'no API key: set SERVICEGYM_API_KEY (or OPENAI_API_KEY) in the environment for live model calls (a loopback base URL such as http://127.0.0.1:11434/v1 needs none); replay needs no key',

@@ -164,8 +164,8 @@ function exchange(url: URL, body: Buffer, headers: Record<string, string>, timeo
         reject(e);
       } else resolve(answer!);
     };
-    const timer = setTimeout(() => finish(faulted(`no complete answer within ${(timeoutMs / 1000).toFixed(1)} s`, 'timeout')), timeoutMs);
-    req = mod.request(url, { method: 'POST', agent: AGENTS[url.protocol as 'http:' | 'https:'], headers: { 'content-type': 'application/json', accept: 'application/json', 'content-length': String(body.byteLength), ...headers } }, (res) => {
+    const options = { method: 'POST', agent: AGENTS[url.protocol as 'http:' | 'https:'], headers: { 'content-type': 'application/json', accept: 'application/json', 'content-length': String(body.byteLength), ...headers } };
+    const onResponse = (res: http.IncomingMessage) => {
       const chunks: Buffer[] = [];
       let size = 0;
       req.setTimeout(idleMs, () => finish(faulted('the response body stalled', 'body_stalled')));
@@ -187,7 +187,14 @@ function exchange(url: URL, body: Buffer, headers: Record<string, string>, timeo
         }
         finish(null, { status: res.statusCode ?? 0, headers: res.headers, text });
       });
-    });
+    };
+    try {
+      req = mod.request(url, options, onResponse);
+    } catch (e) {
+      // A request Node refuses to send (a header value with a line break, an unsupported scheme): no attempt can help.
+      return reject(faulted(`the request cannot be sent: ${(e as Error).message}`, 'client_error'));
+    }
+    const timer = setTimeout(() => finish(faulted(`no complete answer within ${(timeoutMs / 1000).toFixed(1)} s`, 'timeout')), timeoutMs);
     req.on('error', (e: Error & { code?: string }) => {
       // A pooled socket the server had already closed: the request never reached it; the caller sends it again.
       if (req.reusedSocket && !settled && (e.code === 'ECONNRESET' || e.code === 'EPIPE')) return finish(Object.assign(e, { stale: true }));
@@ -208,10 +215,24 @@ function headerGetter(headers: http.IncomingHttpHeaders): { get(name: string): s
 /** One attempt: a parsed body, or a classified failure. */
 async function attempt(body: Buffer, target: URL, o: TransportOptions, budgetMs: number): Promise<{ body: unknown } | AttemptFailure> {
   const timeoutMs = Math.min(o.timeoutMs, budgetMs);
+  const started = Date.now();
   let res: RawAnswer;
   try {
-    const send = () => exchange(target, body, o.headers, timeoutMs, Math.min(o.bodyTimeoutMs, timeoutMs));
-    res = await send().catch((e: Error & { stale?: boolean }) => (e.stale ? send() : Promise.reject(e)));
+    let url = target;
+    let headers = o.headers;
+    const send = () => {
+      const left = Math.max(1, timeoutMs - (Date.now() - started));
+      return exchange(url, body, headers, left, Math.min(o.bodyTimeoutMs, left));
+    };
+    for (let hops = 0; ; hops++) {
+      res = await send().catch((e: Error & { stale?: boolean }) => (e.stale ? send() : Promise.reject(e)));
+      const next = redirectTarget(res, url, hops);
+      if (typeof next === 'string') return { fault: 'client_error', status: res.status, detail: next };
+      if (!next) break;
+      // As fetch does: the credential is not sent to another origin.
+      if (next.origin !== url.origin) headers = withoutAuthorization(headers);
+      url = next;
+    }
   } catch (e) {
     const err = e as Faulted;
     return { fault: err.fault ?? 'network', detail: err.message ?? String(e) };
@@ -226,6 +247,33 @@ async function attempt(body: Buffer, target: URL, o: TransportOptions, budgetMs:
     const truncated = /^\s*[{[]/.test(res.text);
     return { fault: truncated ? 'body_truncated' : 'not_json', status: res.status, detail: `${res.status} body is ${truncated ? 'truncated JSON' : 'not JSON'} (${res.text.length} characters)` };
   }
+}
+
+/** Redirects followed per attempt (fetch allowed 20; an API needs one or two). */
+const MAX_REDIRECTS = 5;
+
+/**
+ * Where a 3xx answer sends the call: the next URL for a 307/308 (the POST and its body kept, as
+ * fetch followed them), null when `res` is no redirect, or why the call cannot follow it (a
+ * 301/302/303 turns a POST into a GET, which no chat-completions endpoint answers).
+ */
+function redirectTarget(res: RawAnswer, from: URL, hops: number): URL | string | null {
+  if (res.status < 300 || res.status > 399) return null;
+  const location = res.headers.location;
+  let next: URL | undefined;
+  try {
+    next = location ? new URL(location, from) : undefined;
+  } catch {
+    /* unreadable location */
+  }
+  if (!next || (next.protocol !== 'http:' && next.protocol !== 'https:')) return `${res.status} redirect without a usable location`;
+  if (res.status !== 307 && res.status !== 308) return `${res.status} redirect to ${next.toString()}: set the base URL to the new address`;
+  if (hops >= MAX_REDIRECTS) return `${res.status} more than ${MAX_REDIRECTS} redirects (the last to ${next.toString()})`;
+  return next;
+}
+
+function withoutAuthorization(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'authorization'));
 }
 
 /** JSON text of array elements already sent (messages, tools): a conversation's earlier messages are serialized once. */
