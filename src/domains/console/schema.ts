@@ -9,6 +9,7 @@ import { z } from 'zod';
 
 export const CASE_STATUSES = ['New', 'Working', 'Awaiting Return', 'Waiting on Customer', 'Closed'] as const;
 export const CASE_PRIORITIES = ['Low', 'Medium', 'High'] as const;
+export const CASE_ORIGINS = ['Phone', 'Email', 'Web'] as const;
 export const ENTITLEMENT_CHECKS = ['Not Checked', 'In Warranty', 'Out of Warranty', 'Not Covered - Exclusion'] as const;
 export const RESOLUTIONS = ['', 'Advance Replacement', 'Paid Repair Offered', 'Duplicate', 'Information Given'] as const;
 export const RMA_TYPES = ['Advance Replacement', 'Return for Repair'] as const;
@@ -30,7 +31,7 @@ export const CaseSchema = z.strictObject({
   subject: z.string(),
   status: z.enum(CASE_STATUSES),
   priority: z.enum(CASE_PRIORITIES),
-  origin: z.enum(['Phone', 'Email', 'Web']),
+  origin: z.enum(CASE_ORIGINS),
   opened: isoDate,
   entitlement_check: z.enum(ENTITLEMENT_CHECKS),
   entitlement_id: z.string().nullable(),

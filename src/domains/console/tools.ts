@@ -4,14 +4,15 @@
  * actions of the tasks are these operations, and the gold replay runs them directly.
  *
  * Reads: `search_console`, `list_records`, `get_record`, `lookup_records`. Writes: `update_case`,
- * `create_return_order`, `log_call`, `post_to_feed`. Writes validate what a CRM validates (known
+ * `create_return_order`, `log_call`, `post_to_feed`, `create_case`, `create_task` (a follow-up).
+ * Writes validate what a CRM validates (known
  * records, picklist values, a closed case needs a resolution, a duplicate needs its parent case);
  * whether a write is within the warranty policy is for the checks to judge, not the back-end.
  */
 import { z } from 'zod';
 import { ToolError, type ToolDef } from '../../spec/tool.js';
 import { recordOrToolError } from '../common/record-lookup.js';
-import { CALL_RESULTS, CASE_PRIORITIES, CASE_STATUSES, ENTITLEMENT_CHECKS, OBJECTS, RESOLUTIONS, RMA_REASONS, RMA_TYPES, type Case, type ConsoleObject, type ConsoleTables } from './schema.js';
+import { CALL_RESULTS, CASE_ORIGINS, CASE_PRIORITIES, CASE_STATUSES, ENTITLEMENT_CHECKS, OBJECTS, RESOLUTIONS, RMA_REASONS, RMA_TYPES, type Case, type ConsoleObject, type ConsoleTables } from './schema.js';
 import type { ConsoleState, ConsoleStore } from './state.js';
 
 export type ConsoleTool<A = any> = ToolDef<ConsoleState, A>;
@@ -190,5 +191,42 @@ const postToFeed: ConsoleTool<{ case_number: string; body: string }> = {
   },
 };
 
+type NewCase = { account_id: string; contact_id: string; asset_id?: string | null; subject: string; priority: Case['priority']; origin: Case['origin']; description?: string };
+
+const createCase: ConsoleTool<NewCase> = {
+  name: 'create_case',
+  description: "Open a new case for an account's contact (optionally about one of the account's assets): status New, entitlement Not Checked; numbered after the highest case number. Returns the case.",
+  parameters: z.strictObject({ account_id: z.string(), contact_id: z.string(), asset_id: z.string().nullable().optional(), subject: z.string().min(1), priority: z.enum(CASE_PRIORITIES), origin: z.enum(CASE_ORIGINS), description: z.string().optional() }),
+  kind: 'write', requestor: 'assistant',
+  invoke: ({ account_id, contact_id, asset_id, subject, priority, origin, description }, { state, now }) => {
+    must(state.db, 'accounts', account_id, 'Account');
+    if (must(state.db, 'contacts', contact_id, 'Contact').account_id !== account_id) throw new ToolError(`Contact ${contact_id} does not belong to account ${account_id}`);
+    if (asset_id && must(state.db, 'assets', asset_id, 'Asset').account_id !== account_id) throw new ToolError(`Asset ${asset_id} does not belong to account ${account_id}`);
+    const number = String(Math.max(0, ...state.db.ids('cases').map(Number)) + 1).padStart(8, '0');
+    const c: Case = { number, account_id, contact_id, asset_id: asset_id || null, subject: subject.trim(), status: 'New', priority, origin, opened: now.slice(0, 10), entitlement_check: 'Not Checked', entitlement_id: null, resolution: '', parent_case: null };
+    state.db.put('cases', number, c);
+    if (description?.trim()) state.notes[`${number}.description`] = description.trim();
+    feed(state, number, 'change', `Case opened (${origin}): ${c.subject}`, now);
+    return { id: number, ...c };
+  },
+};
+
+const createTask: ConsoleTool<{ case_number: string; subject: string; due: string; comments?: string }> = {
+  name: 'create_task',
+  description: 'Create an open follow-up task on a case, due on an ISO date (YYYY-MM-DD) not before today. Returns the task.',
+  parameters: z.strictObject({ case_number: z.string(), subject: z.string().min(1), due: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'an ISO date YYYY-MM-DD'), comments: z.string().optional() }),
+  kind: 'write', requestor: 'assistant',
+  invoke: ({ case_number, subject, due, comments }, { state, now }) => {
+    must(state.db, 'cases', case_number, 'Case');
+    if (due < now.slice(0, 10)) throw new ToolError(`Due date ${due} is before today (${now.slice(0, 10)})`);
+    const id = `TSK-${1001 + state.db.ids('tasks').length}`;
+    const rec = { id, case_number, type: 'Follow-up' as const, subject: subject.trim(), status: 'Open' as const, result: null, due };
+    state.db.put('tasks', id, rec);
+    if (comments?.trim()) state.notes[`${id}.comments`] = comments.trim();
+    feed(state, case_number, 'change', `Follow-up task ${id} due ${due}: ${rec.subject}`, now);
+    return rec;
+  },
+};
+
 /** The back-end operations, reads first. */
-export const consoleTools: ConsoleTool[] = [searchConsole, listRecords, getRecord, lookupRecords, updateCase, createReturnOrder, logCall, postToFeed];
+export const consoleTools: ConsoleTool[] = [searchConsole, listRecords, getRecord, lookupRecords, updateCase, createReturnOrder, logCall, postToFeed, createCase, createTask];

@@ -27,7 +27,7 @@ describe('console dataset', () => {
       expect(t.servicegym!.partial_credit!.reduce((n, p) => n + p.weight, 0), t.id).toBe(100);
     }
     expect(byId('T11').servicegym!.partial_credit!.map((p) => p.weight)).toEqual([30, 40, 20, 10]);
-    expect(loaded.domain.tools.map((t) => t.name)).toEqual(['search_console', 'list_records', 'get_record', 'lookup_records', 'update_case', 'create_return_order', 'log_call', 'post_to_feed']);
+    expect(loaded.domain.tools.map((t) => t.name)).toEqual(['search_console', 'list_records', 'get_record', 'lookup_records', 'update_case', 'create_return_order', 'log_call', 'post_to_feed', 'create_case', 'create_task']);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * The console's forms and their XHR handlers: Edit Case (picklists, the Entitlement and Parent
  * Case lookups), New Return Order (Asset lookup over the case account's assets, type and reason
- * picklists), Log a Call and Post. A handler checks what the form requires (field errors, shown by
+ * picklists), Log a Call, New Task (a follow-up with a due date not before today) and Post. A handler checks what the form requires (field errors, shown by
  * the page next to each field), then performs the back-end write through `backend.act`; a refusal
  * of the back-end is the form's alert. Success answers with the record page to go to.
  */
@@ -34,6 +34,10 @@ export function casePage(b: B, number: string, form: string): string | null {
     'log-call': () => ['Log a Call', apiForm(`Log a Call on Case ${number}`, `/api/cases/${number}/calls`,
       `<label for="f-subject">Subject</label><input id="f-subject" name="subject" data-field="subject" value="Call" required>` + picklist('result', 'Call Result', ['', ...CALL_RESULTS], '') +
       `<label for="f-comments">Comments</label><textarea id="f-comments" name="comments" data-field="comments" rows="4"></textarea>`, 'Save Call', caseUrl(number))],
+    'follow-up': () => ['New Task', apiForm(`New Follow-up Task on Case ${number}`, `/api/cases/${number}/tasks`,
+      `<label for="f-subject">Subject</label><input id="f-subject" name="subject" data-field="subject" required>` +
+      `<label for="f-due">Due Date</label><input id="f-due" name="due" type="date" data-field="due" min="${esc(b.now.slice(0, 10))}" required>` +
+      `<label for="f-comments">Comments</label><textarea id="f-comments" name="comments" data-field="comments" rows="3"></textarea>`, 'Save Task', caseUrl(number))],
     post: () => ['Post', apiForm(`Post to Case ${number}`, `/api/cases/${number}/feed`, `<label for="f-body">Post</label><textarea id="f-body" name="body" data-field="body" rows="3" required></textarea>`, 'Share', caseUrl(number))],
   };
   const make = forms[form];
@@ -78,6 +82,14 @@ export async function submitCaseForm(b: B, number: string, form: string, body: R
     const errors = required(body, [['subject', 'Subject'], ['result', 'Call Result']]);
     if (Object.keys(errors).length) return { errors, message: 'Review the errors on this page.' };
     return write(b, 'log_call', { case_number: number, subject: body.subject.trim(), result: body.result, comments: (body.comments ?? '').trim() }, caseUrl(number));
+  }
+  if (form === 'follow-up') {
+    const errors = required(body, [['subject', 'Subject'], ['due', 'Due Date']]);
+    const today = b.now.slice(0, 10);
+    if (!errors.due && !/^\d{4}-\d{2}-\d{2}$/.test(body.due)) errors.due = 'Due Date must be a date (YYYY-MM-DD).';
+    else if (!errors.due && body.due < today) errors.due = `Due Date cannot be before today (${today}).`;
+    if (Object.keys(errors).length) return { errors, message: 'Review the errors on this page.' };
+    return write(b, 'create_task', { case_number: number, subject: body.subject.trim(), due: body.due, ...((body.comments ?? '').trim() ? { comments: body.comments.trim() } : {}) }, caseUrl(number));
   }
   if (form === 'post') {
     const errors = required(body, [['body', 'Post']]);

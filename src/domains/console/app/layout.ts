@@ -1,8 +1,10 @@
 /**
  * The console's page frame (Lumen Service Console, Halden Home Appliances): header with global
- * search, object navigation, and the small client script every page shares — regions that load
+ * search, object navigation, the workspace tabs (the records opened in this session, loaded over
+ * XHR; each closes with its own button), and the small client script every page shares — regions that load
  * their content over XHR (`data-src`, `aria-busy` while loading), forms that submit over XHR
- * (`data-api`; field errors marked `aria-invalid` and announced in a `role="alert"`), and lookup
+ * (`data-api`; busy and the submit button disabled while the request runs; field errors marked
+ * `aria-invalid` and announced in a `role="alert"`), and lookup
  * fields (a combobox whose suggestions come from the back-end as a listbox of options).
  */
 import type { ConsoleObject } from '../schema.js';
@@ -34,7 +36,9 @@ label{display:block;margin:10px 0 4px;color:#34504d;font-weight:600}input,select
 [aria-invalid=true]{border-color:#c0392b;background:#fff5f4}.field-error{color:#c0392b;font-size:12px}.alert{background:#fdecea;border:1px solid #e6a39c;padding:8px 12px;border-radius:6px}
 [aria-busy=true]{opacity:.55}[aria-busy=true]::before{content:"Loading…";display:block;color:#5b6f6d;font-style:italic}
 ul[role=listbox]{list-style:none;margin:2px 0;padding:0;max-width:440px;border:1px solid #9fb3b0;border-radius:5px;background:#fff}ul[role=listbox] li{padding:6px 8px;cursor:pointer}ul[role=listbox] li:hover{background:#e6f1ef}
-.feed li{margin-bottom:8px}.pill{display:inline-block;padding:1px 8px;border-radius:10px;background:#e6f1ef;font-size:12px}.pager{display:flex;gap:12px;align-items:center;margin-top:8px}`;
+.workspace{display:flex;flex-wrap:wrap;gap:2px;padding:6px 20px 0;background:#dfe8e6;min-height:34px}.workspace .ws-tab{display:flex;align-items:center;background:#f5f8f7;border:1px solid #cfdad8;border-bottom:0;border-radius:6px 6px 0 0;max-width:260px}
+.workspace a[role=tab]{padding:6px 8px;color:#1c2b2a;text-decoration:none;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}.workspace a[aria-selected=true]{font-weight:600;color:#0f4c4a}.workspace .ws-tab:has(a[aria-selected=true]){background:#fff;border-top:3px solid #e07a2f}
+.workspace .ws-empty{margin:0 0 6px;color:#5b6f6d}.workspace button{background:none;color:#5b6f6d;padding:2px 8px}.feed li{margin-bottom:8px}.pill{display:inline-block;padding:1px 8px;border-radius:10px;background:#e6f1ef;font-size:12px}.pager{display:flex;gap:12px;align-items:center;margin-top:8px}`;
 
 const SCRIPT = `
 (function(){
@@ -52,17 +56,22 @@ const SCRIPT = `
     });
   }
   function submit(form){
-    form.addEventListener('submit',function(ev){ ev.preventDefault(); form.setAttribute('aria-busy','true');
+    form.addEventListener('submit',function(ev){ ev.preventDefault(); form.setAttribute('aria-busy','true'); var btn=form.querySelector('button[type=submit]'); btn.disabled=true;
       form.querySelectorAll('[aria-invalid]').forEach(function(e){e.removeAttribute('aria-invalid')}); form.querySelectorAll('.field-error').forEach(function(e){e.remove()});
       var alert=form.querySelector('[role=alert]'); alert.hidden=true;
       fetch(form.dataset.api,{method:'POST',headers:{'content-type':'application/json'},body:JSON.stringify(Object.fromEntries(new FormData(form)))}).then(function(r){return r.json()}).then(function(out){
         if(out.redirect){ location.assign(out.redirect); return; }
         Object.keys(out.errors||{}).forEach(function(name){ var f=form.querySelector('[data-field="'+name+'"]'); if(!f) return; f.setAttribute('aria-invalid','true');
           var p=document.createElement('p'); p.className='field-error'; p.id='err-'+name; p.textContent=out.errors[name]; f.setAttribute('aria-describedby',p.id); f.insertAdjacentElement('afterend',p); });
-        alert.textContent=out.message||'Review the errors on this page.'; alert.hidden=false; form.removeAttribute('aria-busy'); });
+        alert.textContent=out.message||'Review the errors on this page.'; alert.hidden=false; btn.disabled=false; form.removeAttribute('aria-busy'); });
     });
   }
-  function init(root){ root.querySelectorAll('[data-src]').forEach(load); root.querySelectorAll('input[data-lookup]').forEach(lookup); root.querySelectorAll('form[data-api]').forEach(submit);
+  function closeTab(btn){ var bar=btn.closest('[data-tabs]'); bar.setAttribute('aria-busy','true');
+    fetch('/ui/tabs/close',{method:'POST',headers:{'content-type':'application/json'},body:JSON.stringify({href:btn.dataset.close})}).then(function(r){return r.json()}).then(function(out){
+      if(btn.dataset.close===location.pathname){ location.assign(out.next||'/o/cases?view=open'); return; } load(bar); }); }
+  function init(root){ root.querySelectorAll('[data-tabs]').forEach(function(t){ t.dataset.src='/frag/tabs?current='+encodeURIComponent(location.pathname); });
+    root.querySelectorAll('button[data-close]').forEach(function(b){ b.addEventListener('click',function(){ closeTab(b); }); });
+    root.querySelectorAll('[data-src]').forEach(load); root.querySelectorAll('input[data-lookup]').forEach(lookup); root.querySelectorAll('form[data-api]').forEach(submit);
     root.querySelectorAll('select[data-go]').forEach(function(s){ s.addEventListener('change',function(){ location.assign(s.dataset.go+encodeURIComponent(s.value)); }); }); }
   init(document);
 })();`;
@@ -72,7 +81,7 @@ export function page(title: string, body: string, current?: ConsoleObject): stri
   const tabs = (Object.keys(LABELS) as ConsoleObject[]).map((o) => `<a href="/o/${o}"${o === current ? ' aria-current="page"' : ''}>${LABELS[o][0]}</a>`).join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)} | ${APP_NAME}</title><style>${CSS}</style></head><body>
 <header><span class="brand">${APP_NAME}</span><form role="search" action="/search" method="get"><input type="search" name="q" aria-label="Search the console" placeholder="Search cases, accounts, assets…"></form><span>Agent: Sam Ortega</span></header>
-<nav class="objects" aria-label="Objects">${tabs}</nav><main>${body}</main><script>${SCRIPT}</script></body></html>`;
+<nav class="objects" aria-label="Objects">${tabs}</nav><div class="workspace" role="tablist" aria-label="Workspace tabs" data-tabs aria-busy="true"></div><main>${body}</main><script>${SCRIPT}</script></body></html>`;
 }
 
 /** A region whose content loads over XHR from `src` (busy until it has). */

@@ -49,7 +49,8 @@ export function listPage(object: ConsoleObject, view: string, pageNo: number): s
   const picker = object === 'cases'
     ? `<label for="view">List view</label><select id="view" data-go="/o/cases?view=">${Object.entries(VIEWS).map(([k, v]) => `<option value="${k}"${k === view ? ' selected' : ''}>${v.label} cases</option>`).join('')}</select>`
     : '';
-  return page(LABELS[object][0], `<h1>${LABELS[object][0]}</h1>${picker}${lazy(`${LABELS[object][0]} list`, `/frag/list/${object}?view=${encodeURIComponent(view)}&page=${pageNo}`)}`, object);
+  const actions = object === 'cases' ? `<div class="actions" role="toolbar" aria-label="List actions"><a class="btn" href="/o/cases/new">New Case</a></div>` : '';
+  return page(LABELS[object][0], `<h1>${LABELS[object][0]}</h1>${actions}${picker}${lazy(`${LABELS[object][0]} list`, `/frag/list/${object}?view=${encodeURIComponent(view)}&page=${pageNo}`)}`, object);
 }
 
 /** The list fragment: rows of one page and the pager. */
@@ -103,8 +104,10 @@ export async function recordPage(b: B, object: ConsoleObject, id: string): Promi
   const title = `${LABELS[object][1]} ${object === 'cases' ? id : titleOf(b.state.db, object, id)}`;
   const base = `/r/cases/${encodeURIComponent(id)}`;
   const actions = object === 'cases'
-    ? `<div class="actions" role="toolbar" aria-label="Case actions"><a class="btn" href="${base}/edit">Edit</a><a class="btn" href="${base}/return-order">New Return Order</a><a class="btn" href="${base}/log-call">Log a Call</a><a class="btn secondary" href="${base}/post">Post</a></div>`
-    : '';
+    ? `<div class="actions" role="toolbar" aria-label="Case actions"><a class="btn" href="${base}/edit">Edit</a><a class="btn" href="${base}/return-order">New Return Order</a><a class="btn" href="${base}/log-call">Log a Call</a><a class="btn" href="${base}/follow-up">New Task</a><a class="btn secondary" href="${base}/post">Post</a></div>`
+    : object === 'accounts'
+      ? `<div class="actions" role="toolbar" aria-label="Account actions"><a class="btn" href="/o/cases/new?account=${encodeURIComponent(id)}">New Case</a></div>`
+      : '';
   const related = (RELATED[object] ?? []).map(([label], i) => lazy(label, `/frag/related/${object}/${encodeURIComponent(id)}/${i}`)).join('');
   const feed = object === 'cases'
     ? `<section class="card" aria-label="Feed"><h2>Feed</h2><ul class="feed">${b.state.feed.filter((f) => f.case_number === id).map((f) => `<li><span class="pill">${esc(f.kind)}</span> ${esc(f.at.slice(0, 10))}: ${esc(f.body)}</li>`).reverse().join('') || '<li>No activity yet.</li>'}</ul></section>`
