@@ -13,50 +13,13 @@
  * any trajectory is read).
  */
 import type { Command } from 'commander';
-import { z } from 'zod';
 import { BadInputError } from '../spec/errors.js';
-import { ChatMessageSchema, type ChatMessage } from '../spec/messages.js';
-import { loadDomain } from '../domains/index.js';
-import { selectTasks } from '../run/task-run.js';
+import { selectTasks } from '../run/select-tasks.js';
 import { parsePersonas } from '../users/personas.js';
-import { replayTrajectory, type TrajectoryReplay } from '../run/replay-trajectory.js';
-import { parseJsonText, readTextFile, validate } from '../util/json-file.js';
-import { resolveLiveModelConfig } from '../models/config.js';
-import { createModel } from '../models/providers.js';
+import type { TrajectoryReplay } from '../run/replay-trajectory.js';
+import type { TrajectoryInput } from './trajectory-file.js';
 import { parseResultsFlags, writeEvaluateResults, type EvaluatedTrajectory } from './results-flags.js';
 import { progressLogger } from './output.js';
-
-const TrajectorySchema = z.array(ChatMessageSchema);
-const LineSchema = z.looseObject({ task_id: z.string().optional(), persona: z.string().optional(), messages: TrajectorySchema });
-
-/** One trajectory to score. */
-export interface TrajectoryInput {
-  /** Where it came from, for messages: `file` or `file:line`. */
-  where: string;
-  taskId: string | undefined;
-  /** The persona the customer played (persona-scoped checks apply to it), when the line names one. */
-  persona?: string;
-  messages: ChatMessage[];
-}
-
-/**
- * Reads a trajectory file: a JSON message list, or JSON Lines of lists or `{task_id?, messages}`.
- * @throws BadInputError naming the file, the line and the JSON path of the first malformed message.
- */
-export function readTrajectories(file: string): TrajectoryInput[] {
-  const text = readTextFile(file);
-  if (!/\.jsonl$/i.test(file) && text.trimStart().startsWith('[')) {
-    return [{ where: file, taskId: undefined, messages: validate(TrajectorySchema, parseJsonText(text, file), file) }];
-  }
-  return text.split('\n').flatMap((line, i) => {
-    if (line.trim() === '') return [];
-    const where = `${file}:${i + 1}`;
-    const value = parseJsonText(line, where);
-    if (Array.isArray(value)) return [{ where, taskId: undefined, messages: validate(TrajectorySchema, value, where) }];
-    const v = validate(LineSchema, value, where);
-    return [{ where, taskId: v.task_id, ...(v.persona !== undefined ? { persona: v.persona } : {}), messages: v.messages }];
-  });
-}
 
 /** What one scored trajectory reports (the `--json` shape). */
 function report(t: TrajectoryInput, taskId: string, r: TrajectoryReplay) {
@@ -89,6 +52,12 @@ export function registerEvaluate(program: Command, setExit: (code: number) => vo
     .option('--fail-under <reward>', 'exit 1 when the reward mean is below this (0..1)')
     .option('-q, --quiet', 'no progress on stderr')
     .action(async (file: string, flags) => {
+      // The command's heavy modules load when it runs: `--help` and the other commands need none of them.
+      const { loadDomain } = await import('../domains/index.js');
+      const { replayTrajectory } = await import('../run/replay-trajectory.js');
+      const { resolveLiveModelConfig } = await import('../models/config.js');
+      const { createModel } = await import('../models/providers.js');
+      const { readTrajectories } = await import('./trajectory-file.js');
       const resultsFlags = parseResultsFlags(flags);
       const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir });
       const inputs = readTrajectories(file);

@@ -9,16 +9,11 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { BadInputError } from '../spec/errors.js';
-import { Tau2ResultsSchema } from '../spec/tau2-results.js';
-import { loadDomain } from '../domains/index.js';
-import { DEFAULT_STORE_PATH, RunStore } from '../store/store.js';
-import { writeEpisodeLogs } from '../store/run-log.js';
-import { importTau2Simulations, type Tau2Import } from '../run/import-tau2.js';
+import { DEFAULT_STORE_PATH } from '../store/paths.js';
+import type { Tau2Import } from '../run/import-tau2.js';
 import { summarizeRun } from '../run/summary.js';
 import { parseJsonText, readTextFile, validate } from '../util/json-file.js';
 import { sha256Hex } from '../util/canonical.js';
-import { resolveLiveModelConfig } from '../models/config.js';
-import { createModel } from '../models/providers.js';
 import { table } from './output.js';
 
 const pct = (a: number, n: number) => (n ? `${Math.round((1000 * a) / n) / 10}%` : '-');
@@ -46,6 +41,14 @@ export function registerImportTau2(program: Command, setExit: (code: number) => 
     .option('--no-store', 'do not save the run')
     .option('--json', 'print the agreement as JSON')
     .action(async (file: string, flags) => {
+      // The command's heavy modules load when it runs: `--help` and the other commands need none of them.
+      const { Tau2ResultsSchema } = await import('../spec/tau2-results.js');
+      const { loadDomain } = await import('../domains/index.js');
+      const { RunStore } = await import('../store/store.js');
+      const { writeEpisodeLogs } = await import('../store/run-log.js');
+      const { importTau2Simulations } = await import('../run/import-tau2.js');
+      const { resolveLiveModelConfig } = await import('../models/config.js');
+      const { createModel } = await import('../models/providers.js');
       const text = readTextFile(file);
       const results = validate(Tau2ResultsSchema, parseJsonText(text, file), file);
       const domain: string = flags.domain ?? results.info.environment_info.domain_name;

@@ -6,7 +6,8 @@
  * the version) and how many succeeded — per version, never one pooled reward for the run.
  */
 import type { Command } from 'commander';
-import { DEFAULT_STORE_PATH, RunStore } from '../store/store.js';
+import { DEFAULT_STORE_PATH } from '../store/paths.js';
+import type { RunStore } from '../store/store.js';
 import { promptVersions, type ReleaseEntry } from '../release/lifecycle.js';
 import { table } from './output.js';
 import { isSuccess } from '../evaluation/pass-k.js';
@@ -47,7 +48,9 @@ export function registerPrompts(program: Command, setExit: (code: number) => voi
     .description('list prompt versions and their release state (from optimise runs in the store)')
     .option('--db <path>', 'run store (SQLite)', DEFAULT_STORE_PATH)
     .option('--json', 'print the versions as JSON')
-    .action((flags) => {
+    .action(async (flags) => {
+      // SQLite loads when the command runs, not for `--help` or other commands.
+      const { RunStore } = await import('../store/store.js');
       const store = RunStore.open(flags.db, { readonly: true });
       try {
         const versions = promptVersions(storedReleases(store)).map((v) => ({ ...v, results: versionResults(store, v.run_id, v.version) }));

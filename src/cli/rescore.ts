@@ -9,15 +9,13 @@ import type { Command } from 'commander';
 import type { LoadedDomain } from '../spec/domain.js';
 import type { Receipt } from '../spec/receipt.js';
 import { BadInputError } from '../spec/errors.js';
-import { loadDomain } from '../domains/index.js';
-import { DEFAULT_STORE_PATH, RunStore } from '../store/store.js';
-import { readEpisodeLogs } from '../store/run-log.js';
+import { DEFAULT_STORE_PATH } from '../store/paths.js';
+import type { RunStore } from '../store/store.js';
 import type { EpisodeRunLog } from '../spec/run-log.js';
-import { createModel } from '../models/providers.js';
-import { notRescorable, rescoreEpisode, skippedOutcome, type RescoreOutcome } from '../run/rescore.js';
+import type { RescoreOutcome } from '../run/rescore.js';
 
 /** Loads the dataset an episode was run on: a tau2 folder as recorded (or `--data-dir`), else servicegym's own. */
-function datasetLoader(dataDir: string | undefined): (r: EpisodeRunLog) => LoadedDomain<any> {
+function datasetLoader(dataDir: string | undefined, loadDomain: typeof import('../domains/index.js').loadDomain): (r: EpisodeRunLog) => LoadedDomain<any> {
   const cache = new Map<string, LoadedDomain<any>>();
   return (r) => {
     const dir = dataDir ?? (r.dataset.kind === 'tau2' ? r.dataset.source : undefined);
@@ -30,10 +28,14 @@ function datasetLoader(dataDir: string | undefined): (r: EpisodeRunLog) => Loade
 
 /** Re-scores every episode of `runId` in `store`. */
 export async function rescoreRun(store: RunStore, runId: string, dataDir?: string): Promise<RescoreOutcome[]> {
+  const { loadDomain } = await import('../domains/index.js');
+  const { readEpisodeLogs } = await import('../store/run-log.js');
+  const { createModel } = await import('../models/providers.js');
+  const { notRescorable, rescoreEpisode, skippedOutcome } = await import('../run/rescore.js');
   if (!store.getRun(runId)) throw new BadInputError(`no run '${runId}' in the store (servicegym view lists the runs)`);
   const judgeCalls = store.receipts(runId).filter((r) => r.kind === 'llm_judge').map((r) => ({ kind: r.kind, provider: r.provider, endpoint: r.endpoint, request: r.request, response: r.response, elapsed_seconds: r.elapsed_seconds }) as Receipt);
   const judge = judgeCalls.length ? createModel('replay', { receipts: judgeCalls, model: String((judgeCalls[0].request as { model?: unknown }).model ?? 'judge') }) : undefined;
-  const load = datasetLoader(dataDir);
+  const load = datasetLoader(dataDir, loadDomain);
   const out: RescoreOutcome[] = [];
   for (const e of readEpisodeLogs(store, runId)) {
     const r = e.record;
@@ -52,6 +54,8 @@ export function registerRescore(program: Command, setExit: (code: number) => voi
     .option('--data-dir <dir>', 'the tau2-bench domain folder to load tasks from (default: the one recorded, or servicegym\'s own dataset)')
     .option('--json', 'print the outcome per episode as JSON')
     .action(async (runId: string, flags) => {
+      // SQLite and the domains load when the command runs, not for `--help` or other commands.
+      const { RunStore } = await import('../store/store.js');
       const store = RunStore.open(flags.db, { create: false });
       try {
         const outcomes = await rescoreRun(store, runId, flags.dataDir);

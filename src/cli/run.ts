@@ -15,12 +15,12 @@ import { addSurfaceFlags, surfaceFromFlags, tasksOnSurface } from './surface-fla
 import type { TaskEvaluation } from '../evaluation/types.js';
 import { isSuccess } from '../evaluation/pass-k.js';
 import { loadDomain } from '../domains/index.js';
-import { DEFAULT_STORE_PATH, RunStore } from '../store/store.js';
+import { DEFAULT_STORE_PATH } from '../store/paths.js';
+import type { RunStore } from '../store/store.js';
 import { episodesPerTrial, excludedLines, runDomainTasks, strictTaskSelection } from '../run/task-run.js';
 import { acquireRunLock, type RunLock } from '../store/run-lock.js';
 import { unattachedUsage, type RunAttempt } from '../run/receipt-accounting.js';
 import { mergeUsage } from '../run/run-tasks.js';
-import { readEpisodeLogs } from '../store/run-log.js';
 import { mergeReportRows, reportRowOf, reportRowOfStored, type EpisodeReportRow } from '../run/report-rows.js';
 import { parsePersonas, PERSONAS } from '../users/personas.js';
 import type { FinishedEpisode } from '../run/run-tasks.js';
@@ -71,6 +71,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
       const { RunStore } = await import('../store/store.js');
       const { episodesPerTrial, excludedLines, runDomainTasks, strictTaskSelection } = await import('../run/task-run.js');
       const { acquireRunLock } = await import('../store/run-lock.js');
+      const { readEpisodeLogs } = await import('../store/run-log.js');
       const { unattachedUsage } = await import('../run/receipt-accounting.js');
       const { mergeUsage } = await import('../run/run-tasks.js');
       const { mergeReportRows, reportRowOf, reportRowOfStored } = await import('../run/report-rows.js');
@@ -88,7 +89,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
       const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir, policy: flags.policyVariant, solo: flags.solo === true });
       const strict = flags.strict === true;
       const extras = parseRunExtras(flags, loaded.policy);
-      const surface = surfaceFromFlags(flags, loaded);
+      const surface = await surfaceFromFlags(flags, loaded);
       if (!['tool_result', 'user_message'].includes(flags.screenshots)) throw new BadInputError(`--screenshots must be tool_result or user_message, got '${flags.screenshots}'`);
       const { tasks: selected, excluded } = strictTaskSelection(loaded, selectRunTasks(loaded, flags.tasks, extras), strict);
       const tasks = tasksOnSurface(loaded, selected, surface, flags.tasks !== undefined);

@@ -10,20 +10,22 @@ import type { LoadedDomain } from '../spec/domain.js';
 import { BadInputError } from '../spec/errors.js';
 import type { Surface } from '../spec/surface.js';
 import type { Task } from '../spec/task.js';
-import { surfaceWithOptions, surfaces } from '../surfaces/index.js';
+import { SURFACE_NAMES } from '../surfaces/names.js';
 
 /** Adds `--surface` and `--surface-option` to a command. */
 export function addSurfaceFlags(cmd: Command): Command {
   return cmd
-    .option('--surface <name>', `how the agent reaches the back-end (${Object.keys(surfaces).join(', ')}; default: the dataset's own surface, else api)`)
+    .option('--surface <name>', `how the agent reaches the back-end (${SURFACE_NAMES.join(', ')}; default: the dataset's own surface, else api)`)
     .option('--surface-option <key=value>', 'a surface option, repeatable (pixels: format=png|jpeg, quality=1..100, latency_ms, transition_ms, document=images|text)', (v: string, acc: string[] = []) => [...acc, v]);
 }
 
 /**
  * The surface the flags name, else the dataset's own (`loaded.surface`), else `api`, with its
- * options. Throws BadInputError for an unknown surface or a malformed option.
+ * options. Throws BadInputError for an unknown surface or a malformed option. Async: the surfaces
+ * (browsers, PDF rendering) load only when a command runs, not for its `--help`.
  */
-export function surfaceFromFlags(flags: { surface?: string; surfaceOption?: string[] }, loaded?: Pick<LoadedDomain<any>, 'surface'>): Surface {
+export async function surfaceFromFlags(flags: { surface?: string; surfaceOption?: string[] }, loaded?: Pick<LoadedDomain<any>, 'surface'>): Promise<Surface> {
+  const { surfaceWithOptions } = await import('../surfaces/index.js');
   const options: Record<string, string> = {};
   for (const kv of flags.surfaceOption ?? []) {
     const i = kv.indexOf('=');

@@ -19,15 +19,10 @@
  */
 import type { Command } from 'commander';
 import { addSurfaceFlags, surfaceFromFlags, tasksOnSurface } from './surface-flags.js';
-import { loadDomain } from '../domains/index.js';
-import { RunStore, DEFAULT_STORE_PATH } from '../store/store.js';
-import { excludedLines, runDomainTasks, selectTasks, strictTaskSelection } from '../run/task-run.js';
-import { formatLintReport, lintDataset } from '../evaluation/lint.js';
+import { DEFAULT_STORE_PATH } from '../store/paths.js';
 import { parsePersonas, PERSONAS } from '../users/personas.js';
 import { personaTable } from './run-report.js';
 import { classifyValidateEpisode, notJudgedClause } from './validate-verdict.js';
-import { resolveLiveModelConfig } from '../models/config.js';
-import { createModel } from '../models/providers.js';
 import { episodeTable, summaryText } from './run-report.js';
 import { reportRowOf } from '../run/report-rows.js';
 import { progressLogger, snakeKeys } from './output.js';
@@ -61,11 +56,18 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
     .option('-o, --output <file>', 'also write the per-episode results: .jsonl, .csv or .xml (JUnit)')
     .option('--fail-under <reward>', 'exit 1 when the reward mean is below this (0..1)')
     .action(async (flags) => {
+      // The command's heavy modules load when it runs: `--help` and the other commands need none of them.
+      const { loadDomain } = await import('../domains/index.js');
+      const { RunStore } = await import('../store/store.js');
+      const { excludedLines, runDomainTasks, selectTasks, strictTaskSelection } = await import('../run/task-run.js');
+      const { formatLintReport, lintDataset } = await import('../evaluation/lint.js');
+      const { resolveLiveModelConfig } = await import('../models/config.js');
+      const { createModel } = await import('../models/providers.js');
       const log = progressLogger(flags.quiet);
       const { output, failUnder } = parseResultsFlags(flags);
       const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir, policy: flags.policyVariant, solo: flags.solo === true });
       const strict = flags.strict === true;
-      const surface = surfaceFromFlags(flags, loaded);
+      const surface = await surfaceFromFlags(flags, loaded);
       const { tasks: selected, excluded } = strictTaskSelection(loaded, selectTasks(loaded, flags.tasks?.split(',').map((s: string) => s.trim()).filter(Boolean)), strict);
       const tasks = tasksOnSurface(loaded, selected, surface, flags.tasks !== undefined);
       checkGoldTools(loaded, tasks, flags.dataDir);

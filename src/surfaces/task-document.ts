@@ -6,7 +6,7 @@
  * with Helvetica, at 96 dpi).
  */
 import { inflateSync } from 'node:zlib';
-import { PDFDocument, StandardFonts, rgb, type PDFFont } from 'pdf-lib';
+import type { PDFFont } from 'pdf-lib';
 import type { BrowserContext } from 'playwright-core';
 import type { TaskDocument } from './pixel-app.js';
 
@@ -47,6 +47,8 @@ function wrap(text: string, font: PDFFont, size: number, width: number): string[
 
 /** Lays `doc` out and writes its PDF (deterministic bytes). */
 export async function layOutDocument(doc: TaskDocument): Promise<LaidOutDocument> {
+  // pdf-lib loads with the first document, not with every command that can reach this surface.
+  const { PDFDocument, StandardFonts, rgb } = await import('pdf-lib');
   const pdf = await PDFDocument.create();
   for (const set of [pdf.setCreationDate, pdf.setModificationDate]) set.call(pdf, FIXED_DATE);
   pdf.setTitle(doc.title);

@@ -11,7 +11,6 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { createAdaptorServer } from '@hono/node-server';
 import type { Domain } from '../spec/domain.js';
 import type { ActionOutcome } from '../spec/tool.js';
 
@@ -63,6 +62,7 @@ export interface AppServer {
 
 /** Serves `fetch` on 127.0.0.1 at an ephemeral port; resolves once it listens. */
 export async function serveApp(fetch: WebFetch): Promise<AppServer> {
+  const { createAdaptorServer } = await import('@hono/node-server');
   const server = createAdaptorServer({ fetch, hostname: '127.0.0.1' }) as Server;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -7,6 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAirlineDb, airlineDbHash } from '../../src/domains/airline/index.js';
+import { loadRetailDb, retailDbHash } from '../../src/domains/retail/index.js';
+import { pythonKeyOrder } from '../../src/domains/common/json-key-order.js';
 import { dbCacheDir } from '../../src/domains/common/tau2-folder.js';
 import { CowDb } from '../../src/env/cow-db.js';
 import { HAS_SHARED, SHARED, tmpDir } from '../support/paths.js';
@@ -41,6 +43,24 @@ describe.skipIf(!HAS_SHARED)('validated DB kept on disk', () => {
     fs.writeFileSync(c, text.replace('"flights"', '"flights" ').trimEnd() + '\n');
     loadAirlineDb(c);
     expect(fs.readdirSync(path.join(dir, 'cache', 'validated-db'))).toHaveLength(2);
+  });
+
+  it("retail's copy keeps the text order of its integer-keyed dicts (variants print in tau2's order; same DB hash)", () => {
+    const text = fs.readFileSync(path.join(SHARED, 'peers/tau2/retail/db.json'), 'utf8');
+    const a = path.join(dir, 'retail-a.json');
+    const b = path.join(dir, 'retail-b.json');
+    fs.writeFileSync(a, text);
+    fs.writeFileSync(b, text);
+    const validated = loadRetailDb(a);
+    expect(fs.readdirSync(path.join(dir, 'cache', 'validated-db')).filter((f) => f.endsWith('-key-orders.json'))).toHaveLength(1);
+    const copy = loadRetailDb(b);
+    expect(copy).not.toBe(validated);
+    expect(JSON.stringify(copy)).toBe(JSON.stringify(validated));
+    // Product 1075968781 lists its variants in an order JavaScript's objects do not keep.
+    const variants = (db: typeof copy) => db.products['1075968781'].variants;
+    expect(pythonKeyOrder(variants(validated))).not.toEqual(Object.keys(variants(validated)));
+    expect(pythonKeyOrder(variants(copy))).toEqual(pythonKeyOrder(variants(validated)));
+    expect(retailDbHash(new CowDb(copy) as never)).toBe(retailDbHash(new CowDb(validated) as never));
   });
 
   it('a bad file is still reported with its path (nothing cached for it)', () => {

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { BadInputError, jsonPath } from '../../spec/errors.js';
 import { TaskSchema, type Task } from '../../spec/task.js';
 import { parseJsonText, readTextFile } from '../../util/json-file.js';
+import { integerKeyOrders, rememberKeyOrders } from './json-key-order.js';
 
 /**
  * Validates `value`; throws {@link BadInputError} naming `file` and the JSON path of the first
@@ -64,8 +65,8 @@ export function createCachedDbLoader<D>(parse: (value: unknown, file: string, te
     const hit = cache.get(real);
     if (hit && hit.mtimeMs === stat.mtimeMs && hit.size === stat.size) return hit.db;
     const text = readTextFile(file);
-    const db = (opts.schema && validatedCopy<D>(text, opts.schema)) || parse(parseJsonText(text, file), file, text);
-    if (opts.schema) rememberValidated(text, opts.schema, db);
+    const db = (opts.schema && validatedCopy<D>(text, opts)) || parse(parseJsonText(text, file), file, text);
+    if (opts.schema) rememberValidated(text, opts, db);
     cache.set(real, { mtimeMs: stat.mtimeMs, size: stat.size, db });
     return db;
   };
@@ -80,6 +81,12 @@ export interface DbCacheOptions {
    * with one `JSON.parse` instead of validating again; a changed file or schema misses the cache.
    */
   schema?: z.ZodType;
+  /**
+   * `parse` also keeps the text order of dicts with integer-like keys (`rememberKeyOrders` of
+   * `integerKeyOrders(text)`, see `json-key-order.ts`), which JSON does not carry: the disk copy
+   * then stores those orders beside the DB and the loader attaches them again on reading it.
+   */
+  keyOrders?: boolean;
 }
 
 /**
@@ -93,33 +100,44 @@ export function dbCacheDir(env: NodeJS.ProcessEnv = process.env): string | null 
 
 const schemaKeys = new WeakMap<z.ZodType, string>();
 
-function cacheFile(text: string, schema: z.ZodType): string | null {
+function cacheFile(text: string, opts: DbCacheOptions): string | null {
   const dir = dbCacheDir();
-  if (!dir) return null;
+  const schema = opts.schema;
+  if (!dir || !schema) return null;
   let key = schemaKeys.get(schema);
   if (!key) schemaKeys.set(schema, (key = createHash('sha256').update(JSON.stringify(z.toJSONSchema(schema, { unrepresentable: 'any' }))).digest('hex').slice(0, 16)));
-  return path.join(dir, 'validated-db', `${createHash('sha256').update(text).digest('hex')}-${key}.json`);
+  return path.join(dir, 'validated-db', `${createHash('sha256').update(text).digest('hex')}-${key}${opts.keyOrders ? '-key-orders' : ''}.json`);
+}
+
+/** A disk copy with key orders: the DB and its `integerKeyOrders` entries. */
+interface OrderedCopy {
+  db: unknown;
+  key_orders: [string, string[]][];
 }
 
 /** The validated copy of `text` from the disk cache, or undefined (no copy, unreadable, or caching off). */
-function validatedCopy<D>(text: string, schema: z.ZodType): D | undefined {
-  const f = cacheFile(text, schema);
+function validatedCopy<D>(text: string, opts: DbCacheOptions): D | undefined {
+  const f = cacheFile(text, opts);
   if (!f) return undefined;
   try {
-    return JSON.parse(fs.readFileSync(f, 'utf8')) as D;
+    const copy = JSON.parse(fs.readFileSync(f, 'utf8')) as unknown;
+    if (!opts.keyOrders) return copy as D;
+    const { db, key_orders } = copy as OrderedCopy;
+    return rememberKeyOrders(db, new Map(key_orders)) as D;
   } catch {
     return undefined;
   }
 }
 
 /** Keeps a validated copy on disk (written atomically; a failure to write only loses the speed-up). */
-function rememberValidated(text: string, schema: z.ZodType, db: unknown): void {
-  const f = cacheFile(text, schema);
+function rememberValidated(text: string, opts: DbCacheOptions, db: unknown): void {
+  const f = cacheFile(text, opts);
   if (!f || fs.existsSync(f)) return;
   try {
     fs.mkdirSync(path.dirname(f), { recursive: true });
     const tmp = `${f}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify(db));
+    const copy: unknown = opts.keyOrders ? ({ db, key_orders: [...integerKeyOrders(text)] } satisfies OrderedCopy) : db;
+    fs.writeFileSync(tmp, JSON.stringify(copy));
     fs.renameSync(tmp, f);
   } catch {
     // read-only home, full disk: the next process validates again

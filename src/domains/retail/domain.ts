@@ -27,10 +27,12 @@ export function parseRetailDb(value: unknown, file = 'db.json', text?: string): 
 
 /**
  * The validated retail DB of `file`, read and validated once per process (cached by real path,
- * size and modification time). Shared: never mutate it — episodes write through {@link CowDb}
- * views. Throws {@link BadInputError} naming the file (and the JSON path of malformed content).
+ * size and modification time); later processes read the validated copy kept on disk, with the
+ * text order of its integer-keyed dicts (`createCachedDbLoader`'s `schema` and `keyOrders`).
+ * Shared: never mutate it — episodes write through {@link CowDb} views. Throws
+ * {@link BadInputError} naming the file (and the JSON path of malformed content).
  */
-export const loadRetailDb: (file: string) => RetailDb = createCachedDbLoader(parseRetailDb);
+export const loadRetailDb: (file: string) => RetailDb = createCachedDbLoader(parseRetailDb, { schema: RetailDbSchema, keyOrders: true });
 
 const applyPatch = tableInitialStateHook<RetailDb>('retail', RETAIL_RECORD_SCHEMAS);
 

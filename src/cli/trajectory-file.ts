@@ -1,0 +1,39 @@
+/**
+ * The trajectory files `servicegym evaluate` scores: a JSON message list, or JSON Lines of lists or
+ * `{"task_id"?, "persona"?, "messages"}` (loaded by the command when it runs, with the message schemas).
+ */
+import { z } from 'zod';
+import { ChatMessageSchema, type ChatMessage } from '../spec/messages.js';
+import { parseJsonText, readTextFile, validate } from '../util/json-file.js';
+
+const TrajectorySchema = z.array(ChatMessageSchema);
+const LineSchema = z.looseObject({ task_id: z.string().optional(), persona: z.string().optional(), messages: TrajectorySchema });
+
+/** One trajectory to score. */
+export interface TrajectoryInput {
+  /** Where it came from, for messages: `file` or `file:line`. */
+  where: string;
+  taskId: string | undefined;
+  /** The persona the customer played (persona-scoped checks apply to it), when the line names one. */
+  persona?: string;
+  messages: ChatMessage[];
+}
+
+/**
+ * Reads a trajectory file: a JSON message list, or JSON Lines of lists or `{task_id?, messages}`.
+ * @throws BadInputError naming the file, the line and the JSON path of the first malformed message.
+ */
+export function readTrajectories(file: string): TrajectoryInput[] {
+  const text = readTextFile(file);
+  if (!/\.jsonl$/i.test(file) && text.trimStart().startsWith('[')) {
+    return [{ where: file, taskId: undefined, messages: validate(TrajectorySchema, parseJsonText(text, file), file) }];
+  }
+  return text.split('\n').flatMap((line, i) => {
+    if (line.trim() === '') return [];
+    const where = `${file}:${i + 1}`;
+    const value = parseJsonText(line, where);
+    if (Array.isArray(value)) return [{ where, taskId: undefined, messages: validate(TrajectorySchema, value, where) }];
+    const v = validate(LineSchema, value, where);
+    return [{ where, taskId: v.task_id, ...(v.persona !== undefined ? { persona: v.persona } : {}), messages: v.messages }];
+  });
+}
