@@ -5,8 +5,10 @@
  * - P2 load test: N episodes of the LLM agent against the LLM user simulator on a loopback mock
  *   model (its own process) answering every call after 300 ms, C calls per episode, `-j 200`,
  *   through `servicegym run` into a store. The ideal critical path is ceil(N / j) waves of C
- *   calls × 300 ms; the ratio is wall time over it. Peak RSS of the run's process, and memory per
- *   1,000 episodes (peak minus the RSS before the run, scaled).
+ *   calls × 300 ms; the ratio is wall time over it. The run's CPU time per model call (user +
+ *   system, start-up included: reliable on a loaded machine, where the wall ratio is not; the
+ *   load average is printed beside it). Peak RSS of the run's process, and memory per 1,000
+ *   episodes (peak minus the RSS before the run, scaled).
  * - Store bytes per episode at 10 and 40 calls per episode (SQLite file plus WAL over episodes).
  * - Start-up: `servicegym --help` and `validate` of one tau2 airline task (whole processes),
  *   and whole-process `validate` of all tau2 airline tasks.
