@@ -115,8 +115,9 @@ export async function benchWeb(): Promise<BenchRow[]> {
       const wall = (performance.now() - t0) / 1000;
       const ok = res.records.filter((r) => r.evaluation?.reward === 1).length;
       const good = ok === n && peak <= MEMORY_LIMIT;
+      const failed = res.records.filter((r) => r.evaluation?.reward !== 1).map((r) => `${r.harnessError ?? r.infraError ?? r.episode.failure?.message ?? r.episode.termination} (reward ${r.evaluation?.reward ?? '-'})`);
       if (good) sustained = n;
-      rows.push({ name: `web: ${n} concurrent T11 episodes in one worker (load ${before} -> ${load()})`, value: `${ok}/${n} at reward 1 in ${wall.toFixed(1)} s; per action ${ms(times)}; peak memory ${gib(peak)} (worker + Chromium, PSS)`, ratio: good ? 'sustained' : 'not sustained' });
+      rows.push({ name: `web: ${n} concurrent T11 episodes in one worker (load ${before} -> ${load()})`, value: `${ok}/${n} at reward 1 in ${wall.toFixed(1)} s; per action ${ms(times)}; peak memory ${gib(peak)} (worker + Chromium, PSS)${failed.length ? `; first failure: ${failed[0].slice(0, 300)}` : ''}`, ratio: good ? 'sustained' : 'not sustained' });
       if (!good) break;
     }
     rows.push({ name: 'web: concurrent episodes one worker sustains (all at reward 1, memory <= 3 GB)', value: `${sustained}${sustained === LEVELS.at(-1) ? ' or more (highest level tried)' : ''}`, ratio: `target >= 16: ${sustained >= 16 ? 'met' : 'missed'}` });
