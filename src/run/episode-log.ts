@@ -16,6 +16,7 @@ import type { TaskEvaluation } from '../evaluation/types.js';
 import type { EpisodeResult } from '../orchestrator/episode.js';
 import { canonicalHash, sha256Hex } from '../util/canonical.js';
 import { UsageTracker } from '../models/usage.js';
+import { turnTimings } from './turn-timings.js';
 
 /** A tool call as the record keeps it: the output as text, or as content parts when the tool answered with parts. */
 export function toolCallRecord(t: ToolLogEntry): ToolCallRecord {
@@ -91,6 +92,12 @@ async function states<S>(input: TaskEpisodeLogInput<S>): Promise<Pick<EpisodeRun
   return { initial_state: { ref, hash: ops.hash(initial) }, final_state: finalState };
 }
 
+/** `{turns}` when some message was produced by a recorded model call, else nothing (scripted and oracle episodes). */
+function turnsOf(messages: readonly RunLogMessage[], receipts: EpisodeResult<unknown>['receipts'] | undefined): { turns?: ReturnType<typeof turnTimings> } {
+  const turns = turnTimings(messages, receipts ?? []);
+  return turns.length ? { turns } : {};
+}
+
 /** The run-log record of one task episode. */
 export async function taskEpisodeLog<S>(input: TaskEpisodeLogInput<S>): Promise<EpisodeRunLog> {
   const ep = input.episode;
@@ -129,6 +136,6 @@ export async function taskEpisodeLog<S>(input: TaskEpisodeLogInput<S>): Promise<
     evaluation_error: input.evaluationError ?? null,
     usage,
     ...(evaluationUsage(input.evaluation) ? { evaluation_usage: evaluationUsage(input.evaluation) } : {}),
-    timings: { model_seconds: Math.round(modelSeconds * 1e6) / 1e6, elapsed_seconds: input.elapsedSeconds ?? null },
+    timings: { model_seconds: Math.round(modelSeconds * 1e6) / 1e6, elapsed_seconds: input.elapsedSeconds ?? null, ...turnsOf(messages, ep.receipts) },
   };
 }

@@ -240,6 +240,10 @@ export const EpisodeRunLogSchema = z.strictObject({
     model_seconds: z.number(),
     /** Wall seconds of the episode, when the caller measured them. */
     elapsed_seconds: z.number().nullable(),
+    /** Each agent and simulated-customer message with its model call's latency in seconds (src/run/turn-timings.ts); absent in older records. */
+    turns: z
+      .array(z.strictObject({ message_index: z.number().int().nonnegative(), role: z.enum(['assistant', 'user']), latency_seconds: z.number().nonnegative() }))
+      .optional(),
   }),
 });
 export type EpisodeRunLog = z.infer<typeof EpisodeRunLogSchema>;

@@ -5,6 +5,7 @@
  * judge's verdict); an optimiser rollout's dimensions and critical violations. An episode without
  * an evaluation still shows its transcript.
  */
+import { explainScore } from './score-explained.js';
 import type { EpisodeOutline } from '../store/store.js';
 import { RECORD_PATHS, type StoredEpisode } from '../store/run-log.js';
 import {
@@ -185,5 +186,6 @@ export function episodeDetail(
     errors: { infra, evaluation: r.evaluation_error },
     usage: Object.keys(r.usage).length ? r.usage : null,
     ...episodeExtras(r),
+    score_explained: r.evaluation?.kind === 'task' ? explainScore(r.evaluation, r.termination.reason) : null,
   };
 }

@@ -207,7 +207,12 @@ export interface EpisodeDetail {
   /** The surface the agent worked through (`api`, `terminal`, ...), when recorded. */
   surface?: string;
   /** Model seconds (sum of call latencies) and wall seconds of the episode, when recorded. */
-  timings?: { model_seconds: number; elapsed_seconds: number | null };
+  timings?: {
+    model_seconds: number;
+    elapsed_seconds: number | null;
+    /** Each agent / customer message produced by a recorded model call, with that call's latency (seconds). */
+    turns?: { message_index: number; role: 'assistant' | 'user'; latency_seconds: number }[];
+  };
   /** Back-end action seq (as evidence cites `#N`) → index of the message whose tool call caused it. */
   action_turns?: Record<string, number>;
   /** The executed tool calls in order (agent's and customer's), when recorded. */
@@ -218,6 +223,31 @@ export interface EpisodeDetail {
   state_diff?: FieldDiffView[] | null;
   /** Tool call id → the back-end writes it caused (`operation {json args}`), when recorded. */
   call_writes?: Record<string, string[]>;
+  /** Why a task episode's reward and partial score are what they are (task evaluations only). */
+  score_explained?: ScoreExplanationView | null;
+}
+
+/** One reward component of a task evaluation. */
+export interface ScoreComponentView {
+  /** DB, ENV_ASSERTION, COMMUNICATE, NL_ASSERTION, ACTION. */
+  name: string;
+  /** The check that scored it (`tau2_db`, ...), when stored. */
+  check_id: string | null;
+  /** True when it is in the task's reward basis (it counts). */
+  counts: boolean;
+  value: number | null;
+  /** Its check's evidence (what matched or differed). */
+  evidence: string | null;
+}
+
+/** The reward and the partial score, each with its formula and the reason in words. */
+export interface ScoreExplanationView {
+  termination: string;
+  components: ScoreComponentView[];
+  reward: { value: number | null; formula: string; why: string };
+  partial: { value: number; formula: string; why: string };
+  /** True when some scoring check was not judged: both numbers are lower bounds. */
+  lower_bound: boolean;
 }
 
 /** One executed tool call of an episode, for the tool-call timeline. */

@@ -176,7 +176,7 @@ describe.skipIf(SKIP !== null)(SKIP ?? 'servicegym view: find, compare, trust (c
   });
 
   describe('cost and time', () => {
-    it('shows usage by role for the run and the episode, and the tool-call timeline', async () => {
+    it('shows usage by role for the run and the episode, the tool-call timeline and each turn\'s latency', async () => {
       const { page } = await open(`#/runs/${enc(store.mockRunId)}`);
       const usage = page.locator('[data-testid="usage"]');
       await usage.waitFor(WAIT);
@@ -195,6 +195,20 @@ describe.skipIf(SKIP !== null)(SKIP ?? 'servicegym view: find, compare, trust (c
       // A timeline step opens its turn in the transcript.
       await timeline.first().locator('a').click();
       await expect.poll(() => page.locator('.turn-slot.cited').getAttribute('data-turn'), WAIT).toBe(String(await page.locator('[data-testid="tool-call"]').first().evaluate((el) => el.closest('li')!.getAttribute('data-turn'))));
+      // Beside the timeline, each turn's latency: every agent and customer message, each produced by one model call.
+      const turns = page.locator('[data-testid="turn-timings"] li');
+      const slots = (kind: string) => page.locator(`li.turn-slot.slot-${kind}`).evaluateAll((lis) => lis.map((li) => li.getAttribute('data-turn')));
+      const timed = (role: string) => page.locator(`[data-testid="turn-timings"] li[data-role="${role}"]`).evaluateAll((lis) => lis.map((li) => li.getAttribute('data-turn')));
+      expect(await timed('assistant')).toEqual(await slots('agent'));
+      expect((await timed('assistant')).length).toBe(3);
+      expect(await timed('user')).toEqual(await slots('customer'));
+      for (const text of await turns.allInnerTexts()) expect(text).toMatch(/^#\d+ (agent|customer) \d+\.\d{2} s$/);
+      expect(await page.locator('[data-testid="turn-timings-summary"]').innerText()).toMatch(/^\d+ timed turns, \d+\.\d{2} s in all; slowest #\d+ \(\d+\.\d{2} s\)$/);
+      // A timed turn opens its message in the transcript.
+      const last = turns.last();
+      const at = await last.getAttribute('data-turn');
+      await last.locator('a').click();
+      await expect.poll(() => page.locator('.turn-slot.cited').getAttribute('data-turn'), WAIT).toBe(at);
       await page.close();
     });
   });
@@ -328,6 +342,35 @@ describe.skipIf(SKIP !== null)(SKIP ?? 'servicegym view: find, compare, trust (c
       expect(await panel.locator('[data-testid="gold-actions"] li').count()).toBeGreaterThan(0);
       expect(errors).toEqual([]);
       await screenshot(page, 'use-evidence-cited');
+      await page.close();
+    });
+  });
+
+  describe('the score explained', () => {
+    it("spells out a tau2 episode's score: which components count, their values, and the reward's and the partial's formulas", async () => {
+      const { page, errors } = await open(`#/runs/${enc(store.retailId)}/episodes/${enc('2#0')}`);
+      const box = page.locator('[data-testid="score-explained"]');
+      await box.waitFor(WAIT);
+      const rows = await box.locator('[data-testid="score-components"] tbody tr').evaluateAll((trs) =>
+        trs.map((tr) => [...tr.querySelectorAll('th, td')].slice(0, 3).map((c) => (c as HTMLElement).innerText.trim())),
+      );
+      expect(rows).toEqual([
+        ['DB', 'in the reward basis', '1'],
+        ['ENV_ASSERTION', 'diagnostic only', '1'],
+        ['COMMUNICATE', 'diagnostic only', '1'],
+        ['NL_ASSERTION', 'in the reward basis', 'not judged'],
+        ['ACTION', 'diagnostic only', '1'],
+      ]);
+      expect(await box.locator('[data-testid="reward-explained"] .formula').innerText()).toBe('DB 1 × NL_ASSERTION not judged = not judged');
+      expect(await box.locator('[data-testid="reward-explained"] p').innerText()).toContain('run with --judge-model to judge it');
+      expect(await box.locator('[data-testid="partial-explained"] .formula').innerText()).toBe('(DB 1 + NL_ASSERTION 0 (not judged)) / 2 = 0.5');
+      expect(await box.innerText()).toContain('both numbers are lower bounds');
+      // A servicegym task with a partial-credit rubric whose zero-if-failed check failed (the faulty agent's wrong write).
+      await page.goto(`${live.url}#/runs/${enc(store.faultyId)}/episodes/${enc('T01#0')}`);
+      await page.locator('[data-testid="partial-explained"]').waitFor(WAIT);
+      expect(await page.locator('[data-testid="partial-explained"] .formula').innerText()).toMatch(/^0 \(a zero-if-failed check failed; the passed items would give 0\.\d+\)$/);
+      expect(await page.locator('[data-testid="partial-explained"] p').innerText()).toBe('A check the task marks zero-if-failed failed, which voids the whole partial credit.');
+      expect(errors).toEqual([]);
       await page.close();
     });
   });

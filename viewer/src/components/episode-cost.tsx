@@ -2,7 +2,8 @@
  * An episode's cost and time: usage by role (calls, tokens, latency, provider-reported cost),
  * model and wall seconds when recorded, and the tool-call timeline: every tool call in order with
  * its turn, marked as a write or an error (by glyph and text, not colour alone), each a link to
- * its turn in the transcript.
+ * its turn in the transcript; beside it, each turn's latency (the model call that produced the
+ * agent's or the simulated customer's message), as a number and a bar.
  */
 import type { EpisodeDetail, ToolStepView, TranscriptEntry } from '../../../src/viewer/types.js';
 import { usageRows } from '../../../src/viewer/usage.js';
@@ -44,6 +45,33 @@ export function ToolTimeline({ steps, turnHref, knowsWrites }: { steps: ToolStep
   );
 }
 
+type TurnTime = NonNullable<NonNullable<EpisodeDetail['timings']>['turns']>[number];
+
+/** Each timed turn: its number (a link to it), who spoke, the latency in seconds and a bar scaled to the slowest turn. */
+export function TurnTimings({ turns, turnHref }: { turns: TurnTime[]; turnHref: (i: number) => string }) {
+  if (!turns.length) return <p className="hint">No turn was timed: the episode recorded no model call per message (scripted or oracle parties, or an older record).</p>;
+  const slowest = Math.max(...turns.map((t) => t.latency_seconds), 1e-9);
+  const total = turns.reduce((s, t) => s + t.latency_seconds, 0);
+  const slowestTurn = turns.find((t) => t.latency_seconds === slowest)!;
+  return (
+    <>
+      <p className="sub" data-testid="turn-timings-summary">
+        {turns.length} timed turns, {total.toFixed(2)} s in all; slowest #{slowestTurn.message_index} ({slowest.toFixed(2)} s)
+      </p>
+      <ol className="turn-timings" data-testid="turn-timings" aria-label="latency of each turn">
+        {turns.map((t) => (
+          <li key={t.message_index} data-turn={t.message_index} data-role={t.role}>
+            <a href={turnHref(t.message_index)}>
+              <span className="step-no">#{t.message_index}</span> {t.role === 'assistant' ? 'agent' : 'customer'} <b className="secs">{t.latency_seconds.toFixed(2)} s</b>
+            </a>
+            <span className={`bar bar-${t.role}`} aria-hidden="true" style={{ width: `${Math.max(2, (t.latency_seconds / slowest) * 100)}%` }} />
+          </li>
+        ))}
+      </ol>
+    </>
+  );
+}
+
 export function EpisodeCost({ detail, turnHref }: { detail: EpisodeDetail; turnHref: (i: number) => string }) {
   const rows = usageRows(detail.usage);
   const steps = detail.tool_timeline ?? fromTranscript(detail.transcript);
@@ -63,8 +91,18 @@ export function EpisodeCost({ detail, turnHref }: { detail: EpisodeDetail; turnH
         </p>
       ) : null}
       <UsageTable rows={rows} caption="Model calls of this episode, by role" />
-      <h3>Tool-call timeline</h3>
-      <ToolTimeline steps={steps} turnHref={turnHref} knowsWrites={!!detail.tool_timeline} />
+      <div className="time-columns">
+        <div>
+          <h3>Tool-call timeline</h3>
+          <ToolTimeline steps={steps} turnHref={turnHref} knowsWrites={!!detail.tool_timeline} />
+        </div>
+        {t?.turns ? (
+          <div>
+            <h3>Turn timings</h3>
+            <TurnTimings turns={t.turns} turnHref={turnHref} />
+          </div>
+        ) : null}
+      </div>
     </section>
   );
 }

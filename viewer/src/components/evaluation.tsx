@@ -3,6 +3,7 @@ import type { CheckView, EpisodeDetail, FieldDiffView } from '../../../src/viewe
 import { Badge } from './badge.js';
 import { jsonInline } from '../format.js';
 import { EvidenceText } from './evidence-text.js';
+import { ScoreExplained } from './score-explained.js';
 
 /** How evidence links its citations to transcript turns. */
 export interface Citations {
@@ -73,7 +74,9 @@ export function Evaluation({ detail, cite }: { detail: EpisodeDetail; cite?: Cit
   const basis = Object.entries(detail.reward_breakdown);
   return (
     <div className="evaluation">
-      {basis.length > 0 ? (
+      {detail.score_explained ? (
+        <ScoreExplained score={detail.score_explained} />
+      ) : basis.length > 0 ? (
         <section>
           <h3>Reward components</h3>
           <p className="components">
