@@ -195,12 +195,14 @@ describe.skipIf(SKIP !== null)(SKIP ?? 'servicegym view: find, compare, trust (c
       // A timeline step opens its turn in the transcript.
       await timeline.first().locator('a').click();
       await expect.poll(() => page.locator('.turn-slot.cited').getAttribute('data-turn'), WAIT).toBe(String(await page.locator('[data-testid="tool-call"]').first().evaluate((el) => el.closest('li')!.getAttribute('data-turn'))));
-      // Beside the timeline, each turn's latency: every agent and customer message, each produced by one model call.
+      // Beside the timeline, each turn's latency: every agent and customer message a model call produced —
+      // all but the agent's fixed greeting (message 1), which no call produced.
       const turns = page.locator('[data-testid="turn-timings"] li');
       const slots = (kind: string) => page.locator(`li.turn-slot.slot-${kind}`).evaluateAll((lis) => lis.map((li) => li.getAttribute('data-turn')));
       const timed = (role: string) => page.locator(`[data-testid="turn-timings"] li[data-role="${role}"]`).evaluateAll((lis) => lis.map((li) => li.getAttribute('data-turn')));
-      expect(await timed('assistant')).toEqual(await slots('agent'));
-      expect((await timed('assistant')).length).toBe(3);
+      expect((await slots('agent'))[0]).toBe('1');
+      expect(await timed('assistant')).toEqual((await slots('agent')).slice(1));
+      expect(await timed('assistant')).toEqual(['3', '5', '7']);
       expect(await timed('user')).toEqual(await slots('customer'));
       for (const text of await turns.allInnerTexts()) expect(text).toMatch(/^#\d+ (agent|customer) \d+\.\d{2} s$/);
       expect(await page.locator('[data-testid="turn-timings-summary"]').innerText()).toMatch(/^\d+ timed turns, \d+\.\d{2} s in all; slowest #\d+ \(\d+\.\d{2} s\)$/);

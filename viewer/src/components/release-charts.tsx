@@ -123,33 +123,40 @@ export function SprtChart({ runId, sprt }: { runId: string; sprt: SprtView }) {
         — log-likelihood ratio of a drop (Wald); - - restarted statistic the alarm reads (CUSUM); ○ unresolved episode; ◆ critical violation. {summary}
         {sprt.min_episodes !== null ? ` Promotion needs at least ${sprt.min_episodes} episodes.` : ''}
       </figcaption>
-      <details className="sprt-steps">
-        <summary>Canary episodes ({steps.length})</summary>
-        <div className="table-scroll">
-          <table data-testid="sprt-steps">
-            <thead>
-              <tr>
-                <th scope="col">#</th>
-                <th scope="col">episode</th>
-                <th scope="col">outcome</th>
-                <th scope="col">LLR</th>
-                <th scope="col">CUSUM</th>
-              </tr>
-            </thead>
-            <tbody>
-              {steps.map((s) => (
-                <tr key={s.n} data-step={s.n}>
-                  <td>{s.n}</td>
-                  <td>{s.episode_id ? <a href={episodeHref(runId, s.episode_id)}>{s.id}</a> : <span className="mono">{s.id}</span>}</td>
-                  <td>{!s.valid ? 'invalid (not scored)' : `${s.success ? '✓ resolved' : '✗ unresolved'}${s.critical ? ' · ◆ critical violation' : ''}`}</td>
-                  <td>{s.llr.toFixed(3)}</td>
-                  <td>{s.cusum.toFixed(3)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </details>
+      <SprtSteps runId={runId} steps={steps} />
     </figure>
+  );
+}
+
+/** The canary's episodes in serving order, each linked to its episode when stored, with both statistics after it. */
+function SprtSteps({ runId, steps }: { runId: string; steps: SprtView['steps'] }) {
+  return (
+    <details className="sprt-steps">
+      <summary>Canary episodes ({steps.length})</summary>
+      <div className="table-scroll">
+        <table data-testid="sprt-steps">
+          <thead>
+            <tr>
+              <th scope="col">#</th>
+              <th scope="col">episode</th>
+              <th scope="col">outcome</th>
+              <th scope="col">LLR</th>
+              <th scope="col">CUSUM</th>
+            </tr>
+          </thead>
+          <tbody>
+            {steps.map((s) => (
+              <tr key={s.n} data-step={s.n}>
+                <td>{s.n}</td>
+                <td>{s.episode_id ? <a href={episodeHref(runId, s.episode_id)}>{s.id}</a> : <span className="mono">{s.id}</span>}</td>
+                <td>{!s.valid ? 'invalid (not scored)' : `${s.success ? '✓ resolved' : '✗ unresolved'}${s.critical ? ' · ◆ critical violation' : ''}`}</td>
+                <td>{s.llr.toFixed(3)}</td>
+                <td>{s.cusum.toFixed(3)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </details>
   );
 }

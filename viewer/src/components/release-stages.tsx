@@ -69,33 +69,7 @@ export function GateStages({ runId, stages }: { runId: string; stages: GateStage
           </tbody>
         </table>
       </div>
-      <details className="stage-checks">
-        <summary>Checks of each stage ({stages.reduce((n, s) => n + s.checks.length, 0)})</summary>
-        <div className="table-scroll">
-          <table className="checks-table" data-testid="stage-checks">
-            <thead>
-              <tr>
-                <th scope="col">stage</th>
-                <th scope="col">check</th>
-                <th scope="col">result</th>
-                <th scope="col">detail</th>
-              </tr>
-            </thead>
-            <tbody>
-              {stages.flatMap((s) =>
-                s.checks.map((c) => (
-                  <tr key={`${s.stage}/${c.name}`} data-check={c.name}>
-                    <td>{s.stage}</td>
-                    <td>{c.name.replace(/_/g, ' ')}</td>
-                    <td>{c.passed === null ? <Badge value="unjudged" text="— not decidable" /> : c.passed ? <Badge value="pass" text="✓ passed" /> : <Badge value="fail" text="✗ failed" />}</td>
-                    <td className="detail">{roundPInText(c.detail)}</td>
-                  </tr>
-                )),
-              )}
-            </tbody>
-          </table>
-        </div>
-      </details>
+      <StageChecks stages={stages} />
       {criticals.length ? (
         <div className="criticals" data-testid="critical-violations">
           <h4>Critical violations</h4>
@@ -134,5 +108,38 @@ export function ReleaseHistory({ history }: { history: ReleaseHistoryItem[] }) {
         </li>
       ))}
     </ol>
+  );
+}
+
+/** Every check of every stage, behind a disclosure: passed, failed or not decidable, with its detail (p-values rounded). */
+function StageChecks({ stages }: { stages: GateStageView[] }) {
+  return (
+    <details className="stage-checks">
+      <summary>Checks of each stage ({stages.reduce((n, s) => n + s.checks.length, 0)})</summary>
+      <div className="table-scroll">
+        <table className="checks-table" data-testid="stage-checks">
+          <thead>
+            <tr>
+              <th scope="col">stage</th>
+              <th scope="col">check</th>
+              <th scope="col">result</th>
+              <th scope="col">detail</th>
+            </tr>
+          </thead>
+          <tbody>
+            {stages.flatMap((s) =>
+              s.checks.map((c) => (
+                <tr key={`${s.stage}/${c.name}`} data-check={c.name}>
+                  <td>{s.stage}</td>
+                  <td>{c.name.replace(/_/g, ' ')}</td>
+                  <td>{c.passed === null ? <Badge value="unjudged" text="— not decidable" /> : c.passed ? <Badge value="pass" text="✓ passed" /> : <Badge value="fail" text="✗ failed" />}</td>
+                  <td className="detail">{roundPInText(c.detail)}</td>
+                </tr>
+              )),
+            )}
+          </tbody>
+        </table>
+      </div>
+    </details>
   );
 }
