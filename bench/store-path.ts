@@ -2,7 +2,8 @@
  * Benchmark: the store side of the model-call path (issue 17, item 1), in this process.
  *
  * Synthetic multi-turn episodes (a 2.3 KiB policy prompt, 8 tool schemas, a ~450-byte tool result
- * per step, each request a fresh deep copy as a live model adapter snapshots it) run 50 at a time,
+ * per step; each request has its own message and tool lists whose objects are shared, as the model
+ * adapter sends them) run 50 at a time,
  * interleaved call by call; every model call writes its receipt to a store on disk, every finished
  * episode writes a record. Measured with `process.cpuUsage` (user + system CPU, less distorted by
  * the load of a shared machine than wall time): CPU per model call of the whole loop with the
@@ -18,6 +19,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { BenchRow } from './seed-replay.js';
 
 interface StoreLike {
+  flushReceipts?(): void;
   appendReceipts(rows: object[]): void;
   queueReceipt?(row: object): void;
   appendEpisodes(rows: object[]): void;
@@ -45,7 +47,8 @@ async function drive(episodes: number, calls: number, j: number, sink: ((row: ob
     const batch = Array.from({ length: Math.min(j, episodes - start) }, (_, i) => ({ id: start + i, messages: [{ role: 'system', content: POLICY }, { role: 'assistant', content: 'Hi! How can I help you today?' }, { role: 'user', content: `I am user_${start + i}; please change reservation R${start + i}-0.` }] as Record<string, unknown>[] }));
     for (let step = 0; step < calls; step++) {
       for (const ep of batch) {
-        const request = structuredClone({ model: 'agent-model', messages: ep.messages, tools: TOOLS, temperature: 0 });
+        // As the model adapter sends it: its own lists, the message and tool objects shared.
+        const request = { model: 'agent-model', messages: ep.messages.slice(), tools: TOOLS.slice(), temperature: 0 };
         const last = step === calls - 1;
         const message = last
           ? { role: 'assistant', content: 'Your reservation is basic economy, so it cannot be changed.' }
@@ -89,11 +92,19 @@ async function measure(dir: string, episodes: number, calls: number, reps = 3): 
     const file = path.join(dir, `store-${calls}-${rep}.db`);
     const store = RunStore.open(file);
     let inStore = 0;
-    const timed = (fn: () => void) => {
+    let depth = 0;
+    const timed = <T>(fn: () => T): T => {
       const w = performance.now();
-      fn();
-      inStore += performance.now() - w;
+      depth++;
+      try {
+        return fn();
+      } finally {
+        if (--depth === 0) inStore += performance.now() - w;
+      }
     };
+    // Batched writes made from the store's own timer count too.
+    const flush = (store as { flushReceipts?: () => void }).flushReceipts?.bind(store);
+    if (flush) (store as { flushReceipts?: () => void }).flushReceipts = () => timed(flush);
     const t1 = cpuMs();
     const made = await drive(
       episodes,
@@ -120,6 +131,10 @@ export async function benchStorePath(): Promise<BenchRow[]> {
       { name: 'store path per model call, 200 episodes x 10 calls, 50 at a time (CPU: process.cpuUsage with minus without the store, median of 3)', value: `${ten.cpuPerCall.toFixed(3)} ms CPU`, ratio: `main thread inside the store: ${ten.blockedPerCall.toFixed(3)} ms wall` },
       { name: 'store path per model call, 200 episodes x 40 calls', value: `${forty.cpuPerCall.toFixed(3)} ms CPU`, ratio: `main thread inside the store: ${forty.blockedPerCall.toFixed(3)} ms wall` },
       { name: 'store bytes per episode at 10 calls vs 40 calls', value: `${ten.kibPerEpisode.toFixed(1)} KiB vs ${forty.kibPerEpisode.toFixed(1)} KiB`, ratio: `${(forty.kibPerEpisode / ten.kibPerEpisode).toFixed(2)}x for 4x the calls (linear: about 4x)` },
+      {
+        name: 'baseline (RECORDED, not measured here): the store before issue 17 (commit 4ed7580) in this benchmark on this machine',
+        value: '0.29-0.34 ms CPU per call at 10 calls, 0.41-0.42 ms at 40; 101.0 KiB vs 703.3 KiB per episode (6.96x for 4x the calls)',
+      },
     ];
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -17,6 +17,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import zlib from 'node:zlib';
+import { elementJson } from '../util/json-text.js';
 import { jsonBoundsProblem, MAX_RESPONSE_BODY_CHARS } from '../util/json-bounds.js';
 
 /** What went wrong in one failed attempt. */
@@ -276,15 +277,8 @@ function withoutAuthorization(headers: Record<string, string>): Record<string, s
   return Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'authorization'));
 }
 
-/** JSON text of array elements already sent (messages, tools): a conversation's earlier messages are serialized once. */
-const elementJson = new WeakMap<object, string>();
-
-function elementText(x: unknown): string {
-  if (typeof x !== 'object' || x === null) return JSON.stringify(x) ?? 'null';
-  let text = elementJson.get(x);
-  if (text === undefined) elementJson.set(x, (text = JSON.stringify(x) ?? 'null'));
-  return text;
-}
+/** JSON text of array elements already sent (messages, tools; shared with the run store's receipts): a conversation's earlier messages are serialized once. */
+const elementText = elementJson;
 
 /**
  * `JSON.stringify(request)`, byte for byte, for a plain request object whose array fields hold

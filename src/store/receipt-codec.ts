@@ -11,46 +11,66 @@
  *   later requests reference it by the id of their last node.
  *
  * {@link joinRequest} gives back exactly `JSON.stringify(request)`: byte-identical to the text that
- * schema v2 stored. A request without a `messages` array (or whose text cannot be split
- * unambiguously) is kept whole (`inline`).
+ * schema v2 stored. A request that is not a plain object with a `messages` array is kept whole
+ * (`inline`).
  */
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
+import { elementJson } from '../util/json-text.js';
 
 /** A request's JSON text, split for content-addressed storage. */
 export type SplitRequest =
   | { kind: 'inline'; text: string }
-  | { kind: 'split'; template: string; slot: number; messages: string[] };
-
-/** Placeholder put in the `messages` slot while serialising the rest of the request. */
-const PLACEHOLDER = '\u0000servicegym:messages\u0000';
-const KEY = '"messages":';
-const MARK = KEY + JSON.stringify(PLACEHOLDER);
+  | {
+      kind: 'split';
+      template: string;
+      slot: number;
+      /** JSON text of each message. */
+      messages: string[];
+      /** The request's own `messages` array (its elements are what the texts were made from). */
+      list: readonly unknown[];
+    };
 
 /** `JSON.stringify(value)`, with `'null'` where JSON.stringify gives undefined (as the store has always written). */
 export function toJsonText(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/** JSON text of an array whose object elements are serialized once each ({@link elementJson}). */
+function arrayText(list: readonly unknown[]): string {
+  return `[${Array.from(list, elementJson).join(',')}]`;
+}
+
 /**
  * Splits `request` into its template and the JSON texts of its messages; `inline` (the whole text)
- * when it is not a plain object with an own `messages` array, or when the placeholder would be
- * ambiguous. No copy of the request is made beyond one shallow object spread.
+ * when it is not a plain object with an own `messages` array. Byte for byte what JSON.stringify
+ * writes: keys in the same order, `undefined`/function/symbol values left out, holes and undefined
+ * elements as `null`. No copy of the request is made; objects inside its top-level arrays (messages,
+ * tools) are serialized once per process (src/util/json-text.ts: they must not change once sent).
  */
 export function splitRequest(request: unknown): SplitRequest {
   const inline = (): SplitRequest => ({ kind: 'inline', text: toJsonText(request) });
   if (request === null || typeof request !== 'object' || Array.isArray(request)) return inline();
+  const proto = Object.getPrototypeOf(request);
+  if (proto !== Object.prototype && proto !== null) return inline();
   const obj = request as Record<string, unknown>;
-  if (typeof obj.toJSON === 'function' || !Object.hasOwn(obj, 'messages')) return inline();
   const list = obj.messages;
-  if (!Array.isArray(list)) return inline();
-  const marked = JSON.stringify({ ...obj, messages: PLACEHOLDER });
-  const at = marked.indexOf(MARK);
-  if (at < 0 || marked.indexOf(MARK, at + 1) >= 0) return inline();
-  const slot = at + KEY.length;
-  const messages = new Array<string>(list.length);
-  // An index loop, not map: holes serialise as null, as they do inside JSON.stringify of the array.
-  for (let i = 0; i < list.length; i++) messages[i] = toJsonText(list[i]);
-  return { kind: 'split', template: marked.slice(0, slot) + marked.slice(slot + MARK.length - KEY.length), slot, messages };
+  if (typeof obj.toJSON === 'function' || !Object.hasOwn(obj, 'messages') || !Array.isArray(list)) return inline();
+  const before: string[] = [];
+  const after: string[] = [];
+  let parts = before;
+  for (const key of Object.keys(obj)) {
+    if (key === 'messages') {
+      parts = after;
+      continue;
+    }
+    const value = obj[key];
+    const text = Array.isArray(value) ? arrayText(value) : JSON.stringify(value);
+    if (text !== undefined) parts.push(`${JSON.stringify(key)}:${text}`);
+  }
+  before.push('"messages":');
+  const head = `{${before.join(',')}`;
+  const template = `${head}${after.length ? `,${after.join(',')}` : ''}}`;
+  return { kind: 'split', template, slot: head.length, messages: Array.from(list, elementJson), list };
 }
 
 /** The request's JSON text from its template, slot and message texts (inverse of {@link splitRequest}). */
@@ -68,16 +88,33 @@ export function joinRequestText(template: string, slot: number, joinedMessages: 
  * (undefined before it): key i is the digest of the prefix's array text `[m0,m1,...,mi`, which
  * identifies messages 0..i exactly (JSON values joined by commas parse back one way only). One
  * running hash over the texts; a digest is taken only where asked, since each costs a copy.
+ * `state` is the running hash after the last message, from which a longer conversation's keys
+ * continue ({@link continueKeys}).
  */
-export function prefixKeys(messages: readonly string[], from = 0): (Buffer | undefined)[] {
+export function prefixKeys(messages: readonly string[], from = 0): { keys: (Buffer | undefined)[]; state: Hash } {
   const keys = new Array<Buffer | undefined>(messages.length);
-  const hash = createHash('sha256').update('[');
+  const state = createHash('sha256').update('[');
   for (let i = 0; i < messages.length; i++) {
-    if (i > 0) hash.update(',');
-    hash.update(messages[i]);
-    if (i >= from) keys[i] = hash.copy().digest();
+    if (i > 0) state.update(',');
+    state.update(messages[i]);
+    if (i >= from) keys[i] = state.copy().digest();
   }
-  return keys;
+  return { keys, state };
+}
+
+/**
+ * The keys of `messages` from position `known` on, continuing from `base`: the running hash after
+ * messages 0..known-1 (left unchanged). Returns the keys (undefined before `known`) and the new state.
+ */
+export function continueKeys(base: Hash, messages: readonly string[], known: number): { keys: (Buffer | undefined)[]; state: Hash } {
+  const keys = new Array<Buffer | undefined>(messages.length);
+  const state = base.copy();
+  for (let i = known; i < messages.length; i++) {
+    if (i > 0) state.update(',');
+    state.update(messages[i]);
+    keys[i] = state.copy().digest();
+  }
+  return { keys, state };
 }
 
 /** Key of a template: SHA-256 of its slot and text. */

@@ -13,9 +13,11 @@
  * Credentials are checked once per stored piece, by value on its serialized text: a piece already
  * stored (a known prefix, a known template) was checked when it was first written.
  */
+import type { Hash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import {
   containsSecret,
+  continueKeys,
   credentialKeyOffset,
   joinRequest,
   joinRequestText,
@@ -87,7 +89,17 @@ export interface EncodedReceipt {
   /** Messages [0, known) have a stored node, the last of which is `knownId`. */
   known: number;
   knownId: number | null;
-  templateKey: Buffer | null;
+  /** Running prefix hash after the last message (to continue from on the conversation's next call). */
+  state: Hash | null;
+  /** The previous call's last message object, when this call continued its conversation. */
+  continued: object | null;
+}
+
+/** A committed receipt's last message object -> its request's message list, running hash and node id. */
+interface Continuation {
+  list: readonly unknown[];
+  state: Hash;
+  id: number;
 }
 
 /** Keys (compared lower-cased) that mark a credential inside a receipt. */
@@ -116,7 +128,7 @@ function findCredentialKey(value: unknown, at: string, seen = new Set<object>())
 /** Cap on cached prefix leaves (one per recent receipt); the oldest is evicted. */
 const LEAF_CACHE = 50_000;
 /** Cap on cached templates and on pieces staged in one transaction (both merely save look-ups). */
-const SMALL_CACHE = 10_000;
+const SMALL_CACHE = 256;
 const STAGED_CAP = 200_000;
 
 const INSERT_RECEIPT = `INSERT INTO receipts (run_id, seq, kind, provider, endpoint, template, prefix, request, response, elapsed_seconds)
@@ -126,6 +138,8 @@ const INSERT_RECEIPT = `INSERT INTO receipts (run_id, seq, kind, provider, endpo
 const RECENT = 8;
 
 const keyText = (key: Buffer): string => key.toString('latin1');
+/** Cache key of a template: its slot and text (looked up before any hashing). */
+const templateCacheKey = (template: string, slot: number): string => `${slot}:${template}`;
 
 /**
  * Writer and reader of the receipt tables of one connection. Ids it caches are only those of
@@ -139,7 +153,9 @@ export class ReceiptTables {
   /** Written in the open transaction: every node / template key -> id, and the leaves to cache on commit. */
   private readonly stagedNodes = new Map<string, number>();
   private readonly stagedTemplates = new Map<string, number>();
-  private stagedLeaves: [string, number][] = [];
+  private stagedLeaves: [string, number, EncodedReceipt][] = [];
+  /** Committed: the last message object of a receipt -> how its conversation continues (weak: dies with the conversation). */
+  private readonly continuations = new WeakMap<object, Continuation>();
 
   /** `secrets`: values that must never be stored (checked by value on every new serialized piece). */
   constructor(
@@ -164,14 +180,13 @@ export class ReceiptTables {
     const response = toJsonText(row.response);
     const request = splitRequest(row.request);
     const { request: _q, response: _r, ...meta } = row;
-    const enc: EncodedReceipt = { row: meta, request, response, keys: [], known: 0, knownId: null, templateKey: null };
+    const enc: EncodedReceipt = { row: meta, request, response, keys: [], known: 0, knownId: null, state: null, continued: null };
     const fresh: string[] = [];
     if (request.kind === 'inline') {
       fresh.push(request.text);
     } else {
-      this.findKnownPrefix(enc, request.messages);
-      enc.templateKey = templateKey(request.template, request.slot);
-      const tk = keyText(enc.templateKey);
+      if (!this.continueConversation(enc, request.list, request.messages)) this.findKnownPrefix(enc, request.messages);
+      const tk = templateCacheKey(request.template, request.slot);
       if (!this.templates.has(tk) && !this.stagedTemplates.has(tk)) fresh.push(request.template);
       for (let i = enc.known; i < request.messages.length; i++) fresh.push(request.messages[i]);
     }
@@ -196,6 +211,7 @@ export class ReceiptTables {
    */
   private findKnownPrefix(enc: EncodedReceipt, messages: readonly string[]): void {
     const n = messages.length;
+    let state: Hash;
     const scan = (from: number, to: number): boolean => {
       for (let i = to - 1; i >= from; i--) {
         const k = keyText(enc.keys[i]!);
@@ -209,16 +225,44 @@ export class ReceiptTables {
       return false;
     };
     const recent = Math.max(0, n - RECENT);
-    enc.keys = prefixKeys(messages, recent);
+    ({ keys: enc.keys, state } = prefixKeys(messages, recent));
+    enc.state = state;
     if (scan(recent, n) || recent === 0) return;
-    enc.keys = prefixKeys(messages);
+    ({ keys: enc.keys, state } = prefixKeys(messages));
+    enc.state = state;
     scan(0, recent);
   }
 
-  private templateId(key: Buffer, slot: number, body: string): number {
-    const k = keyText(key);
+  /**
+   * The fast path of a conversation's next call: when the request's message list starts with the
+   * very objects (by identity) of a committed receipt's list, which ended at one of the last
+   * {@link RECENT} positions, only the messages after it are hashed. Messages are never changed
+   * once sent (src/util/json-text.ts), so equal identity means equal text.
+   */
+  private continueConversation(enc: EncodedReceipt, list: readonly unknown[], messages: readonly string[]): boolean {
+    const n = list.length;
+    for (let i = n - 1; i >= Math.max(0, n - RECENT); i--) {
+      const last = list[i];
+      if (typeof last !== 'object' || last === null) continue;
+      const c = this.continuations.get(last);
+      if (!c || c.list.length !== i + 1) continue;
+      let same = true;
+      for (let k = 0; k < i && same; k++) same = c.list[k] === list[k];
+      if (!same) continue;
+      ({ keys: enc.keys, state: enc.state } = continueKeys(c.state, messages, i + 1));
+      enc.known = i + 1;
+      enc.knownId = c.id;
+      enc.continued = last;
+      return true;
+    }
+    return false;
+  }
+
+  private templateId(slot: number, body: string): number {
+    const k = templateCacheKey(body, slot);
     const known = this.templates.get(k) ?? this.stagedTemplates.get(k);
     if (known !== undefined) return known;
+    const key = templateKey(body, slot);
     const info = this.prep('INSERT OR IGNORE INTO receipt_templates (hash, slot, body) VALUES (?, ?, ?)').run(key, slot, body);
     const id = info.changes ? Number(info.lastInsertRowid) : (this.prep('SELECT id FROM receipt_templates WHERE hash = ?').pluck().get(key) as number);
     if (this.stagedTemplates.size >= SMALL_CACHE) this.stagedTemplates.clear();
@@ -250,10 +294,10 @@ export class ReceiptTables {
       text = enc.request.text;
     } else {
       const { messages, slot, template: body } = enc.request;
-      template = this.templateId(enc.templateKey!, slot, body);
+      template = this.templateId(slot, body);
       prefix = enc.knownId;
       for (let i = enc.known; i < messages.length; i++) prefix = this.nodeId(enc.keys[i]!, prefix, messages[i]);
-      if (prefix !== null) this.stagedLeaves.push([keyText(enc.keys[messages.length - 1]!), prefix]);
+      if (prefix !== null) this.stagedLeaves.push([keyText(enc.keys[messages.length - 1]!), prefix, enc]);
     }
     this.prep(INSERT_RECEIPT).run(r.run_id, r.seq, r.kind, r.provider, r.endpoint, template, prefix, text, enc.response, r.elapsed_seconds);
   }
@@ -272,19 +316,22 @@ export class ReceiptTables {
       // not JSON: kept as it is
     }
     const { request: _q, response, ...meta } = row;
-    const enc: EncodedReceipt = { row: meta, request, response, keys: [], known: 0, knownId: null, templateKey: null };
-    if (request.kind === 'split') {
-      enc.templateKey = templateKey(request.template, request.slot);
-      this.findKnownPrefix(enc, request.messages);
-    }
+    const enc: EncodedReceipt = { row: meta, request, response, keys: [], known: 0, knownId: null, state: null, continued: null };
+    if (request.kind === 'split') this.findKnownPrefix(enc, request.messages);
     this.write(enc);
   }
 
   /** The open transaction committed: its leaves and templates become cached look-ups. */
   commit(): void {
-    for (const [k, id] of this.stagedLeaves) {
+    for (const [k, id, enc] of this.stagedLeaves) {
       this.leaves.delete(k);
       this.leaves.set(k, id);
+      if (enc.request.kind !== 'split' || !enc.state) continue;
+      const list = enc.request.list;
+      const last = list[list.length - 1];
+      // One continuation per live conversation: the previous call's is no longer needed.
+      if (enc.continued && enc.continued !== last) this.continuations.delete(enc.continued);
+      if (typeof last === 'object' && last !== null) this.continuations.set(last, { list, state: enc.state, id });
     }
     while (this.leaves.size > LEAF_CACHE) this.leaves.delete(this.leaves.keys().next().value as string);
     if (this.templates.size + this.stagedTemplates.size > SMALL_CACHE) this.templates.clear();

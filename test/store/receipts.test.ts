@@ -78,7 +78,8 @@ describe('splitRequest / joinRequest', () => {
     'numbers that re-serialise': { model: 'm', messages: [{ role: 'user', content: 'n', n: -0, big: 1e21, small: 5e-7, frac: 0.1 + 0.2 }] },
     'a Date inside a message': { model: 'm', messages: [{ role: 'user', content: 'd', at: new Date(0) }] },
     'integer-like keys ordered first': { 2: 'two', model: 'm', messages: [{ role: 'user', content: 'x' }], 1: 'one' },
-    'the placeholder text in a message': { model: 'm', messages: [{ role: 'user', content: '\u0000servicegym:messages\u0000' }] },
+    'messages last, undefined and function values left out': { model: 'm', user: undefined, f: () => 1, stop: ['a', undefined], messages: [{ role: 'user', content: 'x' }] },
+    'messages the only key': { messages: [{ role: 'user', content: 'x' }] },
     'a nested messages key': { model: 'm', metadata: { messages: [1, 2] }, messages: [{ role: 'user', content: 'x' }] },
     __proto__key: JSON.parse('{"model":"m","__proto__":{"x":1},"messages":[{"role":"user","content":"x"}]}'),
   };
@@ -91,8 +92,12 @@ describe('splitRequest / joinRequest', () => {
     });
   }
 
-  it('keeps whole what has no messages array, or an ambiguous placeholder', () => {
-    for (const request of [{ model: 'm', prompt: 'x' }, { model: 'm', messages: 'text' }, [1, 2], 'text', null, { model: 'm', messages: [], other: '\u0000servicegym:messages\u0000', more: { messages: '\u0000servicegym:messages\u0000' } }]) {
+  it('keeps whole what is not a plain object with a messages array', () => {
+    class Request {
+      model = 'm';
+      messages = [];
+    }
+    for (const request of [{ model: 'm', prompt: 'x' }, { model: 'm', messages: 'text' }, [1, 2], 'text', null, new Request(), { messages: [], toJSON: () => ({ x: 1 }) }]) {
       const split = splitRequest(request);
       expect(split).toEqual({ kind: 'inline', text: JSON.stringify(request) });
     }
@@ -227,6 +232,30 @@ describe('content-addressed storage', () => {
     again.appendReceipts(rows.slice(5));
     expect(again.receiptTexts('r').map((r) => r.request)).toEqual(rows.map((r) => JSON.stringify(r.request)));
     expect(again.receipts('r')).toEqual(rows.map((r) => JSON.parse(JSON.stringify(r))));
+  });
+
+  it('continues a conversation whose requests share their message objects (as the model adapter sends them), branches included', () => {
+    const s = open();
+    const messages: Record<string, unknown>[] = [{ role: 'system', content: 'policy' }, { role: 'user', content: 'hi' }];
+    const tools = [{ type: 'function', function: { name: 'f' } }];
+    const rows: ReceiptRow[] = [];
+    const call = (list: Record<string, unknown>[], seq: number) => {
+      const row: ReceiptRow = { run_id: 'r', seq, kind: 'task_agent', provider: 'p', endpoint: 'e', request: { model: 'm', messages: list.slice(), tools: tools.slice() }, response: { choices: [{ message: { role: 'assistant', content: `a${seq}` } }] }, elapsed_seconds: 0.1 };
+      rows.push(row);
+      return row;
+    };
+    for (let t = 0; t < 12; t++) {
+      s.queueReceipt(call(messages, t));
+      if (t % 3 === 2) s.flushReceipts();
+      messages.push({ role: 'assistant', content: `a${t}` }, { role: 'user', content: `u${t}` });
+    }
+    // A branch from an earlier point (same objects up to it), a list with a middle message dropped,
+    // and one with its objects reordered: each stored as sent.
+    s.appendReceipts([call([...messages.slice(0, 5), { role: 'user', content: 'other' }], 12)]);
+    s.appendReceipts([call([...messages.slice(0, 3), ...messages.slice(4)], 13)]);
+    s.appendReceipts([call([messages[1], messages[0], ...messages.slice(2)], 14)]);
+    s.appendReceipts([call(messages, 15)]);
+    expect(s.receiptTexts('r').map((r) => r.request)).toEqual(rows.map((r) => JSON.stringify(r.request)));
   });
 
   it('caches no id of a rolled-back batch', () => {
