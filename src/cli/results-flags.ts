@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { TaskEvaluation } from '../evaluation/types.js';
 import { BadInputError } from '../spec/errors.js';
-import { resultsFormatOf } from '../run/results-export.js';
+import { writableResultsFormat } from '../run/results-export.js';
 import type { EpisodeReportRow } from '../run/report-rows.js';
 import { failUnderMessage, numberedRows, summaryOfRows, writeResults } from './run-end.js';
 
@@ -19,7 +19,7 @@ export interface ResultsFlags {
 /** Parses `--output` and `--fail-under`; throws BadInputError for another extension or a reward outside 0..1. */
 export function parseResultsFlags(flags: { output?: string; failUnder?: string }): ResultsFlags {
   const output = flags.output === undefined ? null : String(flags.output);
-  if (output !== null) resultsFormatOf(output);
+  if (output !== null) writableResultsFormat(output);
   const raw = flags.failUnder;
   if (raw === undefined) return { output, failUnder: null };
   const x = /^\s*(\d+(\.\d+)?|\.\d+)\s*$/.test(String(raw)) ? Number(raw) : NaN;

@@ -21,7 +21,7 @@ import { selectTasks } from '../run/select-tasks.js';
 import { Rng } from '../util/rng.js';
 import { sha256Hex } from '../util/canonical.js';
 import { parseJsonText, readTextFile } from '../util/json-file.js';
-import { resultsFormatOf } from '../run/results-export.js';
+import { writableResultsFormat } from '../run/results-export.js';
 
 /** How a config-file key is read: a flag's value, a switch, or a list (comma-joined, or repeated for `tag`). */
 type KeyKind = 'value' | 'switch' | 'list' | 'repeat';
@@ -161,7 +161,7 @@ export function parseRunExtras(flags: Record<string, any>, policy: string): RunE
   const bad = tags.find((t) => t === '' || t.includes(','));
   if (bad !== undefined) throw new BadInputError(`--tag must be a non-empty text without commas (repeat --tag for several), got '${bad}'`);
   const output = flags.output === undefined ? null : String(flags.output);
-  if (output !== null) resultsFormatOf(output);
+  if (output !== null) writableResultsFormat(output);
   return {
     limit: whole('--limit', flags.limit, 1),
     sample: whole('--sample', flags.sample, 1),

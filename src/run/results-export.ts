@@ -16,6 +16,7 @@
  * `name` = `task_id#trial` plus the persona), a `<failure>` for `failed`, an `<error>` for `error`
  * and a `<skipped>` for `not_judged`; `time` in seconds (the episode's model latency when known).
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { BadInputError } from '../spec/errors.js';
 import type { EpisodeReportRow } from './report-rows.js';
@@ -30,6 +31,37 @@ export function resultsFormatOf(file: string): ResultsFormat {
   const f = FORMATS[path.extname(file).toLowerCase()];
   if (!f) throw new BadInputError(`-o/--output: expected a file ending in .jsonl, .csv or .xml (JUnit), got '${file}'`);
   return f;
+}
+
+/**
+ * The format of `file` (see {@link resultsFormatOf}) once `file` is known to be writable: not a
+ * folder, no file in the way of its folders, the nearest existing folder writable. Checked before
+ * any episode runs, so that a long run or evaluation does not end on an unwritable results file.
+ * @throws BadInputError naming the path and what is in the way.
+ */
+export function writableResultsFormat(file: string): ResultsFormat {
+  const format = resultsFormatOf(file);
+  const target = path.resolve(file);
+  const refuse = (why: string) => new BadInputError(`-o/--output: cannot write '${file}': ${why}`);
+  // Missing, or under a file (ENOTDIR): undefined.
+  const statOf = (p: string) => {
+    try {
+      return fs.statSync(p);
+    } catch {
+      return undefined;
+    }
+  };
+  if (statOf(target)?.isDirectory()) throw refuse('it is a folder, a file was expected');
+  let dir = path.dirname(target);
+  let st = statOf(dir);
+  while (!st && path.dirname(dir) !== dir) st = statOf((dir = path.dirname(dir)));
+  if (st && !st.isDirectory()) throw refuse(`${dir} is a file, a folder was expected`);
+  try {
+    fs.accessSync(fs.existsSync(target) ? target : dir, fs.constants.W_OK);
+  } catch {
+    throw refuse('not writable');
+  }
+  return format;
 }
 
 /** One episode's result (see the module doc). */

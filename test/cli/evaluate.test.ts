@@ -150,6 +150,21 @@ describe('evaluate -o and --fail-under (results for pipelines)', () => {
     expect((await runCli(['evaluate', file, '--domain', 'airline', '-o', path.join(dir, 'results.txt')])).code).toBe(2);
     expect(fs.existsSync(path.join(dir, 'results.txt'))).toBe(false);
   }, 120_000);
+
+  it('an unwritable results file is exit 2 before any trajectory is scored', async () => {
+    const file = path.join(dir, 'faulty.jsonl');
+    fs.writeFileSync(path.join(dir, 'a-file'), 'x');
+    fs.mkdirSync(path.join(dir, 'a-folder.csv'), { recursive: true });
+    for (const [out, why] of [
+      [path.join(dir, 'a-file', 'sub', 'r.csv'), `${path.join(dir, 'a-file')} is a file, a folder was expected`],
+      [path.join(dir, 'a-folder.csv'), 'it is a folder, a file was expected'],
+    ]) {
+      const r = await runCli(['evaluate', file, '--domain', 'airline', '-o', out]);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain(`-o/--output: cannot write '${out}': ${why}`);
+      expect(r.out).toBe(''); // nothing was scored
+    }
+  }, 120_000);
 });
 
 describe('evaluate reports what does not replay', () => {
