@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: every benchmark, printed as values and ratios against a baseline measured or
  * recorded for the same work. Speed is asked for here, never in timed tests.
+ * `npm run bench -- pixel viewer`: only the sections whose title contains one of the words.
  */
 import { benchSeedReplay, type BenchRow } from './seed-replay.js';
 import { benchAirlineReplay, TAU2_TASKS_PER_SECOND } from './airline-validate.js';
@@ -33,7 +34,10 @@ const sections: [string, () => Promise<BenchRow[]>][] = [
   ['scale: P2 load test, store growth, memory, distributed run (mock model in its own process, 300 ms per call)', () => benchScale()],
 ];
 
-for (const [title, fn] of sections) {
+const only = process.argv.slice(2).map((w) => w.toLowerCase());
+const chosen = sections.filter(([title]) => only.length === 0 || only.some((w) => title.toLowerCase().includes(w)));
+if (chosen.length === 0) throw new Error(`no bench section matches ${only.join(', ')} (sections: ${sections.map(([t]) => t).join('; ')})`);
+for (const [title, fn] of chosen) {
   const rows = await fn();
   process.stdout.write(`\n${title}\n`);
   for (const r of rows) process.stdout.write(`  ${r.name}: ${r.value}${r.ratio ? `  [${r.ratio}]` : ''}\n`);

@@ -17,6 +17,7 @@ import { registerCanary } from './canary.js';
 import { registerView } from './view.js';
 import { registerLint } from './lint.js';
 import { registerCompare } from './compare.js';
+import { registerCompareSurfaces } from './compare-surfaces.js';
 import { registerTerminal } from './terminal.js';
 import { registerWorker } from './worker.js';
 import { registerMergeShards } from './merge-shards.js';
@@ -48,6 +49,7 @@ export async function main(argv: string[]): Promise<number> {
   registerPrompts(program, setExit);
   registerView(program, setExit);
   registerCompare(program, setExit);
+  registerCompareSurfaces(program, setExit);
   registerTerminal(program, setExit);
   registerRescore(program, setExit);
   registerEvaluate(program, setExit);

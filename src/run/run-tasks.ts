@@ -73,6 +73,11 @@ export interface EpisodeRecord<E extends EvaluationLike = EvaluationLike, S = an
    * infrastructure error, and reported as a harness error.
    */
   harnessError?: string;
+  /**
+   * Wall seconds from building the episode's parties and environment to its end (the evaluation
+   * excluded), to the millisecond; a report of how long the surface took, never an input to a score.
+   */
+  elapsedSeconds?: number;
 }
 
 /** `S` is the domain's state type (inferred from `loaded`). */
@@ -242,6 +247,7 @@ export async function runTasks<E extends EvaluationLike, S = any>(opts: RunTasks
     }
     const key = { taskId: task.id, trial };
     let episode: EpisodeResult<S>;
+    const started = performance.now();
     try {
       const agent = opts.makeAgent(task, trial);
       const user = opts.makeUser(task, trial);
@@ -257,7 +263,7 @@ export async function runTasks<E extends EvaluationLike, S = any>(opts: RunTasks
     } catch (e) {
       episode = setupFailure<S>(e);
     }
-    const rec: EpisodeRecord<E, S> = { ...key, episode, evaluation: null };
+    const rec: EpisodeRecord<E, S> = { ...key, episode, evaluation: null, elapsedSeconds: Math.round(performance.now() - started) / 1000 };
     if (episode.termination === 'harness_error') rec.harnessError = episode.failure?.message ?? 'harness error';
     else if (episode.failure && isInfrastructureFailure(episode.failure)) rec.infraError = episode.failure.message;
     if (episode.failure?.fatal) stopped ??= episode.failure.message;

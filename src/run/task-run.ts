@@ -159,7 +159,7 @@ export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunR
       loaded, task: byId.get(rec.taskId)!, episodeId: `${rec.taskId}#${rec.trial}`, trial: rec.trial, label: personaOfRec(rec) ?? opts.agent,
       persona: personaOfRec(rec) ?? null, episode: rec.episode, evaluation: rec.evaluation, evaluationError: rec.evaluationError ?? null,
       infraError: rec.infraError ?? null, harnessError: rec.harnessError ?? null, env, agent: agentPin, user: userPin, judge: opts.judge ? modelPin('llm', opts.judge) : null,
-      surface: surfaceOf({ loaded, surface: opts.surface }).name,
+      surface: surfaceOf({ loaded, surface: opts.surface }).name, elapsedSeconds: rec.elapsedSeconds ?? null,
     });
   const result = await runTasks<TaskEvaluation>({
     loaded,

@@ -11,8 +11,15 @@
  * action log with the click or key that caused it. After each input the session waits until the
  * app has no back-end call in flight (`window.__sgPending`) and has painted, so the calls a click
  * causes always land inside that click's tool call.
+ *
+ * Capture (measured in `npm run bench`): one DevTools call per frame, `Page.captureScreenshot` of
+ * the viewport (the fixed screen, device scale 1) encoded by Chromium itself as JPEG or PNG with
+ * `optimizeForSpeed`, and the cursor an element of the page, so nothing is decoded or re-encoded
+ * in Node. Playwright's `page.screenshot` costs four more round trips per frame (viewport size,
+ * a prepare script in every frame, a wait for fonts, layout metrics, a restore script), which under
+ * CPU contention dominated the capture time.
  */
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import type { ActionOutcome, ToolContext } from '../spec/tool.js';
 import { newEpisodeContext } from './browser-pool.js';
 import type { ComputerAction, Point } from './pixel-actions.js';
@@ -78,6 +85,7 @@ export class StreamSession {
     readonly options: StreamOptions,
     readonly context: BrowserContext,
     private readonly page: Page,
+    private readonly devtools: CDPSession,
   ) {
     this.cursor = { x: Math.floor(app.screen.width / 2), y: Math.floor(app.screen.height / 2) };
   }
@@ -87,7 +95,7 @@ export class StreamSession {
     const context = await newEpisodeContext({ viewport: app.screen, deviceScaleFactor: 1 });
     try {
       const page = await context.newPage();
-      const session = new StreamSession(app, options, context, page);
+      const session = new StreamSession(app, options, context, page, await context.newCDPSession(page));
       await page.exposeBinding('sgBackend', (_src, name: string, argsJson: string) => session.backend(name, argsJson));
       const opts = `<script>window.__sgOptions=${JSON.stringify({ transitionMs: options.transitionMs })};</script>`;
       const html = app.html();
@@ -185,13 +193,21 @@ export class StreamSession {
     return this.capture();
   }
 
-  /** Captures and encodes the screen now (no latency); measured for benchmarks. */
+  /**
+   * Captures and encodes the screen now (no latency): one `Page.captureScreenshot` of the
+   * viewport, encoded by Chromium (see the module doc). `captureMs` is the wall time of that call
+   * alone, the settle and latency waits excluded. Rejects when the page or browser is gone.
+   */
   async capture(): Promise<Frame> {
     const t0 = performance.now();
     const jpeg = this.options.format === 'jpeg';
-    const buf = await this.page.screenshot({ type: this.options.format, ...(jpeg ? { quality: this.options.quality } : {}), animations: 'allow', caret: 'initial', timeout: SETTLE_TIMEOUT_MS });
+    const shot = await withTimeout(
+      this.devtools.send('Page.captureScreenshot', { format: this.options.format, ...(jpeg ? { quality: this.options.quality } : {}), optimizeForSpeed: true, captureBeyondViewport: false }),
+      SETTLE_TIMEOUT_MS,
+      'frame capture',
+    );
+    const bytes = new Uint8Array(Buffer.from(shot.data, 'base64'));
     const captureMs = performance.now() - t0;
-    const bytes = new Uint8Array(buf);
     this.stats.frames++;
     this.stats.bytes += bytes.length;
     this.stats.captureMs.push(captureMs);
@@ -203,5 +219,15 @@ export class StreamSession {
   /** Closes the episode's browser context (and its page). */
   async close(): Promise<void> {
     await this.context.close();
+  }
+}
+
+/** `p`, or a rejection naming `what` after `ms` (a hung browser must not hang the episode). */
+async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms)))]);
+  } finally {
+    clearTimeout(timer);
   }
 }
