@@ -37,7 +37,11 @@ export interface PixelApp {
   name: string;
   /** The fixed screen in pixels (the issue fixes 1024x768). */
   screen: { width: number; height: number };
-  /** The page: a complete HTML document with its script (no network; styles and script inline). */
+  /**
+   * The page: a complete HTML document with its script (no network; styles and script inline),
+   * laid out on the fixed screen; the document itself never scrolls (a desktop screen: lists and
+   * panes scroll inside it), since frames are the screen's rectangle at the document's origin.
+   */
   html(): string;
   /** The back-end operations (domain tool names) the page may call; any other is refused. */
   operations: readonly string[];

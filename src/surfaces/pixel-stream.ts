@@ -13,7 +13,7 @@
  * causes always land inside that click's tool call.
  *
  * Capture (measured in `npm run bench`): one DevTools call per frame, `Page.captureScreenshot` of
- * the viewport (the fixed screen, device scale 1) encoded by Chromium itself as JPEG or PNG with
+ * the fixed screen's rectangle (device scale 1) encoded by Chromium itself as JPEG or PNG with
  * `optimizeForSpeed`, and the cursor an element of the page, so nothing is decoded or re-encoded
  * in Node. Playwright's `page.screenshot` costs four more round trips per frame (viewport size,
  * a prepare script in every frame, a wait for fonts, layout metrics, a restore script), which under
@@ -194,15 +194,25 @@ export class StreamSession {
   }
 
   /**
+   * The screen's rectangle in the page: the app's fixed screen at the document's origin (a desktop
+   * app's page never scrolls as a whole, see `PixelApp.html`). Always given: without a clip Chromium
+   * captures the browser window's surface, whose size follows other pages of the context (the
+   * document's page images).
+   */
+  private get screenClip() {
+    return { x: 0, y: 0, width: this.app.screen.width, height: this.app.screen.height, scale: 1 };
+  }
+
+  /**
    * Captures and encodes the screen now (no latency): one `Page.captureScreenshot` of the
-   * viewport, encoded by Chromium (see the module doc). `captureMs` is the wall time of that call
+   * screen's rectangle, encoded by Chromium (see the module doc). `captureMs` is the wall time of that call
    * alone, the settle and latency waits excluded. Rejects when the page or browser is gone.
    */
   async capture(): Promise<Frame> {
     const t0 = performance.now();
     const jpeg = this.options.format === 'jpeg';
     const shot = await withTimeout(
-      this.devtools.send('Page.captureScreenshot', { format: this.options.format, ...(jpeg ? { quality: this.options.quality } : {}), optimizeForSpeed: true, captureBeyondViewport: false }),
+      this.devtools.send('Page.captureScreenshot', { format: this.options.format, ...(jpeg ? { quality: this.options.quality } : {}), clip: this.screenClip, optimizeForSpeed: true, captureBeyondViewport: false }),
       SETTLE_TIMEOUT_MS,
       'frame capture',
     );

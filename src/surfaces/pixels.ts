@@ -84,7 +84,7 @@ function documentTool(opts: PixelSurfaceOptions): ToolDef<unknown, Record<string
       const doc = session.document;
       if (!doc) throw new ToolError('no document came with this call');
       if (opts.documentAs === 'text') return `${doc.fileName} (${doc.pages.length} page${doc.pages.length === 1 ? '' : 's'}):\n${extractPdfText(doc.pdf)}`;
-      const pages = await renderPages(doc, session.stream.context);
+      const pages = await renderPages(doc);
       return toolResult(pages.flatMap((png, i): ContentPart[] => [{ type: 'text', text: `${doc.fileName}, page ${i + 1} of ${pages.length}:` }, imagePart(png, 'image/png')]));
     },
   };

@@ -7,7 +7,7 @@
  */
 import { inflateSync } from 'node:zlib';
 import type { PDFFont } from 'pdf-lib';
-import type { BrowserContext } from 'playwright-core';
+import { newEpisodeContext } from './browser-pool.js';
 import type { TaskDocument } from './pixel-app.js';
 
 /** One placed run of text: `x`, `top` and `size` in points from the page's top-left. */
@@ -141,11 +141,15 @@ export function pageHtml(items: readonly PlacedText[]): string {
   return `<!doctype html><html><head><meta charset="utf-8"><style>html,body{margin:0;background:#fff;color:#000;font-family:'Liberation Sans',Arial,Helvetica,sans-serif}</style></head><body>${spans}</body></html>`;
 }
 
-/** The pages as PNG images (816x1056 px), rendered in a page of `context` that is closed afterwards. */
-export async function renderPages(doc: LaidOutDocument, context: BrowserContext): Promise<Uint8Array[]> {
+/**
+ * The pages as PNG images (816x1056 px), rendered in a fresh context of the shared browser that is
+ * closed afterwards. Never in the streamed session's context: closing a page of another size there
+ * resets the session page's emulated screen (Chromium then lays it out at the window's size).
+ */
+export async function renderPages(doc: LaidOutDocument): Promise<Uint8Array[]> {
+  const context = await newEpisodeContext({ viewport: { width: (PAGE.width * 4) / 3, height: (PAGE.height * 4) / 3 }, deviceScaleFactor: 1 });
   const page = await context.newPage();
   try {
-    await page.setViewportSize({ width: (PAGE.width * 4) / 3, height: (PAGE.height * 4) / 3 });
     const out: Uint8Array[] = [];
     for (const items of doc.pages) {
       await page.setContent(pageHtml(items), { waitUntil: 'load' });
@@ -153,6 +157,6 @@ export async function renderPages(doc: LaidOutDocument, context: BrowserContext)
     }
     return out;
   } finally {
-    await page.close();
+    await context.close();
   }
 }
