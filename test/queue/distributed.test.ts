@@ -15,6 +15,8 @@ import { runCli } from '../support/cli.js';
 import { HAS_REDIS, NO_REDIS_REASON, startRedis, type TestRedis } from '../support/redis.js';
 
 const KEY = 'test-fake-key-queue-4242';
+/** Worker A's own key: the mock tells A's requests apart by it, to hold them while A is killed. */
+const KEY_A = 'test-fake-key-queue-worker-a-4243';
 
 interface Spawned {
   child: ChildProcess;
@@ -22,10 +24,10 @@ interface Spawned {
   exited: Promise<number | null>;
 }
 
-function spawnWorker(url: string, queue: string, extra: string[] = []): Spawned {
+function spawnWorker(url: string, queue: string, extra: string[] = [], key = KEY): Spawned {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'bin.ts'), 'worker', '--queue', url, '--queue-name', queue, '-j', '2', '--lease', '2', ...extra], {
     cwd: ROOT,
-    env: { ...process.env, SERVICEGYM_API_KEY: KEY },
+    env: { ...process.env, SERVICEGYM_API_KEY: key },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const lines: string[] = [];
@@ -64,6 +66,17 @@ function count(db: string, table: string): number {
   return n;
 }
 
+/** While set, worker A's model calls are held unanswered (so A is surely mid-episode when killed). */
+let holdA = false;
+let heldA = 0;
+const releases: (() => void)[] = [];
+async function holdIfWorkerA(ctx?: { index: number; log: { headers: Record<string, string> }[] }): Promise<void> {
+  if (!ctx) return;
+  if (!holdA || !String(ctx.log[ctx.index]?.headers.authorization ?? '').includes(KEY_A)) return;
+  heldA++;
+  await new Promise<void>((res) => releases.push(res));
+}
+
 describe.skipIf(!HAS_REDIS)(`run --queue with two workers${NO_REDIS_REASON}`, () => {
   let redis: TestRedis;
   let mock: TwoRoleMock;
@@ -75,13 +88,14 @@ describe.skipIf(!HAS_REDIS)(`run --queue with two workers${NO_REDIS_REASON}`, ()
     mock = await startTwoRoleMock(
       {
         // Tool call ids fixed by the agent: the mock server would number them by its request count.
-        agent: (messages) => {
+        agent: async (messages, body, ctx) => {
+          await holdIfWorkerA(ctx);
           const calls = messages.filter((m: any) => m.role === 'assistant' && m.tool_calls).length;
           if (last(messages).role === 'user' && calls === 0) return { tool_calls: [{ name: 'get_user_details', arguments: { user_id: 'mia_lee_301' }, id: 'call_user' }] };
           if (calls === 1) return { tool_calls: [{ name: 'get_reservation_details', arguments: { reservation_id: '8KQ2ZD' }, id: 'call_reservation' }] };
           return { content: 'Reservation 8KQ2ZD is basic economy, which cannot be changed, so it stays on 2026-10-20.' };
         },
-        user: (messages) => (messages.length <= 2 ? { content: "Hi, I'm Mia Lee (mia_lee_301). Please move 8KQ2ZD to 2026-10-21." } : { content: 'I see, thanks. ###STOP###' }),
+        user: async (messages, body, ctx) => (await holdIfWorkerA(ctx), messages.length <= 2 ? { content: "Hi, I'm Mia Lee (mia_lee_301). Please move 8KQ2ZD to 2026-10-21." } : { content: 'I see, thanks. ###STOP###' }),
       },
       { delayMs: 150 },
     );
@@ -103,16 +117,20 @@ describe.skipIf(!HAS_REDIS)(`run --queue with two workers${NO_REDIS_REASON}`, ()
     expect(single.code).toBe(0);
 
     const queue = `sg-test-${randomUUID()}`;
-    const a = spawnWorker(redis.url, queue);
+    const a = spawnWorker(redis.url, queue, [], KEY_A);
     const b = spawnWorker(redis.url, queue);
     const queuedDb = path.join(dir, 'queued.db');
     const producer = runCli([...common, '--db', queuedDb, '--queue', redis.url, '--queue-name', queue]);
     // Kill worker A while it runs an episode, after it finished one.
     const started = (w: Spawned) => w.lines.filter((l) => / started$/.test(l)).map((l) => l.replace(/^.*episode (\S+) .*$/, '$1'));
     const finished = (w: Spawned) => w.lines.filter((l) => / finished: /.test(l)).map((l) => l.replace(/^.*episode (\S+) .*$/, '$1'));
-    await until('worker A to finish one episode and start another', () => finished(a).length >= 1 && started(a).some((e) => !finished(a).includes(e)));
+    await until('worker A to finish one episode', () => finished(a).length >= 1);
+    holdA = true;
+    await until('worker A to wait on a model call mid-episode', () => heldA >= 1);
     a.child.kill('SIGKILL');
     expect(await a.exited).toBe(null);
+    holdA = false;
+    for (const release of releases.splice(0)) release();
     const cut = started(a).filter((e) => !finished(a).includes(e));
     expect(cut.length).toBeGreaterThan(0);
 
@@ -131,6 +149,7 @@ describe.skipIf(!HAS_REDIS)(`run --queue with two workers${NO_REDIS_REASON}`, ()
     expect(JSON.parse(queued.out).summary).toEqual(JSON.parse(single.out).summary);
     expect(JSON.parse(queued.out).episodes).toEqual(JSON.parse(single.out).episodes);
     expect(fs.readFileSync(queuedDb).includes(KEY)).toBe(false);
+    expect(fs.readFileSync(queuedDb).includes(KEY_A)).toBe(false);
 
     // --resume across the queue: nothing left to run, nothing stored twice.
     const again = await runCli([...common.filter((x) => x !== '--run-id' && x !== 'suite-1'), '--db', queuedDb, '--queue', redis.url, '--queue-name', queue, '--resume', 'suite-1']);

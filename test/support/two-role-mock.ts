@@ -3,12 +3,12 @@
  * `model`: `mock-agent` (the task agent) and `mock-user` (the user simulator). Each side is a
  * function of the request's messages; `ChatModel`s for both point at the server (127.0.0.1).
  */
-import type { MockReply, MockServer, MockServerOptions } from '../../src/models/mock-server.js';
+import type { MockReply, MockRequestLog, MockServer, MockServerOptions } from '../../src/models/mock-server.js';
 import { startMockServer } from '../../src/models/mock-server.js';
 import { OpenAICompatibleModel } from '../../src/models/openai-adapter.js';
 import type { ChatModel } from '../../src/models/chat-model.js';
 
-export type Side = (messages: any[], body: any) => MockReply | Promise<MockReply>;
+export type Side = (messages: any[], body: any, ctx?: { index: number; log: MockRequestLog[] }) => MockReply | Promise<MockReply>;
 
 export interface TwoRoleMock {
   server: MockServer;
@@ -26,9 +26,9 @@ export function mockModel(url: string, model: string, maxRetries = 0): ChatModel
 export async function startTwoRoleMock(sides: { agent: Side; user?: Side }, extra: Omit<MockServerOptions, 'handler' | 'script'> = {}): Promise<TwoRoleMock> {
   const server = await startMockServer({
     ...extra,
-    handler: (body) => {
-      if (body.model === 'mock-agent') return sides.agent(body.messages, body);
-      if (body.model === 'mock-user' && sides.user) return sides.user(body.messages, body);
+    handler: (body, ctx) => {
+      if (body.model === 'mock-agent') return sides.agent(body.messages, body, ctx);
+      if (body.model === 'mock-user' && sides.user) return sides.user(body.messages, body, ctx);
       return { status: 400, error: `unexpected model ${body.model}` };
     },
   });
