@@ -130,16 +130,24 @@ const faulted = (message: string, fault: FaultKind): Faulted => Object.assign(ne
  */
 const AGENTS = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
 
-/** The body's bytes decoded per `content-encoding` (gzip, deflate, br; anything else as is). */
+/** The most bytes a response body may have once decoded (the same cap as on the wire). */
+const MAX_DECODED_BYTES = MAX_RESPONSE_BODY_CHARS * 4;
+
+/**
+ * The body's bytes decoded per `content-encoding` (gzip, deflate, br; anything else as is), at
+ * most {@link MAX_DECODED_BYTES}: a small compressed body cannot expand past the cap.
+ * @throws RangeError with code `ERR_BUFFER_TOO_LARGE` past the cap; a zlib error for a bad body.
+ */
 function decode(buf: Buffer, encoding: string | undefined): Buffer {
+  const limit = { maxOutputLength: MAX_DECODED_BYTES };
   switch (encoding?.trim().toLowerCase()) {
     case 'gzip':
     case 'x-gzip':
-      return zlib.gunzipSync(buf);
+      return zlib.gunzipSync(buf, limit);
     case 'deflate':
-      return zlib.inflateSync(buf);
+      return zlib.inflateSync(buf, limit);
     case 'br':
-      return zlib.brotliDecompressSync(buf);
+      return zlib.brotliDecompressSync(buf, limit);
     default:
       return buf;
   }
@@ -173,7 +181,7 @@ function exchange(url: URL, body: Buffer, headers: Record<string, string>, timeo
       res.on('data', (chunk: Buffer) => {
         chunks.push(chunk);
         size += chunk.byteLength;
-        if (size > MAX_RESPONSE_BODY_CHARS * 4) finish(faulted('the response body is too large', 'not_json'));
+        if (size > MAX_DECODED_BYTES) finish(faulted('the response body is too large', 'not_json'));
       });
       const cut = (why: string) => finish(faulted(`${res.statusCode} body cut off: ${why}`, 'body_truncated'));
       res.on('error', (e) => cut(e.message));
@@ -184,6 +192,7 @@ function exchange(url: URL, body: Buffer, headers: Record<string, string>, timeo
         try {
           text = decode(Buffer.concat(chunks), res.headers['content-encoding'] as string | undefined).toString('utf8');
         } catch (e) {
+          if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return finish(faulted('the response body is too large once decoded', 'not_json'));
           return cut(`cannot decode the ${res.headers['content-encoding']} body (${(e as Error).message})`);
         }
         finish(null, { status: res.statusCode ?? 0, headers: res.headers, text });

@@ -141,4 +141,16 @@ describe('requests and bodies', () => {
       expect(r.response.choices[0].message.content).toBe('packed');
     }
   });
+
+  it('a small compressed body that expands past the size cap is refused, not decoded into memory', async () => {
+    const bomb = zlib.gzipSync(Buffer.alloc(200 * 1024 * 1024, 0x20)); // 200 MB of spaces in ~200 KB
+    const s = await serve((_q, res) => {
+      res.writeHead(200, { 'content-encoding': 'gzip' });
+      res.end(bomb);
+    });
+    const o = { url: `${s.url}/chat/completions`, headers: {}, timeoutMs: 30_000, bodyTimeoutMs: 30_000, maxRetries: 0, maxRetryAfterMs: 0, deadlineMs: 60_000 };
+    const e = (await postJsonWithRetries({ a: 1 }, o).catch((x: unknown) => x)) as Error;
+    expect(e).toBeInstanceOf(Error);
+    expect(e.message).toContain('the response body is too large once decoded');
+  });
 });
