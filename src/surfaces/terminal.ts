@@ -35,13 +35,22 @@ export interface PagerState {
 /** The marker ending a page that has more below. */
 export const MORE_MARKER = '‡ MORE - MD TO MOVE DOWN';
 
-/** Wraps every line of `text` to `width` columns (hard wrap; terminals do not hyphenate). */
+/** ANSI escape sequences (CSI, OSC and two-character escapes) a command's text may carry. */
+const ANSI = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[@-Z\\-_])/g;
+/** Control characters other than newline and tab (stripped: they take no column on a screen). */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/**
+ * Wraps every line of `text` to `width` columns (hard wrap; terminals do not hyphenate). ANSI
+ * escapes and control characters are dropped and a tab is one space, so every column is a
+ * character; lines are cut between code points, never inside a surrogate pair.
+ */
 export function wrapScreen(text: string, width: number): string[] {
   const out: string[] = [];
   for (const raw of text.replace(/\r/g, '').split('\n')) {
-    const line = raw.replace(/\t/g, ' ');
+    const line = Array.from(raw.replace(/\t/g, ' ').replace(ANSI, '').replace(CONTROL, ''));
     if (line.length === 0) out.push('');
-    for (let i = 0; i < line.length; i += width) out.push(line.slice(i, i + width));
+    for (let i = 0; i < line.length; i += width) out.push(line.slice(i, i + width).join(''));
   }
   return out;
 }

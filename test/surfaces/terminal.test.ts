@@ -10,7 +10,7 @@ import { Environment } from '../../src/env/environment.js';
 import { BadInputError } from '../../src/spec/errors.js';
 import type { Domain } from '../../src/spec/domain.js';
 import { getSurface, surfaces } from '../../src/surfaces/index.js';
-import { MORE_MARKER, interpreterOf, terminalTool, type CommandInterpreter, type TerminalHost } from '../../src/surfaces/terminal.js';
+import { MORE_MARKER, interpreterOf, terminalTool, wrapScreen, type CommandInterpreter, type TerminalHost } from '../../src/surfaces/terminal.js';
 import { miniDomain, type MiniState } from '../support/mini-domain.js';
 
 /** An order desk: 30 lines of orders for LIST, a cancel through the back-end, terminal-style errors. */
@@ -92,5 +92,15 @@ describe('the terminal surface', () => {
     expect(b.env.actionLog).toEqual([]);
     await a.env.close();
     await b.env.close();
+  });
+});
+
+describe('wrapScreen', () => {
+  it('drops ANSI escapes and control characters, counts code points, never splits a surrogate pair', () => {
+    expect(wrapScreen('\u001b[31mRED\u001b[0m\u0007 ok\u0000', 64)).toEqual(['RED ok']);
+    expect(wrapScreen('\u001b]0;title\u0007A\tB', 64)).toEqual(['A B']);
+    expect(wrapScreen('ab😀cd', 3)).toEqual(['ab😀', 'cd']);
+    expect(wrapScreen('x'.repeat(130), 64).map((l) => l.length)).toEqual([64, 64, 2]);
+    expect(wrapScreen('a\r\n\nb', 64)).toEqual(['a', '', 'b']);
   });
 });
