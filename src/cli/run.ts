@@ -75,7 +75,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
       const { unattachedUsage } = await import('../run/receipt-accounting.js');
       const { mergeUsage } = await import('../run/run-tasks.js');
       const { mergeReportRows, reportRowOf, reportRowOfStored } = await import('../run/report-rows.js');
-      const { resolveLiveModelConfig } = await import('../models/config.js');
+      const { resolveLiveModelConfig, secretValues } = await import('../models/config.js');
       const { createModel } = await import('../models/providers.js');
       const { parseShard, shardEpisodes } = await import('../queue/shard.js');
       const { runQueued } = await import('./run-queue.js');
@@ -106,7 +106,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
       const judge = flags.judgeModel ? live(flags.judgeModel) : undefined;
       const judgeVotes = Number(flags.judgeVotes);
       if (!Number.isInteger(judgeVotes) || judgeVotes < 1) throw new BadInputError(`--judge-votes must be a whole number >= 1, got '${flags.judgeVotes}'`);
-      const store = RunStore.open(flags.db);
+      const store = RunStore.open(flags.db, { secrets: secretValues() });
       let lock: RunLock | undefined;
       try {
         const shard = flags.shard !== undefined ? parseShard(flags.shard) : undefined;

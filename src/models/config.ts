@@ -51,6 +51,17 @@ export interface LiveModelFlags {
 const first = (env: NodeJS.ProcessEnv, names: string[]): string | undefined =>
   names.map((n) => env[n]).find((v) => v !== undefined && v !== '');
 
+/** Keys shorter than this are not checked by value (a placeholder such as `ollama` is no secret). */
+export const MIN_SECRET_CHARS = 12;
+
+/**
+ * The API key values of the environment (`SERVICEGYM_API_KEY`, `OPENAI_API_KEY`, trimmed) that a
+ * store must refuse to hold by value; placeholders under {@link MIN_SECRET_CHARS} are left out.
+ */
+export function secretValues(env: NodeJS.ProcessEnv = process.env): string[] {
+  return ['SERVICEGYM_API_KEY', 'OPENAI_API_KEY'].map((n) => env[n]?.trim() ?? '').filter((v) => v.length >= MIN_SECRET_CHARS);
+}
+
 /**
  * Resolves the live configuration. Throws {@link BadInputError} before any call when the key or
  * the model is missing, naming the variable or flag to set.
