@@ -1,6 +1,6 @@
 /**
- * A scripted browser agent: plays {@link UiStep}s (click, type, select, press, navigate, say,
- * stop) on the web surface, finding each element by role and accessible name in the latest
+ * A scripted browser agent: plays {@link UiStep}s (click, type, select, check, press, navigate,
+ * say, stop) on the web surface, finding each element by role and accessible name in the latest
  * snapshot the surface answered with — the oracle of web tasks (it proves a task solvable through
  * the UI alone) and the base of hand-written faulty browser agents.
  *
@@ -10,7 +10,7 @@
 import type { ChatMessage } from '../spec/messages.js';
 import { contentText } from '../spec/content.js';
 import type { UiStep } from '../spec/ui-step.js';
-import { findRef } from '../util/snapshot-refs.js';
+import { findRef, refLine } from '../util/snapshot-refs.js';
 import { AGENT_STOP_TOKEN } from './agent.js';
 import { ScriptedAgent, call, say, type ScriptEntry, type ScriptStep } from './scripted-agent.js';
 
@@ -47,6 +47,12 @@ export function uiEntry(step: UiStep): ScriptEntry {
       return (m): ScriptStep => call('browser_type', { ref: refIn(m, step.role, step.name, step.exact), text: step.text, ...(step.submit ? { submit: true } : {}), element: `${step.role} "${step.name}"` });
     case 'select':
       return (m): ScriptStep => call('browser_select_option', { ref: refIn(m, step.role, step.name, step.exact), value: step.value, element: `${step.role} "${step.name}"` });
+    case 'check':
+      return (m): ScriptStep => {
+        const ref = refIn(m, 'checkbox', step.name, step.exact);
+        const isChecked = (refLine(latestSnapshot(m), ref) ?? '').includes('[checked]');
+        return isChecked === step.checked ? call('browser_snapshot', {}) : call('browser_click', { ref, element: `checkbox "${step.name}"` });
+      };
   }
 }
 

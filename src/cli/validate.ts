@@ -99,6 +99,7 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
           if (personas) process.stdout.write(`validate: ${perfect.length}/${res.records.length} episodes (${tasks.length} task${tasks.length === 1 ? "" : "s"} × ${personas.length} persona${personas.length === 1 ? "" : "s"}) score reward 1 and partial 100%${notJudgedClause(pending.length)} (${(res.records.length / seconds).toFixed(1)} episodes/s)\n`);
           else process.stdout.write(`validate: ${perfect.length}/${res.records.length} tasks score reward 1 and partial 100%${notJudgedClause(pending.length)} (${(res.records.length / seconds).toFixed(1)} tasks/s)\n`);
         }
+        if (store) log(`saved as run ${runId} in ${flags.db} (the same validate again replaces it)`);
         const createdAt = new Date().toISOString();
         if (output) log(writeResults(output, res.records.map(reportRowOf), { suite: runId, classname: `servicegym.${flags.domain}`, timestamp: createdAt }, latencyOf(res.records)));
         const accepted = perfect.length + (flags.allowNotJudged ? pending.length : 0);

@@ -10,6 +10,8 @@ export type UiStep =
   | { do: 'click'; role: string; name: string; exact?: boolean }
   | { do: 'type'; role: string; name: string; text: string; submit?: boolean; exact?: boolean }
   | { do: 'select'; role: string; name: string; value: string; exact?: boolean }
+  /** Sets a checkbox to `checked`: a click when it is in the other state, else only a look. */
+  | { do: 'check'; name: string; checked: boolean; exact?: boolean }
   | { do: 'press'; key: string }
   | { do: 'navigate'; url: string }
   | { do: 'snapshot' }

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { CowDb } from '../../env/cow-db.js';
 import type { LoadedDomain } from '../../spec/domain.js';
 import type { WebDomain } from '../../surfaces/web-app.js';
+import { helpdeskUiOracle } from './ui-oracle.js';
 import { helpdeskWebApp } from './apps/index.js';
 import { BadInputError } from '../../spec/errors.js';
 import type { Task } from '../../spec/task.js';
@@ -89,5 +90,5 @@ export function loadServicegymHelpdesk(opts: { dataDir?: string } = {}): LoadedD
     const policy = readTextFile(path.join(HERE, 'data', 'cs_policy.md'));
     cached = { base, policy, tasks: loadBuiltinTasks(path.join(HERE, 'tasks'), HELPDESK_TASK_FILES) };
   }
-  return { domain: createHelpdeskDomain(cached.base, cached.policy), mode: 'servicegym', policy: cached.policy, tasks: cached.tasks, source: 'builtin', now: SERVICEGYM_HELPDESK_NOW };
+  return { domain: createHelpdeskDomain(cached.base, cached.policy), mode: 'servicegym', policy: cached.policy, tasks: cached.tasks, source: 'builtin', now: SERVICEGYM_HELPDESK_NOW, uiOracle: helpdeskUiOracle };
 }
