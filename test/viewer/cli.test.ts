@@ -110,6 +110,7 @@ describe('servicegym view', () => {
   });
 
   it('--export with an empty path, and --force without --export, are bad input (exit 2)', async () => {
+    process.env[UI_DIR_ENV] = uiDir;
     const empty = await cli(['view', '--db', db, '--export', '']);
     expect(empty.code).toBe(2);
     expect(empty.err).toContain('the output folder is an empty path');
