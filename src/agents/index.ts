@@ -76,8 +76,11 @@ export const agentKinds: Record<string, AgentKind> = {
       // Dual control: with user-side gold actions the oracle asks the customer to perform them.
       // Solo mode (tau2): no customer, so the oracle performs the device actions itself.
       if (c.loaded.domain.soloMode === true) return new OracleAgent(c.task, { performUserActions: true });
-      // A web task: the gold actions are back-end operations; the oracle works the pages instead.
-      const ui = c.loaded.uiOracle?.(c.task);
+      // A web task: the gold actions are back-end operations the agent's tools do not reach; the
+      // oracle works the pages instead. On a surface offering the domain's own tools it calls them.
+      const offered = new Set(c.tools.map((t) => t.function.name));
+      const domainToolsOffered = c.loaded.domain.tools.filter((t) => t.requestor === 'assistant').every((t) => offered.has(t.name));
+      const ui = domainToolsOffered ? null : c.loaded.uiOracle?.(c.task);
       if (ui) return uiScriptAgent(ui, `Oracle agent: works task ${c.task.id} through the browser.`);
       const writes = new Set(c.loaded.domain.tools.filter((t) => t.kind === 'write' && t.requestor === 'assistant').map((t) => t.name));
       const instructUser = c.loaded.domain.tools.some((t) => t.requestor === 'user') && (c.task.evaluation_criteria?.actions ?? []).some((a) => a.requestor === 'user');
