@@ -75,6 +75,7 @@ describe('README: try it with your own model', () => {
     expect(cmds.map((c) => c[0])).toEqual(['run', 'view']);
     const dir = tmpDir('sg-readme-');
     process.chdir(dir);
+    onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
     const fill = (args: string[]) => args.map((a) => (a === 'BASE_URL' ? mock.url : a === 'MODEL' ? 'local-model' : a));
     const run = await runCli(fill(cmds[0]));
     expect(run.code, run.err).toBe(0);
