@@ -14,7 +14,7 @@ import { getDomain } from '../domains/index.js';
 import type { ChatModel } from '../models/chat-model.js';
 import type { UsageTracker } from '../models/usage.js';
 import { runEpisode, type TerminationReason } from '../orchestrator/episode.js';
-import { buildEpisode } from '../orchestrator/build.js';
+import { buildEpisode, surfaceOf } from '../orchestrator/build.js';
 import { judgeReply } from '../evaluation/rubric-judge.js';
 import type { LoadedCampaign, PromptVariant } from './load.js';
 
@@ -82,9 +82,21 @@ function noteFor(c: LoadedCampaign, shouldTransfer: boolean, transferred: boolea
  */
 function caseEpisodeSpec(domain: Domain<any>, prompt: PromptVariant, kase: CampaignCase): { loaded: LoadedDomain<any>; task: Task } {
   return {
-    loaded: { domain, mode: 'servicegym', policy: prompt.text, tasks: [], source: 'campaign' },
+    loaded: caseDataset(domain, prompt.text),
     task: { id: kase.id, user_scenario: { instructions: kase.user } },
   };
+}
+
+function caseDataset(domain: Domain<any>, policy: string): LoadedDomain<any> {
+  return { domain, mode: 'servicegym', policy, tasks: [], source: 'campaign' };
+}
+
+/**
+ * The registry name of the surface campaign case episodes run on: the episode builder's choice
+ * for a case's dataset, which names no surface of its own (so the API surface today).
+ */
+export function caseSurfaceName(domain: Domain<any>): string {
+  return surfaceOf({ loaded: caseDataset(domain, '') }).name;
 }
 
 /** One case of a campaign, evaluated once: {@link evaluateCase}'s options. */

@@ -27,11 +27,15 @@ export class RunTally {
   }
 
   add(rec: DomainEpisodeRecord): void {
-    const cost = reportedCost(rec.episode.usage);
-    if (cost !== null) this.costUsd = (this.costUsd ?? 0) + cost;
+    this.addCost(reportedCost(rec.episode.usage));
     if (rec.infraError || rec.harnessError || rec.evaluationError || !rec.evaluation) return;
     this.scored++;
     if (rec.evaluation.reward === 1) this.passed++;
+  }
+
+  /** Adds a provider-reported cost in USD (null: none reported), e.g. of an episode a queue worker ran. */
+  addCost(usd: number | null): void {
+    if (usd !== null) this.costUsd = (this.costUsd ?? 0) + usd;
   }
 
   /** `pass 7/9 (77.8%)`, or `pass -` before the first scored episode. */

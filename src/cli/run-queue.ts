@@ -12,7 +12,10 @@ import type { DomainEpisodeRecord } from '../run/task-run.js';
 import type { EpisodeReportRow } from '../run/report-rows.js';
 import type { RunSummary } from '../run/summary.js';
 import type { UsageByRole } from '../models/usage.js';
-import { checkQueueName, datasetFingerprint, harnessPin, type ModelPin } from '../queue/jobs.js';
+import type { Surface } from '../spec/surface.js';
+import { sha256Hex } from '../util/canonical.js';
+import { checkQueueName, datasetFingerprint, harnessPin, surfaceFingerprint, type ModelPin } from '../queue/jobs.js';
+import { reportedCost } from './run-progress.js';
 import { runOnQueue } from '../queue/producer.js';
 import { runEpisodes, type RunEpisode } from '../queue/shard.js';
 import { storedRunReport } from '../queue/run-result.js';
@@ -35,8 +38,17 @@ export interface QueuedRunInput {
   only?: readonly RunEpisode[];
   /** `--max-steps`, or null. */
   maxSteps: number | null;
-  /** After each stored episode: how many this attempt stored, and which. */
-  onStored?: (done: number, label: string) => void;
+  /** The run's surface and its `--surface-option`s (`surface.name` names it to the workers). */
+  surface: Surface;
+  surfaceOptions: Record<string, string>;
+  /** `--screenshots`: how a model agent receives tool-result images. */
+  imageDelivery: string;
+  /** The agent's system prompt (`--prompt-file`, `{{policy}}` filled in), or null for the dataset's own. */
+  systemPrompt: string | null;
+  /** The run-wide stop (`--max-cost`), asked after each stored episode: see `QueueRunOptions.halt`. */
+  halt?: () => string | undefined;
+  /** After each stored episode: how many this attempt stored, which, and its provider-reported cost in USD (null: none reported). */
+  onStored?: (done: number, label: string, costUsd: number | null) => void;
 }
 
 function modelPin(flags: Record<string, any>, model: string): ModelPin {
@@ -45,7 +57,7 @@ function modelPin(flags: Record<string, any>, model: string): ModelPin {
 }
 
 /** Runs the episodes on the queue and reports the stored run; `records` is empty (the episodes were run elsewhere). */
-export async function runQueued(input: QueuedRunInput): Promise<{ summary: RunSummary; usage: UsageByRole; stopped?: string; rows: EpisodeReportRow[]; records: DomainEpisodeRecord[] }> {
+export async function runQueued(input: QueuedRunInput): Promise<{ summary: RunSummary; usage: UsageByRole; stopped?: string; halted?: { reason: string; notStarted: number }; rows: EpisodeReportRow[]; records: DomainEpisodeRecord[] }> {
   const { flags } = input;
   const queueName = checkQueueName(String(flags.queueName ?? 'servicegym'));
   let rate: number | null = null;
@@ -74,11 +86,19 @@ export async function runQueued(input: QueuedRunInput): Promise<{ summary: RunSu
       strict: input.strict,
       max_steps: input.maxSteps,
       rate_limit_per_minute: rate,
+      system_prompt: input.systemPrompt,
+      prompt_sha256: input.systemPrompt === null ? null : sha256Hex(input.systemPrompt),
+      surface: { name: input.surface.name, options: input.surfaceOptions, fingerprint: surfaceFingerprint(input.loaded, input.surface, input.surfaceOptions) },
+      image_delivery: input.imageDelivery,
     },
-    onStored: (n, _total, msg) => input.onStored?.(n, `${msg.episode.episode_id}${msg.episode.label !== 'llm' ? ` (${msg.episode.label})` : ''} ${msg.episode.termination}`),
+    halt: input.halt,
+    onStored: (n, _total, msg) => {
+      const usage = (msg.episode.result as { usage?: UsageByRole } | null)?.usage;
+      input.onStored?.(n, `${msg.episode.episode_id}${msg.episode.label !== 'llm' ? ` (${msg.episode.label})` : ''} ${msg.episode.termination}`, reportedCost(usage));
+    },
   });
   const report = storedRunReport(input.store, input.runId, input.tasks.map((t) => t.id));
   const fresh = new Set(episodes.map((e) => `${e.taskId}\u0000${e.trial}`));
   const rows = report.rows.filter((r) => fresh.has(`${r.taskId}\u0000${r.trial}`));
-  return { summary: report.summary, usage: report.usage, rows, records: [], ...(res.stopped ? { stopped: res.stopped } : {}) };
+  return { summary: report.summary, usage: report.usage, rows, records: [], ...(res.stopped ? { stopped: res.stopped } : {}), ...(res.halted ? { halted: res.halted } : {}) };
 }

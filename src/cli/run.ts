@@ -79,6 +79,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
       const { createModel } = await import('../models/providers.js');
       const { parseShard, shardEpisodes } = await import('../queue/shard.js');
       const { runQueued } = await import('./run-queue.js');
+      const { surfaceOptionsOf } = await import('./surface-flags.js');
       const { callsText, episodeTable, personaTable, summaryText, usageTable } = await import('./run-report.js');
       const { progressLogger, snakeKeys } = await import('./output.js');
       const { RunProgress, RunTally, reportedCost } = await import('./run-progress.js');
@@ -161,17 +162,21 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
         const only = shard ? shardEpisodes(tasks, trials, personas, shard) : undefined;
         bar.start((only ? only.length : tasks.reduce((n, t) => n + trials * episodesPerTrial(t, personas), 0)) - finished.length);
         const maxCost = extras.maxCostUsd;
-        if (flags.queue && (extras.systemPrompt !== null || maxCost !== null)) throw new BadInputError('--queue does not take --system-prompt or --max-cost yet: workers run the dataset\'s own prompt with no cost stop');
+        const halt = () => (maxCost !== null && (bar.tally.costUsd ?? 0) >= maxCost ? `--max-cost $${maxCost} reached (provider-reported cost $${bar.tally.costUsd!.toFixed(4)})` : undefined);
         // Episodes leave memory once stored: the report keeps one row (and the model latency) per episode.
         const fresh: EpisodeReportRow[] = [];
         const latency = new Map<string, number>();
         const res: { summary: RunSummary; usage: UsageByRole; stopped?: string; halted?: { reason: string; notStarted: number }; rows?: EpisodeReportRow[]; records: DomainEpisodeRecord[] } = flags.queue
-          ? await runQueued({ flags, loaded, tasks, trials, personas, strict, temperature, judgeVotes, maxSteps: extras.maxSteps ?? null, runId, store, finished, only, onStored: (n, label) => bar.count(n, label) })
+          ? await runQueued({
+              flags, loaded, tasks, trials, personas, strict, temperature, judgeVotes, maxSteps: extras.maxSteps ?? null, runId, store, finished, only,
+              surface, surfaceOptions: surfaceOptionsOf(flags), imageDelivery: flags.screenshots, systemPrompt: extras.systemPrompt, halt,
+              onStored: (n, label, cost) => (bar.tally.addCost(cost), bar.count(n, label)),
+            })
           : await runDomainTasks({
               loaded, tasks, trials, concurrency: Number(flags.concurrency), agent: 'llm', user: 'llm', agentModel, userModel, judge, judgeVotes,
               temperature, store, runId, finished, personas, strict, only, surface, imageDelivery: flags.screenshots, settings: extras.maxSteps ? { maxSteps: extras.maxSteps } : undefined,
               ...(extras.systemPrompt !== null ? { systemPrompt: extras.systemPrompt } : {}),
-              halt: () => (maxCost !== null && (bar.tally.costUsd ?? 0) >= maxCost ? `--max-cost $${maxCost} reached (provider-reported cost $${bar.tally.costUsd!.toFixed(4)})` : undefined),
+              halt,
               keepRecords: false,
               onProgress: (done, _total, rec) => {
                 fresh.push(reportRowOf(rec));

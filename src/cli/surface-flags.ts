@@ -26,13 +26,18 @@ export function addSurfaceFlags(cmd: Command): Command {
  */
 export async function surfaceFromFlags(flags: { surface?: string; surfaceOption?: string[] }, loaded?: Pick<LoadedDomain<any>, 'surface'>): Promise<Surface> {
   const { surfaceWithOptions } = await import('../surfaces/index.js');
+  return surfaceWithOptions(flags.surface ?? loaded?.surface ?? 'api', surfaceOptionsOf(flags));
+}
+
+/** The `--surface-option key=value` flags as an object (later keys win). Throws BadInputError for a malformed one. */
+export function surfaceOptionsOf(flags: { surfaceOption?: string[] }): Record<string, string> {
   const options: Record<string, string> = {};
   for (const kv of flags.surfaceOption ?? []) {
     const i = kv.indexOf('=');
     if (i <= 0) throw new BadInputError(`--surface-option must be key=value, got '${kv}'`);
     options[kv.slice(0, i).trim()] = kv.slice(i + 1).trim();
   }
-  return surfaceWithOptions(flags.surface ?? loaded?.surface ?? 'api', options);
+  return options;
 }
 
 /**

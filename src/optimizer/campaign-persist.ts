@@ -8,7 +8,8 @@ import { writeEpisodeLogs } from '../store/run-log.js';
 import { RUN_LOG_SCHEMA, type EpisodeRunLog, type RunLogMessage } from '../spec/run-log.js';
 import { toolCallRecord } from '../run/episode-log.js';
 import type { CampaignOutcome } from './seed-campaign.js';
-import type { CaseEpisode } from '../campaign/evaluate.js';
+import { caseSurfaceName, type CaseEpisode } from '../campaign/evaluate.js';
+import { getDomain } from '../domains/index.js';
 
 /**
  * The run-log record of one campaign case episode (evaluation kind `case`: the seed's verdict).
@@ -28,7 +29,7 @@ export function caseEpisodeLog(outcome: CampaignOutcome, record: Record<string, 
     task: { id: e.result.id, sha256: canonicalHash(outcome.campaign.cases.find((c) => c.id === e.result.id) ?? null) },
     domain: spec.domain,
     dataset: { kind: 'campaign', source: spec.name },
-    surface: 'api',
+    surface: caseSurfaceName(getDomain(spec.domain)),
     agent: { kind: 'llm', model: typeof record.model === 'string' ? record.model : null, provider: e.receipts[0]?.provider ?? null, prompt_sha256: system, temperature: null },
     user: { kind: 'scripted', model: null, provider: null, prompt_sha256: null, temperature: null },
     judge: null,

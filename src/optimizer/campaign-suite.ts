@@ -14,7 +14,8 @@ import type { Receipt } from '../spec/receipt.js';
 import type { ModelRole, Usage } from '../spec/messages.js';
 import type { ToolLogEntry } from '../env/environment.js';
 import { UsageTracker } from '../models/usage.js';
-import { evaluateCase, type CaseEpisode } from '../campaign/evaluate.js';
+import { caseSurfaceName, evaluateCase, type CaseEpisode } from '../campaign/evaluate.js';
+import { getDomain } from '../domains/index.js';
 import type { LoadedCampaign } from '../campaign/load.js';
 import { sha256Hex } from '../util/canonical.js';
 import { codePoints } from '../util/template.js';
@@ -83,6 +84,8 @@ export class CampaignSuite implements Suite {
   private readonly byId: Map<string, CampaignCase>;
   private readonly now: string;
   private readonly episodes = new Map<string, CaseEpisode>();
+  /** The surface case episodes run on (`caseSurfaceName`). */
+  readonly surface: string;
 
   constructor(private readonly campaign: LoadedCampaign, private readonly opts: CampaignSuiteOptions = {}) {
     this.id = `campaign:${campaign.spec.name}`;
@@ -91,6 +94,7 @@ export class CampaignSuite implements Suite {
     this.stablePrompt = campaign.stable.text;
     this.stableSource = campaign.stable.file ?? 'campaign';
     this.proposerSystem = campaign.codingSystem;
+    this.surface = caseSurfaceName(getDomain(campaign.spec.domain));
     this.now = opts.now ?? campaign.spec.experiment?.created_at ?? '2026-01-01T00:00:00+00:00';
   }
 

@@ -8,7 +8,8 @@
  *   "seed": 1,                                       // derives the split, trial, sampler seeds
  *   "suite": { "kind": "campaign", "dir": "examples/seed-transfer-policy" },
  *   //  or   { "kind": "tasks", "domain": "airline", "data_dir": "../tau2/airline",
- *   //         "tasks": ["T15", "T17"], "boundary": ["T15"], "prompt_file": "agent.txt" }
+ *   //         "tasks": ["T15", "T17"], "boundary": ["T15"], "prompt_file": "agent.txt",
+ *   //         "surface": "api" }                  // default: the dataset's own surface, else api
  *   "roles": { "feedback": 0.4, "sealed": 0.2, "assign": { "B1-…": "feedback" } },
  *   "trials": { "feedback": 4, "screen": 2, "look1": 4, "look2": 8, "sealed": 8 },
  *   "gate": { "alpha": 0.05, "alpha_look1": 0.01, "holdout_margin": 0.05,
@@ -75,6 +76,8 @@ const SuiteSchema = z.discriminatedUnion('kind', [
     prompt_file: z.string().optional(),
     /** Case variants: user persona ids; each task also runs as `<task>~<persona>` (see splits.ts). */
     variants: z.array(z.string()).min(1).optional(),
+    /** The surface the agent works on (`src/surfaces/index.ts`); default the dataset's own, else api. */
+    surface: z.string().optional(),
   }),
 ]);
 

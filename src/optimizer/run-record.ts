@@ -16,12 +16,12 @@ import { RUN_LOG_SCHEMA, type EpisodeRunLog, type RunLogMessage } from '../spec/
 import { versionOf } from '../release/lifecycle.js';
 
 /** The record object (JSON). */
-export function buildRunRecord(config: OptimizeConfig, identity: string, suite: { id: string; stableSource: string }, r: OptimizeResult): Record<string, unknown> {
+export function buildRunRecord(config: OptimizeConfig, identity: string, suite: { id: string; stableSource: string; surface: string }, r: OptimizeResult): Record<string, unknown> {
   const u = r.budget.use;
   return {
     schema: 'servicegym.optimize/1',
     name: config.name,
-    suite: { id: suite.id, stable_source: suite.stableSource, stable_sha256: r.stable.sha256 },
+    suite: { id: suite.id, stable_source: suite.stableSource, stable_sha256: r.stable.sha256, surface: suite.surface },
     identity,
     seed: config.seed,
     splits: r.splits,
@@ -54,9 +54,10 @@ export function optimizeRunId(name: string, record: Record<string, unknown>): st
 /**
  * The run-log record of one rollout (evaluation kind `rollout`: learning-signal dimensions and
  * critical violations). Rollouts keep their trajectory, seed and prompt hash, not their tool log
- * or state, so `tool_calls`, `action_log` and `final_state` are empty.
+ * or state, so `tool_calls`, `action_log` and `final_state` are empty. `surface`: the suite's
+ * surface (`Suite.surface`), the one the rollout ran on.
  */
-export function rolloutEpisodeLog(r: Rollout, episodeId: string, label: string, domain: string | null, suite: string, pins: Record<string, string | null>): EpisodeRunLog {
+export function rolloutEpisodeLog(r: Rollout, episodeId: string, label: string, domain: string | null, suite: string, pins: Record<string, string | null>, surface: string): EpisodeRunLog {
   const usage = JSON.parse(JSON.stringify(r.usage)) as EpisodeRunLog['usage'];
   return {
     schema: RUN_LOG_SCHEMA,
@@ -67,7 +68,7 @@ export function rolloutEpisodeLog(r: Rollout, episodeId: string, label: string, 
     task: { id: r.case_id, sha256: null },
     domain: domain ?? 'none',
     dataset: { kind: 'campaign', source: suite },
-    surface: 'api',
+    surface,
     agent: { kind: 'llm', model: pins.agent ?? null, provider: null, prompt_sha256: r.prompt_sha256, temperature: null },
     user: pins.user ? { kind: 'llm', model: pins.user, provider: null, prompt_sha256: null, temperature: null } : null,
     judge: pins.judge ? { kind: 'llm', model: pins.judge, provider: null, prompt_sha256: null, temperature: null } : null,
@@ -98,7 +99,9 @@ export function saveOptimizeRun(store: RunStore, record: Record<string, unknown>
     record,
   });
   const pins = (record.models ?? {}) as Record<string, string | null>;
-  const records = [...book.byPrompt].flatMap(([sha, m]) => [...m].map(([key, r]) => rolloutEpisodeLog(r, `${versionOf(sha)}/${key}`, versionOf(sha), domain, String(record.name), pins)));
+  const surface = (record.suite as { surface?: string } | undefined)?.surface;
+  if (!surface) throw new Error('the optimise record names no suite surface (buildRunRecord sets it)');
+  const records = [...book.byPrompt].flatMap(([sha, m]) => [...m].map(([key, r]) => rolloutEpisodeLog(r, `${versionOf(sha)}/${key}`, versionOf(sha), domain, String(record.name), pins, surface)));
   writeEpisodeLogs(store, id, records);
   return id;
 }

@@ -11,6 +11,8 @@ import { resolveLiveModelConfig, type LiveModelFlags } from '../models/config.js
 import { createModel } from '../models/providers.js';
 import type { ChatModel } from '../models/chat-model.js';
 import { BadInputError } from '../spec/errors.js';
+import type { Surface } from '../spec/surface.js';
+import { getSurface } from '../surfaces/index.js';
 import { readTextFile } from '../util/json-file.js';
 import { CampaignSuite } from './campaign-suite.js';
 import { resolveConfigPath, type LoadedOptimizeConfig, type ModelRef } from './config.js';
@@ -54,7 +56,14 @@ function buildSuiteOnly(loaded: LoadedOptimizeConfig, strict: boolean): { suite:
     if (e instanceof BadInputError) throw new BadInputError(e.message, { file: loaded.file, path: '$.suite.variants' });
     throw e;
   }
-  return { suite: new TaskSuite(data, { tasks: s.tasks, boundary: s.boundary, prompt, variants, strict }), domain: s.domain };
+  let surface: Surface | undefined;
+  try {
+    surface = s.surface !== undefined ? getSurface(s.surface) : undefined;
+  } catch (e) {
+    if (e instanceof BadInputError) throw new BadInputError(e.message, { file: loaded.file, path: '$.suite.surface' });
+    throw e;
+  }
+  return { suite: new TaskSuite(data, { tasks: s.tasks, boundary: s.boundary, prompt, variants, strict, surface }), domain: s.domain };
 }
 
 /** Live models for every role; roles sharing a model name and endpoint share one client. */

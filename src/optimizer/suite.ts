@@ -97,6 +97,8 @@ export interface Suite {
   readonly stableSource: string;
   /** System message for the proposer (the campaign's coding-agent prompt, or servicegym's default). */
   readonly proposerSystem: string;
+  /** The surface every rollout runs on (registry name, `src/surfaces/index.ts`), recorded with the run and its rollouts. */
+  readonly surface: string;
   /** Runs one rollout. Model failures become `valid: false`; only bugs (and a kill) throw. */
   runRollout(req: RolloutRequest, models: SuiteModels): Promise<Rollout>;
   /** Failure patterns over the parent's feedback rollouts, one sentence each. */

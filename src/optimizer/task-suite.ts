@@ -24,7 +24,8 @@ import type { Task } from '../spec/task.js';
 import { BadInputError, ProviderError, ReplayMissError } from '../spec/errors.js';
 import { UsageTracker } from '../models/usage.js';
 import { agentSystemPrompt } from '../agents/llm-agent.js';
-import { buildEpisode } from '../orchestrator/build.js';
+import type { Surface } from '../spec/surface.js';
+import { buildEpisode, surfaceOf } from '../orchestrator/build.js';
 import { runEpisode, type EpisodeResult } from '../orchestrator/episode.js';
 import { evaluateTask } from '../evaluation/compose.js';
 import type { KnownBadTask } from '../evaluation/strict.js';
@@ -72,6 +73,8 @@ export interface TaskSuiteOptions {
    * task's variants over the roles (see `splitRoles`).
    */
   variants?: string[];
+  /** The surface the agent works on (`suite.surface`); default the dataset's own (`LoadedDomain.surface`), else api. */
+  surface?: Surface;
   /**
    * Strict evaluation of every rollout (`optimize --strict`, see `src/evaluation/strict.ts`); the
    * dataset's known-bad tasks are left out of the suite (`excluded`).
@@ -108,6 +111,9 @@ export class TaskSuite implements Suite {
   readonly stablePrompt: string;
   readonly stableSource: string;
   readonly proposerSystem = DEFAULT_PROPOSER_SYSTEM;
+  /** The surface's registry name (recorded with the run and its rollouts). */
+  readonly surface: string;
+  private readonly surfaceImpl: Surface;
   private readonly byId: Map<string, { task: Task; variant?: string }>;
   private readonly writeTools: Set<string>;
   private readonly env: { now: string; idSeed: string };
@@ -137,7 +143,10 @@ export class TaskSuite implements Suite {
         this.byId.set(caseId, { task, variant: v });
       }
     }
-    this.id = `tasks:${loaded.domain.name}`;
+    this.surfaceImpl = surfaceOf({ loaded, surface: opts.surface });
+    this.surface = this.surfaceImpl.name;
+    // Another surface than the dataset's own is another suite (the rollout cache is keyed by suite id).
+    this.id = `tasks:${loaded.domain.name}${this.surface !== surfaceOf({ loaded }).name ? `@${this.surface}` : ''}`;
     this.stablePrompt = opts.prompt?.text ?? agentSystemPrompt(loaded.policy);
     this.stableSource = opts.prompt?.source ?? `${loaded.domain.name} policy (${loaded.source})`;
     this.writeTools = new Set(loaded.domain.tools.filter((t) => t.kind === 'write').map((t) => t.name));
@@ -157,6 +166,7 @@ export class TaskSuite implements Suite {
       agent: { kind: 'llm', model: models.agent, systemPrompt: req.prompt, temperature: models.temperature, seed: req.seed },
       user: { kind: 'llm', model: models.user, persona: variant, temperature: models.temperature, seed: req.seed },
       env: this.env,
+      surface: this.surfaceImpl,
     });
     const ep = await runEpisode({
       ...EPISODE_SETTINGS,

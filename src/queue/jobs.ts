@@ -14,6 +14,8 @@ import type { LoadedDomain } from '../spec/domain.js';
 import { BadInputError } from '../spec/errors.js';
 import { canonicalHash, sha256Hex } from '../util/canonical.js';
 import type { EpisodeRow, ReceiptRow } from '../store/store.js';
+import type { Surface } from '../spec/surface.js';
+import { agentToolsOf } from '../orchestrator/build.js';
 
 /** Default BullMQ queue name of episode jobs (`--queue-name`). */
 export const DEFAULT_QUEUE_NAME = 'servicegym';
@@ -65,8 +67,28 @@ export interface RunManifest {
   max_steps: number | null;
   /** Model calls per minute per provider, across all workers (null: unlimited). */
   rate_limit_per_minute: number | null;
+  /**
+   * The agent's raw system prompt by content (`run --prompt-file`, `{{policy}}` already filled in
+   * by the producer), or null for the dataset's own prompt; `prompt_sha256` is its sha256 (hex).
+   */
+  system_prompt?: string | null;
+  prompt_sha256?: string | null;
+  /** How the agent reaches the back-end (`run --surface`/`--surface-option`); absent: the dataset's own surface, else api. */
+  surface?: SurfacePin;
+  /** How a model agent receives tool-result images (`run --screenshots`): `tool_result` or `user_message`. */
+  image_delivery?: string;
   /** BullMQ queue the workers return results on. */
   results_queue: string;
+}
+
+/**
+ * The surface a run's episodes use: its registry name (`src/surfaces/index.ts`), its options and
+ * the fingerprint of what the agent sees on it for the run's domain ({@link surfaceFingerprint}).
+ */
+export interface SurfacePin {
+  name: string;
+  options: Record<string, string>;
+  fingerprint: string;
 }
 
 /** One episode to run. `candidate` names a prompt candidate (optimiser rollouts); null in plain runs. */
@@ -76,6 +98,8 @@ export interface EpisodeJob {
   trial: number;
   persona: string | null;
   candidate: string | null;
+  /** sha256 of the run's system prompt (the manifest carries its content); absent or null: the dataset's own prompt. */
+  prompt_sha256?: string | null;
 }
 
 /** A finished episode as a worker returns it: the store rows it would have written itself. */
@@ -92,10 +116,13 @@ export interface EpisodeResultMessage {
 
 /**
  * The BullMQ job id of an episode: `ep-` + the first 40 hex digits of the sha256 of the canonical
- * JSON of (run, task, trial, persona, candidate). Same episode, same id, so enqueueing is idempotent.
+ * JSON of (run, task, trial, persona, candidate), plus the prompt's sha256 when the run has its own
+ * system prompt. Same episode, same id, so enqueueing is idempotent.
  */
 export function episodeJobId(job: EpisodeJob): string {
-  return `ep-${canonicalHash([job.run_id, job.task_id, job.trial, job.persona, job.candidate]).slice(0, 40)}`;
+  const parts: unknown[] = [job.run_id, job.task_id, job.trial, job.persona, job.candidate];
+  if (job.prompt_sha256) parts.push(job.prompt_sha256);
+  return `ep-${canonicalHash(parts).slice(0, 40)}`;
 }
 
 /** A queue name BullMQ accepts (no `:`); throws BadInputError otherwise. */
@@ -163,15 +190,32 @@ export async function readManifest(redis: Redis, queueName: string, runId: strin
 }
 
 /**
- * Why a worker must not run a run's episodes (its harness or its dataset differ from the
- * producer's), or undefined when it may.
+ * The fingerprint of a surface for a domain: sha256 over the surface's name, its options and the
+ * agent's tools on it (names, descriptions, schemas), so a worker whose surface shows the agent
+ * something else refuses the run.
  */
-export function mismatch(manifest: RunManifest, own: { harness: HarnessPin; fingerprint: string }): string | undefined {
+export function surfaceFingerprint(loaded: LoadedDomain<any>, surface: Surface, options: Record<string, string>): string {
+  return canonicalHash({ surface: surface.name, options, tools: agentToolsOf(loaded, surface) });
+}
+
+/**
+ * Why a worker must not run a run's episodes (its harness, its dataset or its surface differ from
+ * the producer's, or the prompt's content does not match its hash), or undefined when it may.
+ * `own.surface` is this worker's fingerprint of the manifest's surface (absent: not checked).
+ */
+export function mismatch(manifest: RunManifest, own: { harness: HarnessPin; fingerprint: string; surface?: string }): string | undefined {
   if (manifest.harness.name !== own.harness.name || manifest.harness.version !== own.harness.version) {
     return `the run was started with ${manifest.harness.name} ${manifest.harness.version}, this worker is ${own.harness.name} ${own.harness.version}`;
   }
   if (manifest.dataset.fingerprint !== own.fingerprint) {
     return `this worker's ${manifest.dataset.domain} dataset${manifest.dataset.data_dir ? ` (${manifest.dataset.data_dir})` : ''} differs from the run's (fingerprint ${own.fingerprint.slice(0, 12)} vs ${manifest.dataset.fingerprint.slice(0, 12)})`;
+  }
+  if (manifest.surface && own.surface !== undefined && manifest.surface.fingerprint !== own.surface) {
+    return `this worker's ${manifest.surface.name} surface shows the agent other tools than the run's (fingerprint ${own.surface.slice(0, 12)} vs ${manifest.surface.fingerprint.slice(0, 12)})`;
+  }
+  const prompt = manifest.system_prompt ?? null;
+  if ((prompt === null) !== ((manifest.prompt_sha256 ?? null) === null) || (prompt !== null && sha256Hex(prompt) !== manifest.prompt_sha256)) {
+    return `the run's system prompt does not match its sha256 (${String(manifest.prompt_sha256 ?? null).slice(0, 12)})`;
   }
   return undefined;
 }

@@ -25,6 +25,13 @@ export interface QueueRunOptions {
   episodes: readonly { task: Task; trial: number; persona: string | null }[];
   /** Called after each episode is stored: stored count this attempt, expected count this attempt, and the episode. */
   onStored?: (done: number, total: number, msg: EpisodeResultMessage) => void;
+  /**
+   * A run-wide stop (`run --max-cost`), asked before enqueueing and after each stored episode
+   * (after `onStored`): once it gives a reason, nothing more is enqueued, the episodes no worker
+   * has started are taken off the queue, the running ones finish and are stored, and the result's
+   * `halted` says why — as `RunTasksOptions.halt` does in one process.
+   */
+  halt?: () => string | undefined;
 }
 
 /** What {@link runOnQueue} resolves to. */
@@ -33,26 +40,60 @@ export interface QueueRunResult {
   stored: number;
   /** Duplicate results ignored (an episode returned twice). */
   duplicates: number;
-  /** Set when a worker's provider refused the credential. */
+  /** Set when a worker's provider refused the credential (the episodes not started were taken off the queue). */
   stopped?: string;
+  /** Set when `halt` stopped the run: its reason, and how many episodes were not started (taken off the queue or never enqueued). */
+  halted?: { reason: string; notStarted: number };
 }
 
 const ADD_CHUNK = 500;
+
+/** Job states in which no worker has started the job, so it can be taken off the queue. */
+const NOT_STARTED = new Set(['waiting', 'delayed', 'prioritized', 'paused', 'waiting-children']);
 
 /** Adds the jobs not already queued; a finished job whose result the store lacks is removed and added again. */
 async function enqueue(queue: Queue, jobs: { id: string; data: EpisodeJob }[]): Promise<void> {
   const states = await Promise.all(jobs.map((j) => queue.getJobState(j.id)));
   const stale = jobs.filter((_, i) => states[i] === 'completed' || states[i] === 'failed');
   await Promise.all(stale.map((j) => queue.remove(j.id)));
-  for (let i = 0; i < jobs.length; i += ADD_CHUNK) {
-    await queue.addBulk(jobs.slice(i, i + ADD_CHUNK).map((j) => ({ name: 'episode', data: j.data, opts: { jobId: j.id, attempts: 3, backoff: { type: 'fixed', delay: 1000 } } })));
+  await queue.addBulk(jobs.map((j) => ({ name: 'episode', data: j.data, opts: { jobId: j.id, attempts: 3, backoff: { type: 'fixed', delay: 1000 } } })));
+}
+
+/**
+ * Takes the `pending` jobs no worker has started off the queue (and forgets those never enqueued);
+ * returns how many. A job a worker locked meanwhile is not removed (BullMQ refuses to remove a
+ * locked job) and stays pending, as do running and finished ones whose results are on the way.
+ */
+async function cancelNotStarted(queue: Queue, pending: Map<string, string>): Promise<number> {
+  let n = 0;
+  for (const id of [...pending.keys()]) {
+    const state = await queue.getJobState(id);
+    if (state === 'unknown' || (NOT_STARTED.has(state) && (await queue.remove(id)) === 1)) {
+      pending.delete(id);
+      n++;
+    }
   }
+  return n;
+}
+
+/** The run's jobs in run order, and the episode id of each job id (the jobs not yet stored). */
+function jobsOf(opts: QueueRunOptions): { jobs: { id: string; data: EpisodeJob }[]; pending: Map<string, string> } {
+  const pending = new Map<string, string>();
+  const prompt = opts.manifest.prompt_sha256 ?? null;
+  const jobs = opts.episodes.map(({ task, trial, persona }) => {
+    const data: EpisodeJob = { run_id: opts.manifest.run_id, task_id: task.id, trial, persona, candidate: null, ...(prompt ? { prompt_sha256: prompt } : {}) };
+    const id = episodeJobId(data);
+    pending.set(id, `${task.id}#${trial}`);
+    return { id, data };
+  });
+  return { jobs, pending };
 }
 
 /**
  * Runs the episodes through workers on `queueName` and stores them as they return. Resolves once
- * every episode of `episodes` is stored; rejects when an episode job failed on the workers after
- * its attempts (the message names it; the stored episodes stay and `--resume` continues).
+ * every episode of `episodes` is stored (or, after a halt or a refused credential, every episode a
+ * worker had started); rejects when an episode job failed on the workers after its attempts (the
+ * message names it; the stored episodes stay and `--resume` continues).
  */
 export async function runOnQueue(opts: QueueRunOptions): Promise<QueueRunResult> {
   const redis: Redis = redisConnection(opts.url);
@@ -61,25 +102,34 @@ export async function runOnQueue(opts: QueueRunOptions): Promise<QueueRunResult>
   const queue = new Queue<EpisodeJob>(opts.queueName, { connection: redis });
   // Episodes given are the ones to (re-)run: a stored infrastructure failure is replaced once.
   const storedIds = new Set<string>();
-  const pending = new Map<string, string>();
-  const jobs = opts.episodes.flatMap(({ task, trial, persona }) => {
-    const episodeId = `${task.id}#${trial}`;
-    const data: EpisodeJob = { run_id: runId, task_id: task.id, trial, persona, candidate: null };
-    const id = episodeJobId(data);
-    pending.set(id, episodeId);
-    return [{ id, data }];
-  });
+  const { jobs, pending } = jobsOf(opts);
   const total = jobs.length;
   let stored = 0;
   let duplicates = 0;
   let stopped: string | undefined;
+  let halted: { reason: string; notStarted: number } | undefined;
   let seq = opts.store.receiptCount(runId);
   let finish!: () => void;
   let fail!: (e: Error) => void;
   const done = new Promise<void>((res, rej) => ((finish = res), (fail = rej)));
-  if (total === 0) finish();
+  // Enqueueing and cancelling take turns, so a cancel never misses a chunk being added.
+  let turn: Promise<unknown> = Promise.resolve();
+  const serial = <T>(fn: () => Promise<T>): Promise<T> => {
+    const p = turn.then(fn);
+    turn = p.catch(() => {});
+    return p;
+  };
+  const haltNow = (): boolean => {
+    const reason = halted ? undefined : opts.halt?.();
+    if (reason !== undefined) halted = { reason, notStarted: 0 };
+    return reason !== undefined;
+  };
+  const stopEnqueueing = async () => {
+    const n = await serial(() => cancelNotStarted(queue, pending));
+    if (halted) halted.notStarted += n;
+  };
 
-  const store = (msg: EpisodeResultMessage) => {
+  const store = async (msg: EpisodeResultMessage) => {
     const episodeId = msg.episode.episode_id;
     if (msg.run_id !== runId || !pending.has(msg.job_id) || storedIds.has(episodeId)) {
       duplicates++;
@@ -90,8 +140,10 @@ export async function runOnQueue(opts: QueueRunOptions): Promise<QueueRunResult>
     storedIds.add(episodeId);
     pending.delete(msg.job_id);
     stored++;
+    const refused = msg.stopped !== undefined && stopped === undefined;
     if (msg.stopped) stopped ??= msg.stopped;
     opts.onStored?.(stored, total, msg);
+    if (haltNow() || refused) await stopEnqueueing();
     if (pending.size === 0) finish();
   };
 
@@ -106,7 +158,17 @@ export async function runOnQueue(opts: QueueRunOptions): Promise<QueueRunResult>
     }, () => {});
   }, 2000);
   try {
-    await enqueue(queue, jobs);
+    if (haltNow()) {
+      halted!.notStarted = pending.size;
+      pending.clear();
+    }
+    for (let i = 0; i < jobs.length && !halted && !stopped; i += ADD_CHUNK) {
+      await serial(async () => {
+        const chunk = jobs.slice(i, i + ADD_CHUNK).filter((j) => pending.has(j.id));
+        if (!halted && !stopped && chunk.length) await enqueue(queue, chunk);
+      });
+    }
+    if (pending.size === 0) finish();
     await done;
   } finally {
     clearInterval(watch);
@@ -114,5 +176,5 @@ export async function runOnQueue(opts: QueueRunOptions): Promise<QueueRunResult>
     await queue.close();
     await redis.quit().catch(() => {});
   }
-  return { stored, duplicates, ...(stopped ? { stopped } : {}) };
+  return { stored, duplicates, ...(stopped ? { stopped } : {}), ...(halted ? { halted } : {}) };
 }

@@ -21,7 +21,10 @@ import { resolveLiveModelConfig } from '../models/config.js';
 import { createModel } from '../models/providers.js';
 import { RunStore } from '../store/store.js';
 import { runDomainTasks } from '../run/task-run.js';
-import { datasetFingerprint, harnessPin, mismatch, readManifest, redisConnection, type EpisodeJob, type EpisodeResultMessage, type ModelPin, type RunManifest } from './jobs.js';
+import type { Surface } from '../spec/surface.js';
+import type { ImageDelivery } from '../agents/llm-agent.js';
+import { surfaceWithOptions } from '../surfaces/index.js';
+import { datasetFingerprint, harnessPin, mismatch, readManifest, redisConnection, surfaceFingerprint, type EpisodeJob, type EpisodeResultMessage, type ModelPin, type RunManifest } from './jobs.js';
 import { RateLimitedModel, RedisRateLimiter } from './rate-limit.js';
 
 /** Options of {@link startWorker}. */
@@ -50,6 +53,8 @@ export interface QueueWorker {
 
 interface RunContext {
   loaded: LoadedDomain<any>;
+  /** The run's surface (undefined: the dataset's own, else api). */
+  surface?: Surface;
   agentModel?: ChatModel;
   userModel?: ChatModel;
   judge?: ChatModel;
@@ -79,6 +84,7 @@ function modelOf(pin: ModelPin | null, opts: WorkerOptions, limiter: RedisRateLi
 
 /** Runs one episode job to its result message (the rows a store would hold). */
 async function runJob(job: EpisodeJob, jobId: string, m: RunManifest, ctx: RunContext): Promise<EpisodeResultMessage> {
+  if ((job.prompt_sha256 ?? null) !== (m.prompt_sha256 ?? null)) throw new BadInputError(`episode ${job.task_id}#${job.trial} of run ${job.run_id} asks for prompt ${String(job.prompt_sha256 ?? null).slice(0, 12)}, the run's manifest has ${String(m.prompt_sha256 ?? null).slice(0, 12)}`);
   const task = ctx.loaded.tasks.find((t) => t.id === job.task_id);
   if (!task) throw new BadInputError(`task '${job.task_id}' of run ${job.run_id} is not in this worker's dataset`);
   const mem = RunStore.open(':memory:');
@@ -87,6 +93,7 @@ async function runJob(job: EpisodeJob, jobId: string, m: RunManifest, ctx: RunCo
       loaded: ctx.loaded, tasks: [task], trials: m.trials, concurrency: 1, agent: m.agent.kind, user: m.user.kind,
       agentModel: ctx.agentModel, userModel: ctx.userModel, judge: ctx.judge, judgeVotes: m.judge_votes, temperature: m.temperature,
       personas: m.personas ?? undefined, strict: m.strict, store: mem, settings: m.max_steps ? { maxSteps: m.max_steps } : undefined, runId: jobId, only: [{ taskId: job.task_id, trial: job.trial }],
+      surface: ctx.surface, ...(m.image_delivery ? { imageDelivery: m.image_delivery as ImageDelivery } : {}), ...(m.system_prompt ? { systemPrompt: m.system_prompt } : {}),
     });
     const [episode] = mem.episodes(jobId);
     if (!episode) throw new Error(`episode ${job.task_id}#${job.trial} produced no record`);
@@ -118,11 +125,12 @@ export function startWorker(opts: WorkerOptions): QueueWorker {
     if (!ctx) {
       ctx = (async () => {
         const loaded = loadedOf(m);
-        const why = mismatch(m, { harness: harnessPin(), fingerprint: datasetFingerprint(loaded) });
+        const surface = m.surface ? surfaceWithOptions(m.surface.name, m.surface.options) : undefined;
+        const why = mismatch(m, { harness: harnessPin(), fingerprint: datasetFingerprint(loaded), ...(m.surface ? { surface: surfaceFingerprint(loaded, surface!, m.surface.options) } : {}) });
         if (why) throw new BadInputError(`refusing run ${m.run_id}: ${why}`);
         const limiter = m.rate_limit_per_minute ? new RedisRateLimiter(redis, opts.queueName, m.rate_limit_per_minute) : undefined;
         const results = new Queue(m.results_queue, { connection: redis });
-        return { loaded, agentModel: modelOf(m.agent.model, opts, limiter), userModel: modelOf(m.user.model, opts, limiter), judge: modelOf(m.judge, opts, limiter) ?? undefined, results };
+        return { loaded, surface, agentModel: modelOf(m.agent.model, opts, limiter), userModel: modelOf(m.user.model, opts, limiter), judge: modelOf(m.judge, opts, limiter) ?? undefined, results };
       })();
       contexts.set(m.run_id, ctx);
     }

@@ -234,7 +234,7 @@ describe('end to end (seed campaign, a proposer whose edits never fix a case)', 
       expect(e.failing.dimensions.map((d) => d.dimension)).toEqual(['task_resolution', 'compliant_flexibility']);
       expect(e.recommendation).toMatch(/^Check the task and its tooling for a missing capability/);
     }
-    const record = buildRunRecord(seedConfig({ search: { rounds: 1 } }), 'id', { id: 'campaign:x', stableSource: 's' }, r);
+    const record = buildRunRecord(seedConfig({ search: { rounds: 1 } }), 'id', { id: 'campaign:x', stableSource: 's', surface: 'api' }, r);
     expect(record.not_prompt_fixable).toEqual(r.escalations);
     const report = optimizeReport('seed-opt', 'campaign:x', r, null);
     expect(report).toContain('Not prompt-fixable (advice only; nothing applied, the decision is unchanged):');

@@ -13,7 +13,7 @@ import type { ChatModel } from '../../src/models/chat-model.js';
 function suite(failOn: string, ran: string[]): Suite {
   const pass = { verdict: 'pass' as const, evidence: 'ok' };
   return {
-    id: 'test:book', harnessVersion: 'test/1', stablePrompt: 'p', stableSource: 'test', proposerSystem: '',
+    id: 'test:book', harnessVersion: 'test/1', stablePrompt: 'p', stableSource: 'test', proposerSystem: '', surface: 'api',
     cases: ['a', 'b', 'c', 'd'].map((id) => ({ id, group: 'holdout' as const, inputs: [] })),
     async runRollout(req: RolloutRequest): Promise<Rollout> {
       ran.push(req.caseId);

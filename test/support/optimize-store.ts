@@ -42,7 +42,7 @@ export async function storeRolledBackOptimizeRun(db: string, createdAt = '2026-1
   const h5 = (await import('../../src/campaign/load.js')).loadCampaign((await import('./paths.js')).SEED_CAMPAIGN).cases.find((c) => c.id.startsWith('H5'))!.id;
   canarySeed = trialSeed(config.seed, 'canary', h5, CANARY_VIOLATION_TRIAL);
   const result = await optimizeInProcess({ config, model: new InProcessModel('mock-model', handler) });
-  const record = buildRunRecord(config, runIdentity(config), { id: 'seed-transfer-policy', stableSource: '/home/someone/prompts/system_prompt.txt' }, result);
+  const record = buildRunRecord(config, runIdentity(config), { id: 'seed-transfer-policy', stableSource: '/home/someone/prompts/system_prompt.txt', surface: 'api' }, result);
   record.run_id = optimizeRunId(config.name, record);
   const store = RunStore.open(db);
   try {

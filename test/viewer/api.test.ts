@@ -378,6 +378,7 @@ describe('lifecycle entries joined with hashed release records (src/release/ sha
         null,
         'x',
         {},
+        'api',
       );
     writeEpisodeLogs(w, 'optimize-x', [episode(0), episode(1)]);
     w.close();
