@@ -70,9 +70,11 @@ export const agentKinds: Record<string, AgentKind> = {
     description: "the task's gold actions, each write after a confirmation request, then the required information",
     needsModel: false,
     create: (c) => {
-      // A surface with its own oracle (a GUI app's scripted coordinates) performs the gold actions through its tools.
+      // A surface with its own oracle (a GUI app's scripted coordinates, a terminal's entries) performs the gold actions through its tools.
       const onSurface = c.surface?.oracle?.(c.loaded.domain, c.task);
-      if (onSurface) return new ScriptedAgent([...onSurface.map((s) => call(s.name, s.arguments)), say(oracleReport(c.task.evaluation_criteria?.communicate_info ?? [])), stop()], { systemPrompt: `Oracle agent: performs the gold actions of task ${c.task.id} on the ${c.surface!.name} surface.`, idPrefix: 'oracle_' });
+      // Its report says what the API oracle says: the task's gold messages, then the required information.
+      const report = [...(c.task.servicegym?.gold_messages ?? []), oracleReport(c.task.evaluation_criteria?.communicate_info ?? [])].join('\n');
+      if (onSurface) return new ScriptedAgent([...onSurface.map((s) => call(s.name, s.arguments)), say(report), stop()], { systemPrompt: `Oracle agent: performs the gold actions of task ${c.task.id} on the ${c.surface!.name} surface.`, idPrefix: 'oracle_' });
       // Dual control: with user-side gold actions the oracle asks the customer to perform them.
       // Solo mode (tau2): no customer, so the oracle performs the device actions itself.
       if (c.loaded.domain.soloMode === true) return new OracleAgent(c.task, { performUserActions: true });

@@ -9,13 +9,15 @@
  * ({@link TerminalHost}, a {@link CommandInterpreter}: the tool's name and wording, the screen
  * geometry, and `run(line, ctx)` giving the display of one entry and recording the back-end actions
  * it performed). The surface gives the agent exactly one tool, {@link terminalTool}: one command
- * line in, one screen out. A domain whose back-end has no API lists the same tool as its own
- * `tools` too, so its gold actions are terminal entries the gold replay and `rescore` run again.
+ * line in, one screen out. The domain lists the same tool among its own `tools` too, so `rescore`
+ * runs a stored episode's entries again; its gold actions are either entries or, better, the
+ * back-end operations the entries cause, with the oracle's entries from `oracle(task)`.
  */
 import { z } from 'zod';
 import type { Domain } from '../spec/domain.js';
 import { BadInputError } from '../spec/errors.js';
-import type { Surface } from '../spec/surface.js';
+import type { Surface, SurfaceCall } from '../spec/surface.js';
+import type { Task } from '../spec/task.js';
 import type { ToolContext, ToolDef } from '../spec/tool.js';
 
 /** Screen geometry. */
@@ -108,6 +110,12 @@ export interface CommandInterpreter<S = any> {
    * `ctx.act`. A throw is a harness error.
    */
   run(line: string, ctx: ToolContext<S>): string | Promise<string>;
+  /**
+   * The oracle's entries for `task` (one command line each, played in order), when the task's
+   * gold actions are the back-end operations the entries cause rather than the entries themselves;
+   * null or absent: the gold actions are entries of the tool and the oracle types them.
+   */
+  oracle?(task: Task): readonly string[] | null;
 }
 
 /** A domain object that offers a command interpreter. */
@@ -189,8 +197,9 @@ function interpreterOrThrow<S>(domain: Domain<S>): CommandInterpreter<S> {
 /**
  * The terminal surface (registry name `terminal`): the agent's only tool is the domain's
  * interpreter behind {@link terminalTool}; each episode opens a {@link TerminalSession}. The
- * oracle plays the task's gold actions, which are entries of the same tool. Throws BadInputError
- * for a domain that offers no interpreter.
+ * oracle types the interpreter's script for the task ({@link CommandInterpreter.oracle}); without
+ * one it plays the task's gold actions, entries of the same tool. Throws BadInputError for a
+ * domain that offers no interpreter.
  */
 export const terminalSurface: Surface = {
   name: 'terminal',
@@ -201,4 +210,10 @@ export const terminalSurface: Surface = {
     return { kind: 'terminal-session', pager: { lines: [], top: 0 } };
   },
   close: () => {},
+  oracle: <S>(domain: Domain<S>, task: Task): SurfaceCall[] => {
+    const interp = interpreterOrThrow(domain);
+    const lines = interp.oracle?.(task);
+    if (lines) return lines.map((command) => ({ name: interp.tool.name, arguments: { command } }));
+    return (task.evaluation_criteria?.actions ?? []).filter((a) => a.requestor !== 'user').map((a) => ({ name: a.name, arguments: a.arguments }));
+  },
 };

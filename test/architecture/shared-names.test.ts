@@ -19,6 +19,7 @@ const ALLOWED: Record<string, string> = {
   'spec/surface.ts: oracle': "a surface's oracle hook: the tool calls that perform a task's gold actions on it (a GUI's scripted coordinates)",
   'surfaces/pixel-app.ts: oracle': "a GUI app's oracle: computer actions from its own layout",
   'surfaces/pixels.ts: oracle': 'the pixel surface implements the oracle hook with its app',
+  'surfaces/terminal.ts: oracle': "the terminal surface implements the oracle hook with its interpreter's scripted entries",
   'surfaces/pixel-actions.ts: openai': 'the computer tool names the two action vocabularies it accepts (not a vendor choice)',
   'surfaces/pixel-actions.ts: anthropic': 'the computer tool names the two action vocabularies it accepts (not a vendor choice)',
   'cli/run.ts: airline': 'the default of --domain',

@@ -2,7 +2,8 @@
  * End transaction: the work area's changes become the PNR store's, atomically — seat inventory
  * taken for sold segments and returned for cancelled confirmed ones, sold segments and new SSRs
  * confirmed (HK), the received-from stamped, and one history entry with the changes in a canonical
- * order. Without a received-from nothing is written (`NEED RECEIVED FROM`).
+ * order (by their wording), each with the back-end operation it commits. Without a received-from
+ * nothing is written (`NEED RECEIVED FROM`).
  */
 import { segKey } from './schema.js';
 import type { GdsState } from './state.js';
@@ -37,7 +38,9 @@ export function endTransaction(state: GdsState, now: string): { ok: true; locato
   for (const s of Object.values(area.ssrs)) s.status = 'HK';
   area.received_from = state.session.received;
   state.db.put('pnrs', area.locator, structuredClone(area));
-  state.history.push({ locator: area.locator, at: now, received_from: state.session.received, changes: [...state.session.changes].sort() });
+  const changes = [...state.session.changes].sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
+  const operations = changes.map((c) => ({ name: c.name, arguments: c.arguments }));
+  state.history.push({ locator: area.locator, at: now, received_from: state.session.received, changes: changes.map((c) => c.text), operations });
   state.session.changes = [];
   state.session.received = null;
   return { ok: true, locator: area.locator };

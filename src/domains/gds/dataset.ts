@@ -10,7 +10,7 @@ import { CowDb } from '../../env/cow-db.js';
 import type { Domain, LoadedDomain } from '../../spec/domain.js';
 import { BadInputError } from '../../spec/errors.js';
 import type { Task } from '../../spec/task.js';
-import type { ToolContext, ToolDef } from '../../spec/tool.js';
+import type { ToolDef } from '../../spec/tool.js';
 import { readTextFile } from '../../util/json-file.js';
 import { loadBuiltinTasks } from '../common/builtin-dataset.js';
 import { validateAt } from '../common/tau2-folder.js';
@@ -18,7 +18,9 @@ import { terminalTool, type CommandInterpreter, type TerminalGeometry, type Term
 import { generateGds, SERVICEGYM_GDS_NOW } from './data/generate.js';
 import { SEED_FLIGHTS, seedPnrs } from './data/seed-records.js';
 import { interpret } from './entries.js';
-import { GdsDbSchema, segKey, type GdsDb, type HistoryEntry } from './schema.js';
+import { GdsDbSchema, segKey, type GdsDb } from './schema.js';
+import { gdsOperations, recordCommit } from './operations.js';
+import { gdsOracleEntries } from './oracle.js';
 import { gdsStateOps, newSession, type GdsState, type GdsTables } from './state.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -51,8 +53,9 @@ export function servicegymGdsDb(seed = 2026): GdsDb {
 /**
  * The XA reservations terminal as a command interpreter for the terminal surface: one entry runs
  * against the episode's session and store (`interpret`) and each end transaction it caused is
- * recorded as back-end actions. Deliberate refusals are display text (`INVALID FORMAT`,
- * `UNABLE - NO SEATS`), as a terminal answers; an entry never fails.
+ * recorded as the host operations it committed (operations.ts). Deliberate refusals are display
+ * text (`INVALID FORMAT`, `UNABLE - NO SEATS`), as a terminal answers; an entry never fails. The
+ * oracle's entries for a task are its script in oracle.ts.
  */
 export const gdsInterpreter: CommandInterpreter<GdsState> = {
   tool: {
@@ -68,31 +71,20 @@ export const gdsInterpreter: CommandInterpreter<GdsState> = {
     for (const entry of state.history.slice(committed)) recordCommit(entry, record);
     return screen;
   },
+  oracle: (task) => gdsOracleEntries(task),
 };
 
-/** The terminal tool (`gds_command`: one entry in, the 64-column screen out), the GDS's only access. */
+/** The terminal tool (`gds_command`: one entry in, the 64-column screen out), the terminal surface's only tool for the GDS. */
 export const gdsTerminalTool: ToolDef<GdsState, { command: string }> = terminalTool(gdsInterpreter);
 
-/** The back-end operation of each committed change, by the change's first word (see entries.ts). */
-const OPERATIONS: Record<string, string> = { SOLD: 'sell_segment', XX: 'cancel_segment', HK: 'accept_schedule_change', SSR: 'add_ssr', RMK: 'add_remark', PHONE: 'add_phone', TKT: 'reissue_tickets' };
-
 /**
- * An end transaction in the action log: one write per committed change (e.g. `sell_segment`,
- * `cancel_segment`, `reissue_tickets`), then `end_transaction` with the received-from — so
- * ordering and forbidden-write checks see what the terminal did to the PNR store.
- */
-function recordCommit(entry: HistoryEntry, record: ToolContext<GdsState>['record']): void {
-  for (const change of entry.changes) {
-    const word = change.split(' ')[0];
-    record({ name: OPERATIONS[word] ?? 'change_pnr', arguments: { locator: entry.locator, change }, result: 'OK', error: false, mutating: true });
-  }
-  record({ name: 'end_transaction', arguments: { locator: entry.locator, received_from: entry.received_from }, result: `OK ${entry.locator}`, error: false, mutating: true });
-}
-
-/**
- * The GDS domain over a validated store. It has no API: its one tool is the terminal entry
- * (`gds_command`), which is also what the terminal surface fronts (`terminal`: the interpreter),
- * so gold actions, the gold replay and `rescore` are terminal entries.
+ * The GDS domain over a validated store. Its tools: the terminal entry (`gds_command`, what the
+ * terminal surface fronts through `terminal`, the interpreter; `rescore` runs a stored episode's
+ * entries again through it) and the host's operations (operations.ts: `sell_segment`, ...,
+ * `end_transaction`), which are the tasks' gold actions and what the gold replay runs. The
+ * terminal surface, the dataset's own, offers the agent only the entry; the API surface offers
+ * both, so the same tasks measure an agent on cryptic entries against one on the host's JSON
+ * operations.
  */
 export function createGdsDomain(db: GdsDb, policy: string): Domain<GdsState> & TerminalHost<GdsState> {
   const root = new CowDb<GdsTables>(db);
@@ -100,7 +92,7 @@ export function createGdsDomain(db: GdsDb, policy: string): Domain<GdsState> & T
     name: 'gds',
     description: "servicegym's GDS training emulator: the XA reservations terminal (Sabre-style cryptic entries over a PNR store and schedule).",
     policy,
-    tools: [gdsTerminalTool],
+    tools: [gdsTerminalTool as ToolDef<GdsState>, ...gdsOperations],
     terminal: gdsInterpreter,
     initialState: () => ({ db: root.fork(), history: [], session: newSession() }),
     state: gdsStateOps,

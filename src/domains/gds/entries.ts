@@ -5,13 +5,15 @@
  * `3{SSR}/{segs}-{pax}` special service, `5` remark, `9` phone, `6` received from, `E`/`ER` end
  * transaction, `I`/`IR` ignore, `WTKT` reissue tickets. Changes stay in the work area until end
  * transaction; ignore discards them. Errors read as a terminal's (`INVALID FORMAT`, `NEED RECEIVED
- * FROM`, `UNABLE - NO SEATS`), never a stack trace. Each entry is one function in a table.
+ * FROM`, `UNABLE - NO SEATS`), never a stack trace. Each entry is one function in a table; the
+ * changes themselves are the host's transactions (host.ts), shared with the host's operations.
  */
-import { isoFromGds, gdsDate } from './dates.js';
+import { isoFromGds } from './dates.js';
 import { availabilityScreen, historyScreen, itineraryScreen, numberedSegments, pnrScreen, segmentLine } from './display.js';
-import { cabinOf, segKey, ssrKey, type Flight, type Pnr } from './schema.js';
+import type { Pnr } from './schema.js';
 import type { GdsState } from './state.js';
 import { endTransaction } from './commit.js';
+import { acceptScheduleChange, addSsr, addText, cancelSegment, reissueTickets, retrieve, sellSegment } from './host.js';
 
 const routeIndex = new WeakMap<object, Map<string, string[]>>();
 
@@ -44,14 +46,9 @@ type Handler = (c: EntryContext) => string;
 
 const needArea = (s: GdsState): Pnr | string => s.session.area ?? 'NO PNR IN WORK AREA';
 
-function retrieve({ state, m }: EntryContext): string {
-  if (state.session.area && state.session.changes.length) return 'FINISH OR IGNORE - CHANGES PENDING';
-  const p = state.db.get('pnrs', m[1]);
-  if (!p) return 'NO RECORD';
-  state.session.area = structuredClone(p);
-  state.session.changes = [];
-  state.session.received = null;
-  return pnrScreen(state.session.area, null);
+function retrieveEntry({ state, m }: EntryContext): string {
+  const p = retrieve(state, m[1]);
+  return typeof p === 'string' ? p : pnrScreen(p, null);
 }
 
 function availability({ state, m, today }: EntryContext): string {
@@ -63,12 +60,6 @@ function availability({ state, m, today }: EntryContext): string {
   return availabilityScreen(date, from, to, keys.map((k) => state.db.get('flights', k)!));
 }
 
-/** Seats of `cls` on `key` not yet taken by this work area's pending sells. */
-function seatsLeft(state: GdsState, key: string, cls: string, f: Flight): number {
-  const pending = Object.entries(state.session.area?.segments ?? {}).filter(([k, s]) => k === key && s.status === 'SS' && s.cls === cls).reduce((n, [, s]) => n + s.count, 0);
-  return (f.seats[cls] ?? 0) - pending;
-}
-
 function sell({ state, m }: EntryContext): string {
   const area = needArea(state);
   if (typeof area === 'string') return area;
@@ -77,13 +68,8 @@ function sell({ state, m }: EntryContext): string {
   if (!av) return 'NO AVAILABILITY DISPLAYED';
   const key = av.keys[line - 1];
   if (!key || count < 1) return 'INVALID LINE NUMBER';
-  const f = state.db.get('flights', key)!;
-  if (!cabinOf(cls)) return 'INVALID CLASS';
-  if (f.status === 'cancelled') return 'UNABLE - FLIGHT NOT OPERATING';
-  if (area.segments[key]) return 'DUPLICATE SEGMENT - CANCEL FIRST';
-  if (seatsLeft(state, key, cls, f) < count) return 'UNABLE - NO SEATS';
-  area.segments[key] = { flight: f.flight, date: f.date, from: f.from, to: f.to, dep: f.dep, arr: f.arr, cls, count, status: 'SS' };
-  state.session.changes.push(`SOLD ${f.flight} ${cls} ${gdsDate(f.date)} ${f.from}${f.to} ${count}`);
+  const refused = sellSegment(state, area, key, cls, count);
+  if (refused) return refused;
   const n = numberedSegments(area).find((s) => s.key === key)!.n;
   return segmentLine(n, area.segments[key]);
 }
@@ -100,12 +86,7 @@ function cancel({ state, m }: EntryContext): string {
   const segs = numberedSegments(area);
   const nums = segmentList(m[1], segs.length);
   if (!nums) return 'INVALID SEGMENT NUMBER';
-  for (const n of nums) {
-    const { key, seg } = segs[n - 1];
-    delete area.segments[key];
-    for (const [k, s] of Object.entries(area.ssrs)) if (segKey(s.flight, s.date) === key) delete area.ssrs[k];
-    state.session.changes.push(`XX ${seg.flight} ${seg.cls} ${gdsDate(seg.date)} ${seg.from}${seg.to} ${seg.count}`);
-  }
+  for (const n of nums) cancelSegment(state, area, segs[n - 1].key);
   return `${itineraryScreen(area)}`;
 }
 
@@ -115,11 +96,7 @@ function statusChange({ state, m }: EntryContext): string {
   const segs = numberedSegments(area);
   const n = Number(m[1]);
   if (n < 1 || n > segs.length) return 'INVALID SEGMENT NUMBER';
-  const { seg } = segs[n - 1];
-  if (seg.status !== 'TK') return 'INVALID ACTION CODE';
-  seg.status = 'HK';
-  state.session.changes.push(`HK ${seg.flight} ${seg.cls} ${gdsDate(seg.date)} ${seg.from}${seg.to} ${seg.count} SCHEDULE CHANGE ACCEPTED`);
-  return segmentLine(n, seg);
+  return acceptScheduleChange(state, area, segs[n - 1].key) ?? segmentLine(n, segs[n - 1].seg);
 }
 
 function ssr({ state, m }: EntryContext): string {
@@ -131,24 +108,16 @@ function ssr({ state, m }: EntryContext): string {
   const nums = segSpec === undefined ? segs.map((s) => s.n) : segmentList(segSpec, segs.length);
   if (!nums || !nums.length) return 'INVALID SEGMENT NUMBER';
   for (const n of nums) {
-    const { seg } = segs[n - 1];
-    if (seg.status === 'UN' || seg.status === 'HX') return `UNABLE - SEGMENT ${n} NOT ACTIVE`;
-    const s = { code, pax, flight: seg.flight, date: seg.date, status: 'NN' as const };
-    if (area.ssrs[ssrKey(s)]) continue;
-    area.ssrs[ssrKey(s)] = s;
-    state.session.changes.push(`SSR ${code} ${seg.flight} ${gdsDate(seg.date)} ${pax}`);
+    const refused = addSsr(state, area, code, pax, segs[n - 1].key, String(n));
+    if (refused) return refused;
   }
   return '*';
 }
 
-const simple = (field: 'remarks' | 'phones', label: string): Handler => ({ state, m }) => {
+const simple = (field: 'remarks' | 'phones'): Handler => ({ state, m }) => {
   const area = needArea(state);
   if (typeof area === 'string') return area;
-  const text = m[1].trim().toUpperCase();
-  if (!text) return 'INVALID FORMAT';
-  area[field].push(text);
-  state.session.changes.push(`${label} ${text}`);
-  return '*';
+  return addText(state, area, field, m[1]) ?? '*';
 };
 
 function received({ state, m }: EntryContext): string {
@@ -160,14 +129,8 @@ function received({ state, m }: EntryContext): string {
 function reissue({ state, today }: EntryContext): string {
   const area = needArea(state);
   if (typeof area === 'string') return area;
-  if (!area.tickets.length) return 'NO TICKETS ON RECORD';
-  const open = area.tickets.filter((t) => t.status === 'OPEN');
-  for (const t of open) {
-    t.status = 'EXCHANGED';
-    area.tickets.push({ number: String(BigInt(t.number) + 1000n).padStart(13, '0'), pax: t.pax, status: 'OPEN', issued_on: today });
-  }
-  state.session.changes.push(`TKT REISSUED ${open.length}`);
-  return `OK - ${open.length} TICKET(S) REISSUED - PENDING END`;
+  const n = reissueTickets(state, area, today);
+  return typeof n === 'string' ? n : `OK - ${n} TICKET(S) REISSUED - PENDING END`;
 }
 
 function ignore({ state }: EntryContext, redisplay: boolean): string {
@@ -192,7 +155,7 @@ function end({ state, now }: EntryContext, redisplay: boolean): string {
 
 /** The entry table: a pattern per entry, first match wins. */
 export const ENTRIES: readonly [RegExp, Handler][] = [
-  [/^\*([A-Z0-9]{6})$/, retrieve],
+  [/^\*([A-Z0-9]{6})$/, retrieveEntry],
   [/^\*R$/, ({ state }) => (state.session.area ? pnrScreen(state.session.area, state.session.received) : 'NO PNR IN WORK AREA')],
   [/^\*I$/, ({ state }) => (state.session.area ? itineraryScreen(state.session.area) : 'NO PNR IN WORK AREA')],
   [/^\*H$/, ({ state }) => (state.session.area ? historyScreen(state.session.area.locator, state.history) : 'NO PNR IN WORK AREA')],
@@ -201,8 +164,8 @@ export const ENTRIES: readonly [RegExp, Handler][] = [
   [/^X(\d{1,2}(?:[-/]\d{1,2})*)$/, cancel],
   [/^\.(\d{1,2})HK$/, statusChange],
   [/^3([A-Z]{4})(?:\/(\d{1,2}(?:[-/]\d{1,2})*))?-(\d+\.\d+)$/, ssr],
-  [/^5(.+)$/, simple('remarks', 'RMK')],
-  [/^9(.+)$/, simple('phones', 'PHONE')],
+  [/^5(.+)$/, simple('remarks')],
+  [/^9(.+)$/, simple('phones')],
   [/^6(.+)$/, received],
   [/^WTKT$/, reissue],
   [/^IR$/, (c) => ignore(c, true)],

@@ -69,8 +69,15 @@ export const PnrSchema = z.strictObject({
 });
 export type Pnr = z.infer<typeof PnrSchema>;
 
-/** One end transaction in a PNR's history (audit trail; not part of the compared state). */
-export const HistoryEntrySchema = z.strictObject({ locator: z.string(), at: z.string(), received_from: z.string(), changes: z.array(z.string()) });
+/** A back-end operation an end transaction committed (`sell_segment` and its arguments; see host.ts). */
+export const CommittedOperationSchema = z.strictObject({ name: z.string(), arguments: z.record(z.string(), z.unknown()) });
+export type CommittedOperation = z.infer<typeof CommittedOperationSchema>;
+
+/**
+ * One end transaction in a PNR's history (audit trail; not part of the compared state): the
+ * changes in words (`*H`) and the operations committed, both in the same canonical order.
+ */
+export const HistoryEntrySchema = z.strictObject({ locator: z.string(), at: z.string(), received_from: z.string(), changes: z.array(z.string()), operations: z.array(CommittedOperationSchema) });
 export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
 
 export const GdsDbSchema = z.strictObject({ flights: z.record(z.string(), FlightSchema), pnrs: z.record(z.string(), PnrSchema) });

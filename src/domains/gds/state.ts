@@ -14,12 +14,23 @@ export type GdsTables = { flights: Record<string, Flight>; pnrs: Record<string, 
 /** An episode's copy-on-write view of the store. */
 export type GdsStore = CowDb<GdsTables>;
 
+/**
+ * A pending change: its wording in the PNR history (`SOLD XA208 M 20OCT JFKORD 2`) and the
+ * back-end operation end transaction commits for it, named and argued as the action log and the
+ * tasks' gold actions state it (`sell_segment {locator, flight, date, class, count}`; see host.ts).
+ */
+export interface PendingChange {
+  text: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
 /** The terminal session: the PNR being worked on and what the last entries displayed. */
 export interface GdsSession {
   /** The working copy of the retrieved PNR (changes stay here until end transaction). */
   area: Pnr | null;
-  /** Pending changes, in words, for the history (sorted at end transaction). */
-  changes: string[];
+  /** Pending changes, in the order made (sorted by wording at end transaction). */
+  changes: PendingChange[];
   /** The pending received-from (entry `6`). */
   received: string | null;
   /** The last availability display: its date, city pair and flight keys by line number. */

@@ -20,7 +20,9 @@ function expectScore(o: SeedOutcome, want: { partial: number; reward: number; fa
 it('the dataset ships ten terminal tasks, now 2026-10-19 14:00', () => {
   expect(loaded.now).toBe('2026-10-19T14:00:00');
   expect(loaded.tasks.map((t) => t.id)).toEqual(['T12', 'G01', 'G02', 'G03', 'G04', 'G05', 'G06', 'G07', 'G08', 'G09']);
-  expect(loaded.domain.tools.map((t) => t.name)).toEqual(['gds_command']);
+  // The terminal entry, then the host's operations: the tasks' gold actions (what end transaction commits).
+  expect(loaded.domain.tools.map((t) => t.name)).toEqual(['gds_command', 'sell_segment', 'cancel_segment', 'accept_schedule_change', 'add_ssr', 'add_remark', 'add_phone', 'reissue_tickets', 'end_transaction']);
+  expect(loaded.tasks.flatMap((t) => t.evaluation_criteria!.actions!.map((a) => a.name)).filter((n) => n === 'gds_command')).toEqual([]);
 });
 
 describe('T12 rebook on the GDS terminal after a cancellation', () => {
