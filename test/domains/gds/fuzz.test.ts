@@ -60,3 +60,56 @@ it('survives 10,000 random lines; the store changes only at a successful end tra
   await env.close();
   expect(commits).toBeGreaterThan(10);
 });
+
+/** Random host-operation calls (the API surface's JSON tools): real, near-miss and garbage arguments. */
+function randomOperation(rng: Rng): { name: string; args: string } {
+  const locator = rng.pick(['LKJ8TQ', 'LKJ8TQ', 'LKJ8TQ', 'QWM4RA', 'NOSUCH', 'lkj8tq', '']);
+  const flight = rng.pick(['XA204', 'XA206', 'XA208', 'XA210', 'XA611', 'XA420', 'XA999', 'X', '']);
+  const date = rng.pick(['2026-10-20', '2026-10-24', '2026-10-22', '2026-13-40', '20OCT', '']);
+  const name = rng.pick(['sell_segment', 'cancel_segment', 'accept_schedule_change', 'add_ssr', 'add_remark', 'add_phone', 'reissue_tickets', 'end_transaction', 'end_transaction', 'gds_command']);
+  const all: Record<string, unknown> = {
+    locator, flight, date, class: rng.pick(['M', 'Y', 'J', 'Z', 'MM', 3]), count: rng.pick([1, 2, 9, 0, -1, 1.5, '2']),
+    code: rng.pick(['WCHR', 'VGML', 'XX', 'wchr']), passenger: rng.pick(['1.1', '2.1', '9.1', 'x']), text: rng.pick(['PAX ADVISED', '', ' ', 'ñé中']),
+    phone: rng.pick(['NYC212', '']), received_from: rng.pick(['AGENT', '', ' ', 'pax']), command: rng.pick(REAL),
+  };
+  const own: Record<string, string[]> = {
+    sell_segment: ['locator', 'flight', 'date', 'class', 'count'], cancel_segment: ['locator', 'flight', 'date'], accept_schedule_change: ['locator', 'flight', 'date'],
+    add_ssr: ['locator', 'code', 'passenger', 'flight', 'date'], add_remark: ['locator', 'text'], add_phone: ['locator', 'phone'], reissue_tickets: ['locator'],
+    end_transaction: ['locator', 'received_from'], gds_command: ['command'],
+  };
+  // Mostly the operation's own arguments (so many calls succeed and commit), sometimes any subset of all of them.
+  const keys = rng.chance(0.8) ? own[name] : Object.keys(all).filter(() => rng.chance(0.5));
+  if (rng.chance(0.1)) return { name, args: rng.pick(['{"unterminated', '[1]', '"x"', 'null']) };
+  return { name, args: JSON.stringify(Object.fromEntries(keys.map((k) => [k, all[k]]))) };
+}
+
+it('survives 5,000 random host-operation calls; the store and the action log change only at a successful end transaction', async () => {
+  const rng = new Rng(20261020);
+  let env = new Environment<GdsState>(loaded.domain, { now: loaded.now!, idSeed: '' });
+  let commits = 0;
+  const committed = new Set<string>();
+  for (let i = 0; i < 5_000; i++) {
+    if (i > 0 && i % 250 === 0) env = new Environment<GdsState>(loaded.domain, { now: loaded.now!, idSeed: '' });
+    const { name, args } = randomOperation(rng);
+    const before = JSON.stringify([...env.state.db.touched()].map(([t, ids]) => [t, ids.length]));
+    const [history, actions] = [env.state.history.length, env.actionLog.length];
+    const entry = await env.execute({ id: `o${i}`, type: 'function', function: { name, arguments: args } });
+    expect(entry.harnessError, `${name} ${args}`).toBeUndefined();
+    // A refusal is a tool error the caller reads (the terminal's wording, or the schema's), never a stack trace.
+    if (entry.error) expect(entry.output).toMatch(/^Error: /);
+    expect(entry.output).not.toMatch(/TypeError|NaN|at \w+ \(/);
+    if (env.state.history.length > history) {
+      commits++;
+      expect(entry.error).toBe(false);
+      expect(env.actionLog.at(-1)!.name).toBe('end_transaction');
+      for (const a of env.actionLog.slice(actions)) committed.add(a.name);
+    } else {
+      expect(JSON.stringify([...env.state.db.touched()].map(([t, ids]) => [t, ids.length])), `${name} ${args} changed the store`).toBe(before);
+      expect(env.actionLog.length, `${name} ${args} recorded an action`).toBe(actions);
+    }
+  }
+  expect(env.harnessFault).toBeNull();
+  expect(commits).toBeGreaterThan(10);
+  // The calls reached real commits (the fuzzed PNRs have no TK segment to accept), not only empty end transactions.
+  expect([...committed].sort()).toEqual(['add_phone', 'add_remark', 'add_ssr', 'cancel_segment', 'end_transaction', 'reissue_tickets', 'sell_segment']);
+});

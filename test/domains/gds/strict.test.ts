@@ -6,6 +6,7 @@
  * T12 agents (seeds/001_14d444b6cd11c72e.txt) keep their seed partials and fail the ACTION
  * component naming the gold operation they did not commit; other entries with the same effect pass.
  */
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { call, say, type ScriptStep } from '../../../src/agents/scripted-agent.js';
 import { evaluateTask } from '../../../src/evaluation/compose.js';
@@ -14,6 +15,7 @@ import { runDomainTasks } from '../../../src/run/task-run.js';
 import { getSurface } from '../../../src/surfaces/index.js';
 import type { GdsState } from '../../../src/domains/gds/index.js';
 import { runCli } from '../../support/cli.js';
+import { tmpDir } from '../../support/paths.js';
 import { seedTaskRunner, type SeedOutcome } from '../../support/seed-episode.js';
 
 const { loaded, env, seedTask, runSeedTask } = seedTaskRunner('gds');
@@ -128,4 +130,16 @@ describe('the host operations', () => {
     const pnr = e.state.db.get('pnrs', 'LKJ8TQ')!;
     expect([Object.keys(pnr.segments), pnr.received_from]).toEqual([['XA611-2026-10-24', 'XA208-2026-10-20'], 'AGENT']);
   });
+});
+
+describe('stored strict runs re-score from their records', () => {
+  it.each([['terminal'], ['api']])('on the %s surface: every episode reproduced, ACTION included', async (surface) => {
+    const db = path.join(tmpDir('sg-gds-strict-'), 'store.db');
+    const v = await runCli(['validate', '--domain', 'gds', '--strict', '--surface', surface, '--db', db, '-q', '--json']);
+    expect(v.code, v.err).toBe(0);
+    const r = await runCli(['rescore', (JSON.parse(v.out) as { run_id: string }).run_id, '--db', db, '--json']);
+    expect(r.code, r.err).toBe(0);
+    const out = JSON.parse(r.out) as { same: number; different: number; outcomes: { differences: string[] }[] };
+    expect([out.same, out.different, out.outcomes.flatMap((o) => o.differences)]).toEqual([10, 0, []]);
+  }, 300_000);
 });
