@@ -127,4 +127,14 @@ describe('the XA terminal', () => {
     await t.send('ER');
     expect((await t.send('*H')).split('\n')).toEqual(['BZT7KX HISTORY', 'RCVD-AGENT 2026-10-19 14:00', '  XX XA611 M 24OCT ORDJFK 1']);
   });
+
+  it('cancelling a segment sold in this transaction withdraws the sale and its SSR: the history and the action log hold the net change', async () => {
+    const t = terminal();
+    for (const c of ['*LKJ8TQ', '120OCTJFKORD', '02Y4', '3WCHR/2-1.1', 'X2', '02M3', 'X1', '3WCHR/1-1.1', '6AGENT', 'E']) await t.send(c);
+    await t.send('*LKJ8TQ');
+    expect((await t.send('*H')).split('\n')).toEqual(['LKJ8TQ HISTORY', 'RCVD-AGENT 2026-10-19 14:00', '  SOLD XA208 M 20OCT JFKORD 2', '  SSR WCHR XA208 20OCT 1.1', '  XX XA204 Y 20OCT JFKORD 2']);
+    expect(t.env.actionLog.map((a) => a.name)).toEqual(['sell_segment', 'add_ssr', 'cancel_segment', 'end_transaction']);
+    // XA210's seats were never taken.
+    expect(t.env.state.db.get('flights', 'XA210-2026-10-20')!.seats.Y).toBe(9);
+  });
 });
