@@ -8,7 +8,8 @@
  * `record.json`; the run is saved to the store (kind `optimize`, with `releases[]`).
  * `--resume` continues a killed run from its journal without repeating finished rollouts;
  * `--dry-run` prints the split and the pre-flight estimate without calling a model (a table;
- * JSON with `--json`).
+ * JSON with `--json`). `--queue redis://…` runs the rollouts on `servicegym worker`s
+ * (src/cli/optimize-queue.ts); the decisions are the same as in one process.
  * Exit codes: 0 released to canary, 1 rejected / insufficient evidence / budget stop, 2 bad input.
  */
 import fs from 'node:fs';
@@ -39,6 +40,9 @@ export function registerOptimize(program: Command, setExit: (code: number) => vo
     .option('--body-timeout <seconds>', 'an attempt whose body sends no byte for this long is retried (default 30)')
     .option('--json', 'print the run record as JSON instead of the report')
     .option('-q, --quiet', 'no progress on stderr')
+    .option('--queue <url>', "run the rollouts on workers ('servicegym worker') through this Redis, e.g. redis://127.0.0.1:6379; this process decides and stores")
+    .option('--queue-name <name>', 'BullMQ queue of the rollouts (the workers use the same)', 'servicegym')
+    .option('--rate-limit <calls-per-minute>', 'with --queue: model calls per minute per provider, across all workers')
     .action(async (file: string, flags) => {
       const { loadOptimizeConfig, resolveConfigPath } = await import('../optimizer/config.js');
       const { Journal } = await import('../optimizer/journal.js');
@@ -73,7 +77,14 @@ export function registerOptimize(program: Command, setExit: (code: number) => vo
       const traffic = journal.events().find((e) => e.type === 'note' && e.key.startsWith('traffic-canary:'));
       if (traffic) throw new BadInputError(`this run's canary was decided on traffic (${traffic.type === 'note' ? traffic.text : ''}); resuming would rebuild record.json without that decision — start a new run with --fresh or another --out-dir`, { file: path.join(outDir, 'events.jsonl') });
       const cache = cfg.cache_file ? Journal.open(resolveConfigPath(loaded, cfg.cache_file), { resume: true }) : undefined;
-      const result = await runOptimization({ config: cfg, identity: loaded.identity, suite, models, journal, cache, clock: SystemClock, outDir, onProgress: log });
+      const runner = flags.queue ? await (await import('./optimize-queue.js')).openRolloutQueue(loaded, suite, flags) : undefined;
+      if (runner) log(`rollouts go to the workers on ${flags.queueName} (servicegym worker --queue ... --queue-name ${flags.queueName})`);
+      let result: Awaited<ReturnType<typeof runOptimization>>;
+      try {
+        result = await runOptimization({ config: cfg, identity: loaded.identity, suite, models, journal, cache, clock: SystemClock, outDir, onProgress: log, runner });
+      } finally {
+        await runner?.close();
+      }
       const record = buildRunRecord(cfg, loaded.identity, suite, result);
       record.run_id = optimizeRunId(cfg.name, record);
       fs.writeFileSync(path.join(outDir, 'record.json'), JSON.stringify(record, null, 2) + '\n');

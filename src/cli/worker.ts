@@ -1,8 +1,9 @@
 /**
  * `servicegym worker --queue redis://HOST:6379 [-j n]`: runs episodes of distributed runs
- * (`servicegym run --queue …`) with this machine's own domain data and model key, until stopped
- * (Ctrl-C / SIGTERM finish the running episodes first). A worker whose servicegym version or
- * dataset differs from a run's refuses it and exits 2 without running any of its episodes.
+ * (`servicegym run --queue …`) and rollouts of `servicegym optimize --queue …` with this
+ * machine's own domain data and model key, until stopped (Ctrl-C / SIGTERM finish the running
+ * jobs first). A worker whose servicegym version, dataset, surface or suite differs from a run's
+ * refuses it and exits 2 without running any of its jobs.
  */
 import type { Command } from 'commander';
 import { BadInputError } from '../spec/errors.js';

@@ -1,6 +1,6 @@
 /**
  * Where rollouts come from: the run's journal, the optional cross-run cache file, or a fresh
- * episode — in that order. Rollouts are keyed by (suite, harness version, prompt hash, case,
+ * episode run by the book's {@link RolloutRunner} (in this process, or on queue workers) — in that order. Rollouts are keyed by (suite, harness version, prompt hash, case,
  * trial, trial seed, model pins, temperature), so a parent's rollouts are reused by every child
  * and pass^k never collapses trials into one cached answer. Fresh rollouts run concurrently
  * (at most `concurrency` at once) and are journalled as each finishes. A rollout that throws
@@ -13,6 +13,7 @@ import type { BudgetMeter } from './budget.js';
 import type { Journal } from './journal.js';
 import { trialSeed } from './splits.js';
 import type { Rollout, Suite, SuiteModels } from './suite.js';
+import { inProcessRunner, type RolloutRunner } from './rollout-runner.js';
 
 /** One rollout to get: a case, a trial and the seed stream it draws from. */
 export interface RolloutSpec {
@@ -32,6 +33,8 @@ export interface RolloutBookOptions {
   cache?: Journal;
   budget: BudgetMeter;
   concurrency: number;
+  /** Where fresh rollouts run (default: in this process, `inProcessRunner`); its `concurrency`, when set, replaces the one above. */
+  runner?: RolloutRunner;
   /** Called for each rollout when it is first used by this run (fresh or from a cache). */
   onRollout?: (r: Rollout, fresh: boolean) => void;
 }
@@ -50,8 +53,11 @@ export class RolloutBook {
   private failure: unknown = null;
   private readonly keys = new Map<string, string>();
 
+  private readonly runner: RolloutRunner;
+
   constructor(private readonly o: RolloutBookOptions) {
-    this.limit = pLimit(o.concurrency);
+    this.runner = o.runner ?? inProcessRunner(o.suite, o.models);
+    this.limit = pLimit(this.runner.concurrency ?? o.concurrency);
   }
 
   /** The cache key of a rollout (memoised: the budget asks for the same keys again and again). */
@@ -114,7 +120,7 @@ export class RolloutBook {
       r = await this.limit(async () => {
         if (this.failure !== null) throw this.failure;
         try {
-          return await this.o.suite.runRollout({ prompt, caseId: spec.caseId, trial: spec.trial, seed }, this.o.models);
+          return await this.runner.run({ prompt, caseId: spec.caseId, trial: spec.trial, seed });
         } catch (e) {
           this.failure ??= e;
           throw e;

@@ -16,6 +16,7 @@ import type { PoolEntry } from './pareto.js';
 import type { ProposedCandidate } from './propose.js';
 import type { LedgerEntry, RejectedIntent } from './proposer.js';
 import { RolloutBook } from './rollout-book.js';
+import type { RolloutRunner } from './rollout-runner.js';
 import { derivedSeed, splitRoles, type Splits } from './splits.js';
 import type { StageContext } from './stages.js';
 import type { Rollout, Suite, SuiteCase, SuiteModels } from './suite.js';
@@ -103,6 +104,8 @@ export interface OptimizeOptions {
   onProgress?: (line: string) => void;
   /** Default: the statistical protocol. */
   protocol?: SearchProtocol;
+  /** Where fresh rollouts run; default in this process (`inProcessRunner`). See `rollout-runner.ts`. */
+  runner?: RolloutRunner;
 }
 
 /** Overall outcome of a run. */
@@ -209,7 +212,7 @@ export function openRun(o: OptimizeOptions, defaultProtocol: () => SearchProtoco
   const models: SuiteModels = { agent: o.models.agent, user: o.models.user, judge, temperature: cfg.models.agent.temperature ?? 0 };
   const pins = { agent: o.models.agent.model, user: o.models.user?.model ?? null, judge: judge.model, proposer: o.models.proposer.model };
   const budget = new BudgetMeter(cfg.budget);
-  const book = new RolloutBook({ suite: o.suite, models, pins, runSeed: cfg.seed, journal: o.journal, cache: o.cache, budget, concurrency: cfg.concurrency });
+  const book = new RolloutBook({ suite: o.suite, models, pins, runSeed: cfg.seed, journal: o.journal, cache: o.cache, budget, concurrency: cfg.concurrency, runner: o.runner });
   const stable = { text: o.suite.stablePrompt, sha256: sha256Hex(o.suite.stablePrompt) };
   warnMissingGroups(o.suite, splits, log);
   const decider = new Decider({ config: cfg, identity: o.identity, suite: o.suite, splits, stable, pins, book, journal: o.journal, clock: o.clock, outDir: o.outDir, log });

@@ -66,23 +66,45 @@ function buildSuiteOnly(loaded: LoadedOptimizeConfig, strict: boolean): { suite:
   return { suite: new TaskSuite(data, { tasks: s.tasks, boundary: s.boundary, prompt, variants, strict, surface }), domain: s.domain };
 }
 
-/** Live models for every role; roles sharing a model name and endpoint share one client. */
-export function buildModels(loaded: LoadedOptimizeConfig, flags: LiveModelFlags, env: NodeJS.ProcessEnv = process.env): OptimizeModels {
+/** The live-model flags of each role (model, base URL, provider, timeouts); `judge` defaults to the agent's, `proposer` to the judge's. */
+export interface RoleModelFlags {
+  agent: LiveModelFlags;
+  user?: LiveModelFlags;
+  judge: LiveModelFlags;
+  proposer: LiveModelFlags;
+}
+
+/**
+ * Each role's model flags: the config's model and provider, its base URL (the role's `base_url`,
+ * else the variable its `base_url_env` names, else `flags.baseUrl`; unset: the environment's
+ * default at build time) and the command's timeouts. Throws BadInputError naming the config path
+ * for a named base-URL variable that is not set, or a task suite without `models.user`.
+ */
+export function roleModelFlags(loaded: LoadedOptimizeConfig, flags: LiveModelFlags, env: NodeJS.ProcessEnv = process.env): RoleModelFlags {
   const m = loaded.config.models;
-  const cache = new Map<string, ChatModel>();
-  const make = (ref: ModelRef): ChatModel => {
+  const of = (ref: ModelRef): LiveModelFlags => {
     const envName = ref.base_url_env ?? m.base_url_env;
     if (envName && !ref.base_url && !env[envName] && !flags.baseUrl) throw new BadInputError(`the environment variable ${envName} (base URL of model ${ref.model}) is not set`, { file: loaded.file, path: '$.models' });
     const baseUrl = ref.base_url ?? (envName ? env[envName] : undefined) ?? flags.baseUrl;
-    const cfg = resolveLiveModelConfig({ ...flags, baseUrl, model: ref.model, provider: ref.provider ?? flags.provider }, env);
+    return { ...flags, baseUrl, model: ref.model, provider: ref.provider ?? flags.provider };
+  };
+  if (loaded.config.suite.kind === 'tasks' && !m.user) throw new BadInputError('a task suite needs models.user (the user simulator)', { file: loaded.file, path: '$.models.user' });
+  const agent = of(m.agent);
+  const judge = m.judge ? of(m.judge) : agent;
+  return { agent, ...(m.user ? { user: of(m.user) } : {}), judge, proposer: m.proposer ? of(m.proposer) : judge };
+}
+
+/** Live models for every role; roles sharing a model name and endpoint share one client. */
+export function buildModels(loaded: LoadedOptimizeConfig, flags: LiveModelFlags, env: NodeJS.ProcessEnv = process.env): OptimizeModels {
+  const roles = roleModelFlags(loaded, flags, env);
+  const cache = new Map<string, ChatModel>();
+  const make = (f: LiveModelFlags): ChatModel => {
+    const cfg = resolveLiveModelConfig(f, env);
     const key = `${cfg.model}\u0000${cfg.baseURL}`;
     if (!cache.has(key)) cache.set(key, createModel('openai-compatible', { config: cfg }));
     return cache.get(key)!;
   };
-  if (loaded.config.suite.kind === 'tasks' && !m.user) throw new BadInputError('a task suite needs models.user (the user simulator)', { file: loaded.file, path: '$.models.user' });
-  const agent = make(m.agent);
-  const judge = m.judge ? make(m.judge) : agent;
-  return { agent, user: m.user ? make(m.user) : undefined, judge, proposer: m.proposer ? make(m.proposer) : judge };
+  return { agent: make(roles.agent), user: roles.user ? make(roles.user) : undefined, judge: make(roles.judge), proposer: make(roles.proposer) };
 }
 
 /** The output folder: flag, else config, else `.servicegym/optimize/<name>`. */

@@ -178,8 +178,8 @@ export function redisConnection(url: string): Redis {
   return new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false });
 }
 
-/** Stores the run's manifest (kept 30 days). */
-export async function writeManifest(redis: Redis, queueName: string, manifest: RunManifest): Promise<void> {
+/** Stores a run's manifest (kept 30 days): a {@link RunManifest}, or an optimise run's (`rollout-jobs.ts`). */
+export async function writeManifest(redis: Redis, queueName: string, manifest: { run_id: string }): Promise<void> {
   await redis.set(manifestKey(queueName, manifest.run_id), JSON.stringify(manifest), 'EX', 30 * 24 * 3600);
 }
 

@@ -1,0 +1,66 @@
+/**
+ * What a queue worker can run, by BullMQ job name: each kind builds a run's context once (loading
+ * its data and checking it against the run's manifest: a mismatch is a BadInputError, and the
+ * worker then refuses the run) and turns one job into the result message the run's one writer
+ * stores. Kinds: `episode` (`servicegym run --queue`, in worker.ts) and `rollout`
+ * (`servicegym optimize --queue`, in rollout-jobs.ts).
+ */
+import type { Queue } from 'bullmq';
+import { loadDomain } from '../domains/index.js';
+import type { LoadedDomain } from '../spec/domain.js';
+import type { ChatModel } from '../models/chat-model.js';
+import { resolveLiveModelConfig } from '../models/config.js';
+import { createModel } from '../models/providers.js';
+import type { ModelPin } from './jobs.js';
+import { RateLimitedModel, type RedisRateLimiter } from './rate-limit.js';
+
+/** What a kind's context needs from the worker. */
+export interface WorkerDeps {
+  /** A results queue of this worker's connection (closed by the worker). */
+  resultsQueue(name: string): Queue;
+  /** The shared per-provider limiter at `callsPerMinute`, or undefined for null (unlimited). */
+  limiter(callsPerMinute: number | null): RedisRateLimiter | undefined;
+  /** Overrides the manifest's base URL (`worker --base-url`). */
+  baseUrl?: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** A run's context: at least the queue its results go to. */
+export interface KindContext {
+  results: Queue;
+}
+
+/** One kind of job. `M`: its run manifest, `J`: its job data, `C`: its run context. */
+export interface JobKind<M extends { run_id: string; results_queue: string }, J, C extends KindContext> {
+  /** Loads the run's data and models; throws BadInputError when this worker must refuse the run. */
+  context(manifest: M, deps: WorkerDeps): Promise<C>;
+  /** Runs one job; resolves to the result message and a one-word outcome for the log. */
+  run(job: J, jobId: string, manifest: M, ctx: C): Promise<{ message: unknown; outcome: string }>;
+  /** How the log names a job, e.g. `T01#0 (vague)`. */
+  label(job: J): string;
+}
+
+/**
+ * A live model from a manifest's pin; the key comes from this worker's environment. With a
+ * limiter, every call first takes a slot of the shared rate.
+ */
+export function modelFromPin(pin: ModelPin | null, deps: WorkerDeps, limiter: RedisRateLimiter | undefined): ChatModel | undefined {
+  if (!pin) return undefined;
+  const flags = { model: pin.model, baseUrl: deps.baseUrl ?? pin.base_url ?? undefined, provider: pin.provider ?? undefined, timeout: pin.timeout ?? undefined, maxRetries: pin.max_retries ?? undefined, maxRetryAfter: pin.max_retry_after ?? undefined, callDeadline: pin.call_deadline ?? undefined, bodyTimeout: pin.body_timeout ?? undefined };
+  const model = createModel('openai-compatible', { config: resolveLiveModelConfig(flags, deps.env) });
+  return limiter ? new RateLimitedModel(model, limiter) : model;
+}
+
+/** Loaded domains of this process, by dataset (domain, folder, variant, solo): each loads once. */
+const domainCache = new Map<string, LoadedDomain<any>>();
+
+/** The dataset a manifest names, loaded once per process. Throws BadInputError for an unknown domain or a bad folder. */
+export function loadDataset(d: { domain: string; data_dir: string | null; policy_variant?: string | null; solo?: boolean }): LoadedDomain<any> {
+  const key = JSON.stringify([d.domain, d.data_dir, d.policy_variant ?? null, d.solo === true]);
+  let loaded = domainCache.get(key);
+  if (!loaded) {
+    loaded = loadDomain(d.domain, { dataDir: d.data_dir ?? undefined, policy: d.policy_variant ?? undefined, solo: d.solo === true });
+    domainCache.set(key, loaded);
+  }
+  return loaded;
+}
