@@ -30,6 +30,9 @@ import type { UsageByRole } from '../models/usage.js';
 import { BadInputError } from '../spec/errors.js';
 import { applyRunConfig, parseRunExtras, runExtrasMeta, selectRunTasks, withRunOptions } from './run-options.js';
 
+/** Most trials per task `run` accepts (the episode list is built before the first episode starts). */
+export const MAX_TRIALS = 10_000;
+
 /** Registers `servicegym run`; exit 0, 1 when an episode failed for infrastructure reasons, 2 on bad input. */
 export function registerRun(program: Command, setExit: (code: number) => void): void {
   const run = program
@@ -96,8 +99,10 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
       const tasks = tasksOnSurface(loaded, selected, surface, flags.tasks !== undefined);
       const trials = Number(flags.trials);
       // Checked before the store is touched: a bad count must not leave an empty run behind.
-      if (!(Number.isInteger(trials) && trials >= 1)) throw new BadInputError(`--trials must be a whole number >= 1, got '${flags.trials}'`);
+      // Bounded: the run's episode list is built up front, so a count like 1e11 would exhaust memory.
+      if (!(Number.isInteger(trials) && trials >= 1 && trials <= MAX_TRIALS)) throw new BadInputError(`--trials must be a whole number from 1 to ${MAX_TRIALS}, got '${flags.trials}'`);
       if (!/^\d+$/.test(String(flags.concurrency)) || Number(flags.concurrency) < 1) throw new BadInputError(`-j/--concurrency must be a whole number >= 1, got '${flags.concurrency}'`);
+      if (flags.queue !== undefined) (await import('../queue/redis-url.js')).checkRedisUrl(String(flags.queue));
       const temperature = Number(flags.temperature);
       if (!(Number.isFinite(temperature) && temperature >= 0 && temperature <= 2)) throw new BadInputError(`--temperature must be a number from 0 to 2, got '${flags.temperature}'`);
       const personas = flags.personas !== undefined ? parsePersonas(flags.personas) : undefined;

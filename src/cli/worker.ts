@@ -23,6 +23,7 @@ export function registerWorker(program: Command, setExit: (code: number) => void
       if (!/^\d+$/.test(String(flags.concurrency)) || Number(flags.concurrency) < 1) throw new BadInputError(`-j/--concurrency must be a whole number >= 1, got '${flags.concurrency}'`);
       const lease = Number(flags.lease);
       if (!(lease >= 0.5)) throw new BadInputError(`--lease must be a number of seconds >= 0.5, got '${flags.lease}'`);
+      (await import('../queue/redis-url.js')).checkRedisUrl(String(flags.queue));
       const { checkQueueName } = await import('../queue/jobs.js');
       const { startWorker } = await import('../queue/worker.js');
       const log = (line: string) => {

@@ -16,6 +16,7 @@ import { canonicalHash, sha256Hex } from '../util/canonical.js';
 import type { EpisodeRow, ReceiptRow } from '../store/store.js';
 import type { Surface } from '../spec/surface.js';
 import { agentToolsOf } from '../orchestrator/build.js';
+import { checkRedisUrl } from './redis-url.js';
 
 /** Default BullMQ queue name of episode jobs (`--queue-name`). */
 export const DEFAULT_QUEUE_NAME = 'servicegym';
@@ -171,10 +172,10 @@ export function datasetFingerprint(loaded: LoadedDomain<any>): string {
 
 /**
  * A Redis connection for BullMQ from a `redis://[user:pass@]host:port[/db]` URL (rediss:// for TLS).
- * @throws BadInputError for another scheme.
+ * @throws BadInputError for a URL that is not such a Redis URL ({@link checkRedisUrl}).
  */
 export function redisConnection(url: string): Redis {
-  if (!/^rediss?:\/\//.test(url)) throw new BadInputError(`--queue must be a redis:// or rediss:// URL, got '${url}'`);
+  checkRedisUrl(url);
   return new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false });
 }
 

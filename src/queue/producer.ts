@@ -12,6 +12,7 @@ import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Task } from '../spec/task.js';
 import type { RunStore } from '../store/store.js';
+import { redisReady } from './redis-url.js';
 import { episodeJobId, redisConnection, resultsQueueName, writeManifest, type EpisodeJob, type EpisodeResultMessage, type RunManifest } from './jobs.js';
 
 /** Options of {@link runOnQueue}. */
@@ -97,6 +98,8 @@ function jobsOf(opts: QueueRunOptions): { jobs: { id: string; data: EpisodeJob }
  */
 export async function runOnQueue(opts: QueueRunOptions): Promise<QueueRunResult> {
   const redis: Redis = redisConnection(opts.url);
+  // A Redis that is down is an error now, before any job or manifest, not a run that waits forever.
+  await redisReady(redis, opts.url);
   const runId = opts.manifest.run_id;
   const manifest: RunManifest = { ...opts.manifest, results_queue: resultsQueueName(opts.queueName, runId) };
   const queue = new Queue<EpisodeJob>(opts.queueName, { connection: redis });
