@@ -28,7 +28,7 @@ const sections: [string, () => Promise<BenchRow[]>][] = [
   ['viewer matrix of 1,000 episodes (headless chromium)', () => benchViewerMatrix()],
   ['fault drill: airline seed suite through a proxy faulting 20% of requests', () => benchFaultDrill()],
   ['pixel surface: TellerLink/32 streamed from headless chromium (seed T20 and C01-C04)', () => benchPixels()],
-  ['web surface: the service console in headless chromium (oracle, no model; seed T11 and C01-C06)', () => benchWeb()],
+  ['web surface: the service console in headless chromium (oracle, no model; seed T11, C01 and C03)', () => benchWeb()],
   ['store side of the model-call path (receipts content-addressed, batched writes)', () => benchStorePath()],
   ['start-up (whole processes)', () => benchStartup()],
   ['scale: P2 load test, store growth, memory, distributed run (mock model in its own process, 300 ms per call)', () => benchScale()],

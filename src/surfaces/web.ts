@@ -8,7 +8,10 @@
  * `browser_click(ref)`, `browser_type(ref, text, submit?)`, `browser_select_option(ref, value)`,
  * `browser_press_key(key)` and `browser_navigate(url)` (the app's origin only). Every action
  * answers with the line of the element it acted on (`Acted on: - button "Save" [ref=e9]`) and the
- * page's snapshot after the page has settled. The observation mode is chosen per run:
+ * page's snapshot after the page has settled. An action readies its element in one call into the
+ * page (`web-target.ts`: visible, enabled, in view, not covered) and sends real mouse and keyboard
+ * input (a drop-down's choice is set in the page, as playwright's `selectOption` does). The
+ * observation mode is chosen per run:
  * `snapshot` (text only; surface `web`) or `snapshot+screenshot` (every answer also carries a JPEG
  * of the viewport as an `image_url` part, and a `browser_screenshot` tool; surface
  * `web-screenshot`).
@@ -18,9 +21,11 @@
  * (`browser-pool.ts`), requests to any other origin are refused, and the page opens at the app's
  * start path. `close` closes the context and stops the server, always.
  *
- * Settling: after an action the surface waits until the page has loaded, no request the page
- * started is in flight and no element is `aria-busy="true"` (the app's loading states), at most
- * {@link SETTLE_TIMEOUT_MS}; the snapshot then says the page was still loading.
+ * Settling (`web-settle.ts`): after an action the surface waits, in the page and in the same call
+ * that takes the snapshot, until the document has loaded and is not being left, no `fetch` or
+ * XHR the page started is in flight and no element is `aria-busy="true"` (the app's loading
+ * states); at most {@link SETTLE_TIMEOUT_MS} stretched by {@link loadFactor}, after which the
+ * snapshot says the page was still loading.
  *
  * How an app plugs in: make the domain a `WebDomain` (`web-app.ts`) — its `tools` stay the
  * back-end operations; add `webApp: { name, create(backend) { return honoApp.fetch }, startPath }`.
@@ -30,8 +35,9 @@
  * `aria-busy="true"`, and show refusals in the page (`role="alert"`). Then run the domain with
  * `surface: getSurface('web')`; the oracle addresses elements by role and name (`findRef`).
  */
+import os from 'node:os';
 import { z } from 'zod';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import type { ContentPart } from '../spec/content.js';
 import type { Domain } from '../spec/domain.js';
 import { BadInputError } from '../spec/errors.js';
@@ -41,21 +47,59 @@ import { newEpisodeContext } from './browser-pool.js';
 import { serveApp, webAppOf, type AppServer, type WebBackend, type WebFetch } from './web-app.js';
 import { refLine } from '../util/snapshot-refs.js';
 import { SNAPSHOT_SCRIPT, type PageSnapshot } from './web-snapshot.js';
+import { OBSERVE_SCRIPT, PAGE_PROBE_SCRIPT } from './web-settle.js';
+import { TARGET_SCRIPT, type TargetAnswer, type TargetKind } from './web-target.js';
 
 /** What the agent observes after each action. */
 export type WebObservation = 'snapshot' | 'snapshot+screenshot';
 
-/** Longest wait for a page to settle after an action, in ms (generous: the machine may be busy). */
+/** Longest wait for a page to settle after an action on an idle machine, in ms (see {@link loadFactor}). */
 export const SETTLE_TIMEOUT_MS = 15_000;
-/** Longest wait for an element to become actionable, in ms. */
+/** Longest wait for an element to become actionable on an idle machine, in ms (see {@link loadFactor}). */
 export const ACTION_TIMEOUT_MS = 15_000;
+/** The most the waits are stretched under load. */
+export const MAX_LOAD_FACTOR = 8;
+
+/** Web episodes open in this process. */
+let openEpisodes = 0;
+
+/**
+ * How much slower than idle the machine is likely to run a page's work now, between 1 and
+ * {@link MAX_LOAD_FACTOR}: the 1-minute load average per core, or this process's own open
+ * episodes per two cores when it is higher (the load average trails a burst of episodes by up to
+ * a minute). The surface's waits are their idle value times this factor, so a busy machine makes
+ * an episode slower rather than failing it at a fixed 15 s.
+ */
+export function loadFactor(): number {
+  const cores = Math.max(1, os.availableParallelism());
+  return Math.min(MAX_LOAD_FACTOR, Math.max(1, os.loadavg()[0] / cores, openEpisodes / (2 * cores)));
+}
+
+/** `ms` stretched by the current {@link loadFactor}. */
+const scaled = (ms: number): number => Math.round(ms * loadFactor());
+
+/**
+ * The phases the web surface times: per episode `server` (the app server started), `context`
+ * (browser context and page opened), `load` (the start page loaded); per browser action `action`
+ * (the click, fill, key press or navigation itself), `settle` (the wait for the page to settle),
+ * `snapshot` and `screenshot`.
+ */
+export type WebPhase = 'server' | 'context' | 'load' | 'action' | 'settle' | 'snapshot' | 'screenshot';
+
+/** Runs `fn`, adding its wall time (ms) to `into`. */
+async function timed<T>(into: number[], fn: () => Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  try {
+    return await fn();
+  } finally {
+    into.push(performance.now() - t0);
+  }
+}
 
 /** One episode's browser: the app server, the context and page, and the browser action in progress. */
 export class WebEpisode {
   /** The tool call whose doing app requests are (the latest one). */
   ctx: ToolContext<unknown> | null = null;
-  /** Requests the page started and that have not finished. */
-  inflight = 0;
   /** The episode's ref counter (refs are never reused within an episode). */
   nextRef = 0;
   /** The latest snapshot's outline. */
@@ -64,6 +108,8 @@ export class WebEpisode {
   crashed = false;
   /** The first failure of the app itself (a handler that threw or answered 500), if any. */
   appFault: string | null = null;
+  /** Where the episode's time went, in ms per occurrence (see {@link WebPhase}); read by `npm run bench`. */
+  readonly timings: Record<WebPhase, number[]> = { server: [], context: [], load: [], action: [], settle: [], snapshot: [], screenshot: [] };
 
   constructor(
     readonly server: AppServer,
@@ -120,22 +166,25 @@ async function openEpisode<S>(ctx: SurfaceOpenContext<S>): Promise<WebEpisode> {
   const app = webAppOf(ctx.domain);
   if (!app) throw new BadInputError(`domain ${ctx.domain.name} has no web app (the web surface needs a domain with webApp)`);
   const holder: { episode?: WebEpisode } = {};
+  const t0 = performance.now();
   const server = await serveApp(guarded(app.create(backendFor(ctx, holder)), holder));
+  const t1 = performance.now();
   let context: BrowserContext | undefined;
   try {
     context = await newEpisodeContext({ viewport: app.viewport ?? { width: 1280, height: 800 } });
-    context.setDefaultTimeout(ACTION_TIMEOUT_MS);
+    context.setDefaultTimeout(scaled(ACTION_TIMEOUT_MS));
+    await context.addInitScript(PAGE_PROBE_SCRIPT);
     const origin = server.origin;
     await context.route((url) => url.origin !== origin, (route) => route.abort('blockedbyclient'));
     const page = await context.newPage();
     const episode = new WebEpisode(server, context, page);
+    episode.timings.server.push(t1 - t0);
+    episode.timings.context.push(performance.now() - t1);
     holder.episode = episode;
-    page.on('request', () => void episode.inflight++);
-    page.on('requestfinished', () => void episode.inflight--);
-    page.on('requestfailed', () => void episode.inflight--);
     page.on('dialog', (d) => void d.dismiss().catch(() => undefined));
     page.on('crash', () => void (episode.crashed = true));
-    await page.goto(origin + (app.startPath ?? '/'), { waitUntil: 'load', timeout: SETTLE_TIMEOUT_MS * 2 });
+    await timed(episode.timings.load, () => page.goto(origin + (app.startPath ?? '/'), { waitUntil: 'load', timeout: scaled(SETTLE_TIMEOUT_MS * 2) }));
+    openEpisodes++;
     return episode;
   } catch (e) {
     await context?.close().catch(() => undefined);
@@ -148,6 +197,7 @@ async function openEpisode<S>(ctx: SurfaceOpenContext<S>): Promise<WebEpisode> {
 async function closeEpisode(resource: unknown): Promise<void> {
   const ep = resource as WebEpisode | undefined;
   if (!ep) return;
+  openEpisodes = Math.max(0, openEpisodes - 1);
   try {
     await ep.context.close();
   } finally {
@@ -155,48 +205,41 @@ async function closeEpisode(resource: unknown): Promise<void> {
   }
 }
 
-/** In-page: whether no element is busy (the app's loading states). */
-const NOT_BUSY = `!document.querySelector('[aria-busy="true"]')`;
-/** In-page: whether some element is busy, looked at after the next frame (handlers that start a request have run). */
-const BUSY_AFTER_FRAME = `new Promise((r) => requestAnimationFrame(() => setTimeout(() => r(!!document.querySelector('[aria-busy="true"]')), 0)))`;
-
-/** Waits until the page has settled (see the module doc); false when it did not within the timeout. A navigation mid-wait starts the wait over on the new document. */
-async function settle(ep: WebEpisode): Promise<boolean> {
-  const deadline = Date.now() + SETTLE_TIMEOUT_MS;
-  const left = () => Math.max(1, deadline - Date.now());
-  while (Date.now() < deadline) {
-    try {
-      await ep.page.waitForLoadState('load', { timeout: left() });
-      const busy = (await ep.page.evaluate(BUSY_AFTER_FRAME)) as boolean;
-      if (!busy && ep.inflight <= 0) return true;
-      if (busy) await ep.page.waitForFunction(NOT_BUSY, undefined, { timeout: left(), polling: 'raf' });
-      else await ep.page.waitForLoadState('networkidle', { timeout: Math.min(2000, left()) }).catch(() => undefined);
-    } catch {
-      // the document was replaced (a form's redirect) or the time is up: look again
-    }
-  }
-  return ep.page.evaluate(NOT_BUSY).then(Boolean, () => false);
-}
-
 /** Throws (a harness error) when the episode's app has failed (see {@link guarded}). */
 function throwAppFault(ep: WebEpisode): void {
   if (ep.appFault) throw new Error(`the web app failed: ${ep.appFault}`);
 }
 
-/** Takes the snapshot (and the episode's refs move on). */
-async function snapshotOf(ep: WebEpisode): Promise<PageSnapshot> {
-  const fn = `(${SNAPSHOT_SCRIPT})(${ep.nextRef})`;
-  let snap: PageSnapshot;
-  try {
-    snap = (await ep.page.evaluate(fn)) as PageSnapshot;
-  } catch {
-    // a navigation started after the page settled: take it on the new document
-    await ep.page.waitForLoadState('load', { timeout: SETTLE_TIMEOUT_MS }).catch(() => undefined);
-    snap = (await ep.page.evaluate(fn)) as PageSnapshot;
+/** A page's answer to {@link OBSERVE_SCRIPT}. */
+type Observed = PageSnapshot & { settled: boolean; settleMs: number; snapshotMs: number };
+
+/** Whether `e` is playwright's answer to an evaluation whose document went away (a navigation). */
+const documentGone = (e: unknown): boolean => /Execution context was destroyed|navigat|Target page, context or browser has been closed/i.test(String((e as Error)?.message ?? e));
+
+/**
+ * Waits in the page until it has settled (see `web-settle.ts`) and takes the snapshot, in one
+ * call; when the document is left meanwhile (a form's redirect), does it again on the next one.
+ * The episode's refs move on. `settled` is false when the page did not settle in time (the wait
+ * is {@link SETTLE_TIMEOUT_MS} stretched by {@link loadFactor}).
+ */
+async function observePage(ep: WebEpisode): Promise<Observed> {
+  const t0 = performance.now();
+  const deadline = Date.now() + scaled(SETTLE_TIMEOUT_MS);
+  for (;;) {
+    const left = Math.max(1, deadline - Date.now());
+    try {
+      const snap = (await ep.page.evaluate(`(${OBSERVE_SCRIPT})(${left}, ${ep.nextRef}, ${SNAPSHOT_SCRIPT})`)) as Observed;
+      ep.nextRef = snap.next;
+      ep.lastSnapshot = snap.text;
+      ep.timings.settle.push(performance.now() - t0 - snap.snapshotMs);
+      ep.timings.snapshot.push(snap.snapshotMs);
+      return snap;
+    } catch (e) {
+      if (ep.lost || !documentGone(e) || Date.now() >= deadline) throw e;
+      // the document was replaced: wait for the next one to load, then look again
+      await ep.page.waitForLoadState('load', { timeout: Math.max(1, deadline - Date.now()) }).catch(() => undefined);
+    }
   }
-  ep.nextRef = snap.next;
-  ep.lastSnapshot = snap.text;
-  return snap;
 }
 
 /** The URL as the agent sees it: a path on the app's origin. */
@@ -204,12 +247,11 @@ const shownUrl = (ep: WebEpisode, url: string): string => (url.startsWith(ep.ori
 
 /** The observation after an action: optional lead line, page title and URL, the outline; in screenshot mode a JPEG part too. */
 async function observe(ep: WebEpisode, mode: WebObservation, lead: string[]): Promise<unknown> {
-  const settled = await settle(ep);
+  const snap = await observePage(ep);
   throwAppFault(ep);
-  const snap = await snapshotOf(ep);
-  const text = [...lead, `Page: ${snap.title}`, `URL: ${shownUrl(ep, snap.url)}`, ...(settled ? [] : ['(the page is still loading)']), 'Snapshot:', snap.text].join('\n');
+  const text = [...lead, `Page: ${snap.title}`, `URL: ${shownUrl(ep, snap.url)}`, ...(snap.settled ? [] : ['(the page is still loading)']), 'Snapshot:', snap.text].join('\n');
   if (mode === 'snapshot') return text;
-  const jpeg = await ep.page.screenshot({ type: 'jpeg', quality: 60, timeout: SETTLE_TIMEOUT_MS });
+  const jpeg = await timed(ep.timings.screenshot, () => ep.page.screenshot({ type: 'jpeg', quality: 60, timeout: scaled(SETTLE_TIMEOUT_MS) }));
   const parts: ContentPart[] = [{ type: 'text', text }, { type: 'image_url', image_url: { url: `data:image/jpeg;base64,${jpeg.toString('base64')}` } }];
   return toolResult(parts);
 }
@@ -222,18 +264,39 @@ function episodeOf(ctx: ToolContext<unknown>): WebEpisode {
   return ep;
 }
 
-/** The element of `ref` on the current page, with its line in the latest snapshot. Throws ToolError for an unknown or stale ref. */
-async function element(ep: WebEpisode, ref: string): Promise<{ locator: ReturnType<Page['locator']>; line: string }> {
+/** Longest wait for an element to become actionable on a settled page on an idle machine, in ms (Playwright MCP's default action timeout); see {@link loadFactor}. */
+export const ACTIONABLE_WAIT_MS = 5_000;
+
+/**
+ * Readies the element of `ref` for an action in one call into the page (`web-target.ts`) and
+ * answers it with the element's line in the latest snapshot. Throws ToolError for a malformed,
+ * unknown or stale ref, an element that did not become actionable (naming why), a drop-down
+ * without the wanted option (listing the options) or an element that is not a drop-down.
+ */
+async function target(ep: WebEpisode, ref: string, kind: TargetKind, arg = ''): Promise<{ answer: TargetAnswer & { ok: true }; line: string }> {
   if (!/^e\d+$/.test(ref)) throw new ToolError(`'${ref}' is not an element ref (refs look like e12; take a browser_snapshot)`);
-  const locator = ep.page.locator(`[data-sg-ref="${ref}"]`);
-  if ((await locator.count()) === 0) throw new ToolError(`element ${ref} is not on the current page (the page changed since that snapshot; use a ref from the latest snapshot)`);
-  return { locator: locator.first(), line: refLine(ep.lastSnapshot, ref) ?? `[ref=${ref}]` };
+  const stale = () => new ToolError(`element ${ref} is not on the current page (the page changed since that snapshot; use a ref from the latest snapshot)`);
+  let answer: TargetAnswer;
+  try {
+    answer = (await ep.page.evaluate(`(${TARGET_SCRIPT})(${JSON.stringify(ref)}, ${JSON.stringify(kind)}, ${JSON.stringify(arg)}, ${scaled(ACTIONABLE_WAIT_MS)})`)) as TargetAnswer;
+  } catch (e) {
+    if (ep.lost || !documentGone(e)) throw e;
+    throw stale();
+  }
+  if (answer.ok) return { answer, line: refLine(ep.lastSnapshot, ref) ?? `[ref=${ref}]` };
+  if (answer.gone) throw stale();
+  if (answer.notSelect) throw new ToolError('this element is not a drop-down; use browser_click for custom lists');
+  if (answer.options) {
+    const labels = answer.options.map((o) => JSON.stringify(o.label)).slice(0, 30).join(', ');
+    throw new ToolError(`no option '${arg}'; the options are: ${labels}${answer.options.length > 30 ? ', ...' : ''}`);
+  }
+  throw new ToolError(`element ${ref} ${answer.reason ?? 'cannot be acted on'}`);
 }
 
 /**
- * Runs a playwright action; its failure (element disabled, hidden, not a select ...) is a tool
- * error the agent sees. When the browser side is gone (crash, disconnect) or the app failed, it
- * is a harness error that ends the episode, not the agent's failure.
+ * Runs the input events of an action; their failure is a tool error the agent sees. When the
+ * browser side is gone (crash, disconnect) or the app failed, it is a harness error that ends the
+ * episode, not the agent's failure.
  */
 async function attempt(ep: WebEpisode, what: string, fn: () => Promise<unknown>): Promise<void> {
   try {
@@ -246,23 +309,8 @@ async function attempt(ep: WebEpisode, what: string, fn: () => Promise<unknown>)
   }
 }
 
-/**
- * The option of a drop-down that `wanted` names, by label first, then by value, read from the
- * element at once (an unknown choice is a tool error listing the options, not a 15 s wait).
- * @throws ToolError when no option matches or the element is not a drop-down.
- */
-async function optionFor(locator: Locator, wanted: string): Promise<{ label: string } | { value: string }> {
-  const options = await locator.evaluate((el) => {
-    const sel = el as { options?: ArrayLike<{ label: string; value: string }> };
-    return sel.options ? Array.from(sel.options, (o) => ({ label: o.label.trim(), value: o.value })) : null;
-  }, undefined, { timeout: ACTION_TIMEOUT_MS });
-  if (!options) throw new ToolError('this element is not a drop-down; use browser_click for custom lists');
-  const want = wanted.trim();
-  if (options.some((o) => o.label === want)) return { label: want };
-  if (options.some((o) => o.value === wanted)) return { value: wanted };
-  const labels = options.map((o) => JSON.stringify(o.label)).slice(0, 30).join(', ');
-  throw new ToolError(`no option '${wanted}'; the options are: ${labels}${options.length > 30 ? ', ...' : ''}`);
-}
+/** Runs `fn` as the episode's action phase (timed; its tool errors and harness errors pass through). */
+const acting = <T>(ep: WebEpisode, fn: () => Promise<T>): Promise<T> => timed(ep.timings.action, fn);
 
 const refArg = z.string().max(20).describe('The element ref from the latest snapshot, e.g. e12.');
 const elementArg = z.string().max(200).optional().describe('What the element is, in words (for the record; the ref decides).');
@@ -283,26 +331,28 @@ export function webTools(mode: WebObservation): WebTool[] {
   const tools: WebTool[] = [
     tool('browser_snapshot', "Read the current page: its accessibility outline (role, name, value and state of every element; [ref=eN] marks elements you can act on).", z.strictObject({}), async (_a, ep) => observe(ep, mode, [])),
     tool('browser_click', 'Click an element (link, button, checkbox, option, tab ...) by its ref; answers with the page after the click.', z.strictObject({ ref: refArg, element: elementArg }), async ({ ref }, ep) => {
-      const { locator, line } = await element(ep, ref);
-      await attempt(ep, `click ${ref}`, () => locator.click({ timeout: ACTION_TIMEOUT_MS }));
-      return observe(ep, mode, [`Acted on: ${line}`]);
-    }),
-    tool('browser_type', 'Type text into a text field by its ref (its current text is replaced); submit: press Enter afterwards.', z.strictObject({ ref: refArg, text: z.string().max(5000), submit: z.boolean().optional(), element: elementArg }), async ({ ref, text, submit }, ep) => {
-      const { locator, line } = await element(ep, ref);
-      await attempt(ep, `type into ${ref}`, () => locator.fill(text, { timeout: ACTION_TIMEOUT_MS }));
-      if (submit) await attempt(ep, `press Enter in ${ref}`, () => locator.press('Enter', { timeout: ACTION_TIMEOUT_MS }));
-      return observe(ep, mode, [`Acted on: ${line}`]);
-    }),
-    tool('browser_select_option', 'Choose an option of a drop-down (combobox) by its ref; value is the option\'s label or value.', z.strictObject({ ref: refArg, value: z.string().max(500), element: elementArg }), async ({ ref, value }, ep) => {
-      const { locator, line } = await element(ep, ref);
-      await attempt(ep, `select '${value}' in ${ref}`, async () => {
-        const choice = await optionFor(locator, value);
-        await locator.selectOption(choice, { timeout: ACTION_TIMEOUT_MS });
+      const line = await acting(ep, async () => {
+        const { answer, line } = await target(ep, ref, 'click');
+        await attempt(ep, `click ${ref}`, () => ep.page.mouse.click(answer.x!, answer.y!));
+        return line;
       });
       return observe(ep, mode, [`Acted on: ${line}`]);
     }),
+    tool('browser_type', 'Type text into a text field by its ref (its current text is replaced); submit: press Enter afterwards.', z.strictObject({ ref: refArg, text: z.string().max(5000), submit: z.boolean().optional(), element: elementArg }), async ({ ref, text, submit }, ep) => {
+      const line = await acting(ep, async () => {
+        const { answer, line } = await target(ep, ref, 'fill', text);
+        if (answer.needsInput) await attempt(ep, `type into ${ref}`, () => (text ? ep.page.keyboard.insertText(text) : ep.page.keyboard.press('Delete')));
+        if (submit) await attempt(ep, `press Enter in ${ref}`, () => ep.page.keyboard.press('Enter'));
+        return line;
+      });
+      return observe(ep, mode, [`Acted on: ${line}`]);
+    }),
+    tool('browser_select_option', 'Choose an option of a drop-down (combobox) by its ref; value is the option\'s label or value.', z.strictObject({ ref: refArg, value: z.string().max(500), element: elementArg }), async ({ ref, value }, ep) => {
+      const { line } = await acting(ep, () => target(ep, ref, 'select', value));
+      return observe(ep, mode, [`Acted on: ${line}`]);
+    }),
     tool('browser_press_key', 'Press a key on the focused element, e.g. Enter, Escape, Tab, ArrowDown.', z.strictObject({ key: z.string().min(1).max(40) }), async ({ key }, ep) => {
-      await attempt(ep, `press ${key}`, () => ep.page.keyboard.press(key));
+      await acting(ep, () => attempt(ep, `press ${key}`, () => ep.page.keyboard.press(key)));
       return observe(ep, mode, [`Pressed: ${key}`]);
     }),
     tool('browser_navigate', "Open a URL of the app (a path such as /cases, or a full URL on the app's origin; other sites are blocked).", z.strictObject({ url: z.string().min(1).max(2000) }), async ({ url }, ep) => {
@@ -313,7 +363,7 @@ export function webTools(mode: WebObservation): WebTool[] {
         throw new ToolError(`'${url}' is not a URL`);
       }
       if (target.origin !== ep.origin) throw new ToolError(`navigation to ${target.origin === 'null' ? `${target.protocol} URLs` : target.origin} is not allowed (only the app at ${ep.origin} is)`);
-      await attempt(ep, `navigate to ${url}`, () => ep.page.goto(target.href, { waitUntil: 'load', timeout: SETTLE_TIMEOUT_MS * 2 }));
+      await acting(ep, () => attempt(ep, `navigate to ${url}`, () => ep.page.goto(target.href, { waitUntil: 'load', timeout: scaled(SETTLE_TIMEOUT_MS * 2) })));
       return observe(ep, mode, [`Navigated to: ${shownUrl(ep, target.href)}`]);
     }),
   ];
