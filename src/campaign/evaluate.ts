@@ -10,11 +10,11 @@ import type { ChatMessage } from '../spec/messages.js';
 import type { Domain, LoadedDomain } from '../spec/domain.js';
 import type { Task } from '../spec/task.js';
 import type { ToolLogEntry } from '../env/environment.js';
-import { getDomain } from '../domains/index.js';
+import { importDomain } from '../domains/catalog.js';
 import type { ChatModel } from '../models/chat-model.js';
 import type { UsageTracker } from '../models/usage.js';
 import { runEpisode, type TerminationReason } from '../orchestrator/episode.js';
-import { buildEpisode, surfaceOf } from '../orchestrator/build.js';
+import { buildEpisode, ownSurfaceName } from '../orchestrator/build.js';
 import { judgeReply } from '../evaluation/rubric-judge.js';
 import type { LoadedCampaign, PromptVariant } from './load.js';
 
@@ -96,7 +96,7 @@ function caseDataset(domain: Domain<any>, policy: string): LoadedDomain<any> {
  * for a case's dataset, which names no surface of its own (so the API surface today).
  */
 export function caseSurfaceName(domain: Domain<any>): string {
-  return surfaceOf({ loaded: caseDataset(domain, '') }).name;
+  return ownSurfaceName(caseDataset(domain, ''));
 }
 
 /** One case of a campaign, evaluated once: {@link evaluateCase}'s options. */
@@ -114,7 +114,7 @@ export interface EvaluateCaseOptions extends EvaluateOptions {
  */
 export async function evaluateCase(opts: EvaluateCaseOptions): Promise<CaseEpisode> {
   const { campaign, prompt, model, usage, kase } = opts;
-  const domain = getDomain(campaign.spec.domain);
+  const domain = await importDomain(campaign.spec.domain);
   const built = await buildEpisode({
     ...caseEpisodeSpec(domain, prompt, kase),
     trial: 0,

@@ -12,7 +12,7 @@ import { insideDir, safeName } from '../util/safe-path.js';
 import type { CampaignSpec } from '../spec/campaign.js';
 import { BadInputError } from '../spec/errors.js';
 import type { Receipt } from '../spec/receipt.js';
-import { getDomain, domains } from '../domains/index.js';
+import { DOMAIN_NAMES, importDomain } from '../domains/catalog.js';
 import { toWireTool } from '../env/wire-tools.js';
 import { canonicalJson, sha256Hex } from '../util/canonical.js';
 import { pyDumps } from '../util/pyjson.js';
@@ -69,7 +69,7 @@ export interface ImportResult {
  * truncated, or does not fit a registered domain, and naming the folder when it is non-empty,
  * holds no earlier import and `opts.force` is not set.
  */
-export function importRecord(recordFile: string, outDir: string, opts: { force?: boolean } = {}): ImportResult {
+export async function importRecord(recordFile: string, outDir: string, opts: { force?: boolean } = {}): Promise<ImportResult> {
   const text = readTextFile(recordFile);
   const rec: ExperimentRecord = validate(ExperimentRecordSchema, parseJsonText(text, recordFile), recordFile, { keepRaw: true });
   const turns = rec.api_turns as Receipt[];
@@ -96,9 +96,14 @@ export function importRecord(recordFile: string, outDir: string, opts: { force?:
 
   // Domain: the registered domain whose tools equal the recorded ones.
   const recordedTools = canonicalJson(taskTurns[0][0].request.tools ?? []);
-  const domainName = Object.keys(domains).find(
-    (name) => canonicalJson(getDomain(name).tools.filter((t) => t.requestor === 'assistant').map(toWireTool)) === recordedTools,
-  );
+  let domainName: string | undefined;
+  for (const name of DOMAIN_NAMES) {
+    const tools = (await importDomain(name)).tools.filter((t) => t.requestor === 'assistant').map(toWireTool);
+    if (canonicalJson(tools) === recordedTools) {
+      domainName = name;
+      break;
+    }
+  }
   if (!domainName) fail('the recorded tools match no registered domain', recordFile, `$.api_turns[${taskTurns[0][1]}].request.tools`);
 
   // Transfer tool: the last tool of a transferred case.

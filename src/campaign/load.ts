@@ -3,7 +3,7 @@
  */
 import path from 'node:path';
 import { insideDir, safeName } from '../util/safe-path.js';
-import { domains } from '../domains/index.js';
+import { DOMAIN_NAMES, isDomainName } from '../domains/catalog.js';
 import fs from 'node:fs';
 import { z } from 'zod';
 import { CampaignCaseSchema, CampaignSpecSchema, type CampaignCase, type CampaignSpec } from '../spec/campaign.js';
@@ -45,7 +45,7 @@ export function loadCampaign(dirOrFile: string): LoadedCampaign {
   const spec = readJsonFile(specFile, CampaignSpecSchema);
   // Every file the spec names must stay inside the campaign folder; the name becomes a work-folder name.
   safeName(spec.name, 'campaign name', { file: specFile, path: '$.name' });
-  if (!(spec.domain in domains)) throw new BadInputError(`unknown domain '${spec.domain}' (known: ${Object.keys(domains).join(', ')})`, { file: specFile, path: '$.domain' });
+  if (!isDomainName(spec.domain)) throw new BadInputError(`unknown domain '${spec.domain}' (known: ${DOMAIN_NAMES.join(', ')})`, { file: specFile, path: '$.domain' });
   const at = (rel: string, where: string) => insideDir(dir, rel, 'file', { file: specFile, path: where });
   const casesFile = at(spec.cases_file, '$.cases_file');
   const cases = readJsonFile(casesFile, z.array(CampaignCaseSchema).min(1));

@@ -41,10 +41,10 @@ export function registerConformance(program: Command, setExit: (code: number) =>
     .option('--json', 'print the report as JSON')
     .option('--synced', "replay on tau2's live path (sync after every call; telecom) instead of its evaluator's gold replay")
     .action(async (flags: { domain: string; dataDir: string; reference: string; json?: boolean; synced?: boolean }) => {
-      const { loadDomain } = await import('../domains/index.js');
+      const { loadDomainAsync } = await import('../domains/catalog.js');
       const { readReference } = await import('../conformance/reference.js');
       const { runConformance } = await import('../conformance/run.js');
-      const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir });
+      const loaded = await loadDomainAsync(flags.domain, { dataDir: flags.dataDir });
       const reference = readReference(flags.reference);
       if (reference.length === 0) throw new BadInputError('the reference file has no lines; expected one JSON object per task', { file: flags.reference });
       const other = reference.findIndex((l) => (l as { domain?: string }).domain !== undefined && (l as { domain?: string }).domain !== flags.domain);

@@ -53,13 +53,13 @@ export function registerEvaluate(program: Command, setExit: (code: number) => vo
     .option('-q, --quiet', 'no progress on stderr')
     .action(async (file: string, flags) => {
       // The command's heavy modules load when it runs: `--help` and the other commands need none of them.
-      const { loadDomain } = await import('../domains/index.js');
+      const { loadDomainAsync } = await import('../domains/catalog.js');
       const { replayTrajectory } = await import('../run/replay-trajectory.js');
       const { resolveLiveModelConfig } = await import('../models/config.js');
       const { createModel } = await import('../models/providers.js');
       const { readTrajectories } = await import('./trajectory-file.js');
       const resultsFlags = parseResultsFlags(flags);
-      const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir });
+      const loaded = await loadDomainAsync(flags.domain, { dataDir: flags.dataDir });
       const inputs = readTrajectories(file);
       const judge = flags.judgeModel ? createModel('openai-compatible', { config: resolveLiveModelConfig({ model: flags.judgeModel }) }) : undefined;
       const results = [];

@@ -11,7 +11,7 @@ export function registerImportRecord(program: Command, setExit: (code: number) =
     .option('--force', 'write into a non-empty folder that holds no earlier import')
     .action(async (file: string, flags: { out: string; force?: boolean }) => {
       const { importRecord } = await import('../campaign/import-record.js');
-      const r = importRecord(file, flags.out, { force: flags.force });
+      const r = await importRecord(file, flags.out, { force: flags.force });
       process.stdout.write(`imported ${r.cases} cases and ${r.receipts} receipts into ${r.outDir}\n${r.files.map((f) => `  ${f}`).join('\n')}\n`);
       setExit(0);
     });

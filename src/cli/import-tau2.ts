@@ -43,7 +43,7 @@ export function registerImportTau2(program: Command, setExit: (code: number) => 
     .action(async (file: string, flags) => {
       // The command's heavy modules load when it runs: `--help` and the other commands need none of them.
       const { Tau2ResultsSchema } = await import('../spec/tau2-results.js');
-      const { loadDomain } = await import('../domains/index.js');
+      const { loadDomainAsync } = await import('../domains/catalog.js');
       const { RunStore } = await import('../store/store.js');
       const { writeEpisodeLogs } = await import('../store/run-log.js');
       const { importTau2Simulations } = await import('../run/import-tau2.js');
@@ -52,7 +52,7 @@ export function registerImportTau2(program: Command, setExit: (code: number) => 
       const text = readTextFile(file);
       const results = validate(Tau2ResultsSchema, parseJsonText(text, file), file);
       const domain: string = flags.domain ?? results.info.environment_info.domain_name;
-      const loaded = loadDomain(domain, { dataDir: flags.dataDir });
+      const loaded = await loadDomainAsync(domain, { dataDir: flags.dataDir });
       if (loaded.mode !== 'tau2') throw new BadInputError(`--data-dir must be a tau2-bench ${domain} folder`, { file: flags.dataDir });
       const judge = flags.judgeModel ? createModel('openai-compatible', { config: resolveLiveModelConfig({ model: flags.judgeModel }) }) : undefined;
       const res = await importTau2Simulations({ results, loaded, judge });

@@ -19,10 +19,10 @@ export function registerLint(program: Command, setExit: (code: number) => void):
     .option('-v, --verbose', 'print every per-task detail')
     .option('--json', 'print the report as JSON')
     .action(async (flags) => {
-      const { loadDomain } = await import('../domains/index.js');
+      const { loadDomainAsync } = await import('../domains/catalog.js');
       const { formatLintReport, lintDataset } = await import('../evaluation/lint.js');
       const { selectTasks } = await import('../run/task-run.js');
-      const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir, policy: flags.policyVariant, solo: flags.solo === true });
+      const loaded = await loadDomainAsync(flags.domain, { dataDir: flags.dataDir, policy: flags.policyVariant, solo: flags.solo === true });
       const tasks = selectTasks(loaded, flags.tasks?.split(',').map((s: string) => s.trim()).filter(Boolean));
       const report = await lintDataset(loaded, { tasks });
       process.stdout.write(flags.json ? JSON.stringify(report, null, 2) + '\n' : formatLintReport(report, flags.verbose === true) + '\n');

@@ -42,7 +42,7 @@ export async function openRolloutQueue(loaded: LoadedOptimizeConfig, suite: Suit
     if (!(rate > 0)) throw new BadInputError(`--rate-limit must be a number of calls per minute > 0, got '${flags.rateLimit}'`);
   }
   const spec = suiteSpecOf(loaded, flags.strict === true);
-  const built = buildSuiteOf(spec);
+  const built = await buildSuiteOf(spec);
   // The workers build the suite from the spec: it must be the very suite this process judges with.
   if (built.suite.id !== suite.id || canonicalHash(built.suite.cases) !== canonicalHash(suite.cases) || built.suite.surface !== suite.surface) {
     throw new Error(`the queue's suite ${built.suite.id} differs from the optimiser's ${suite.id}`);

@@ -60,7 +60,7 @@ export function registerOptimize(program: Command, setExit: (code: number) => vo
       if (flags.resume && flags.fresh) throw new BadInputError('--resume and --fresh exclude each other');
       const loaded = loadOptimizeConfig(file);
       const cfg = loaded.config;
-      const { suite, domain } = buildSuite(loaded, { strict: flags.strict === true });
+      const { suite, domain } = await buildSuite(loaded, { strict: flags.strict === true });
       if (flags.strict && loaded.config.suite.kind !== 'tasks') throw new BadInputError('--strict applies to task suites (suite.kind "tasks"); a campaign is scored by its judge', { file: loaded.file, path: '$.suite.kind' });
       for (const k of (suite as { excluded?: { id: string; reason: string }[] }).excluded ?? []) log(`excluded (known bad): task ${k.id}: ${k.reason}`);
       if (flags.dryRun) {

@@ -15,8 +15,8 @@ import type { EpisodeRunLog } from '../spec/run-log.js';
 import type { RescoreOutcome } from '../run/rescore.js';
 
 /** Loads the dataset an episode was run on: a tau2 folder as recorded (or `--data-dir`), else servicegym's own. */
-function datasetLoader(dataDir: string | undefined, loadDomain: typeof import('../domains/index.js').loadDomain): (r: EpisodeRunLog) => LoadedDomain<any> {
-  const cache = new Map<string, LoadedDomain<any>>();
+function datasetLoader(dataDir: string | undefined, loadDomain: typeof import('../domains/catalog.js').loadDomainAsync): (r: EpisodeRunLog) => Promise<LoadedDomain<any>> {
+  const cache = new Map<string, Promise<LoadedDomain<any>>>();
   return (r) => {
     const dir = dataDir ?? (r.dataset.kind === 'tau2' ? r.dataset.source : undefined);
     const key = `${r.domain}\u0000${dir ?? ''}`;
@@ -28,19 +28,19 @@ function datasetLoader(dataDir: string | undefined, loadDomain: typeof import('.
 
 /** Re-scores every episode of `runId` in `store`. */
 export async function rescoreRun(store: RunStore, runId: string, dataDir?: string): Promise<RescoreOutcome[]> {
-  const { loadDomain } = await import('../domains/index.js');
+  const { loadDomainAsync } = await import('../domains/catalog.js');
   const { readEpisodeLogs } = await import('../store/run-log.js');
   const { createModel } = await import('../models/providers.js');
   const { notRescorable, rescoreEpisode, skippedOutcome } = await import('../run/rescore.js');
   if (!store.getRun(runId)) throw new BadInputError(`no run '${runId}' in the store (servicegym view lists the runs)`);
   const judgeCalls = store.receipts(runId).filter((r) => r.kind === 'llm_judge').map((r) => ({ kind: r.kind, provider: r.provider, endpoint: r.endpoint, request: r.request, response: r.response, elapsed_seconds: r.elapsed_seconds }) as Receipt);
   const judge = judgeCalls.length ? createModel('replay', { receipts: judgeCalls, model: String((judgeCalls[0].request as { model?: unknown }).model ?? 'judge') }) : undefined;
-  const load = datasetLoader(dataDir, loadDomain);
+  const load = datasetLoader(dataDir, loadDomainAsync);
   const out: RescoreOutcome[] = [];
   for (const e of readEpisodeLogs(store, runId)) {
     const r = e.record;
     const skip = notRescorable(r);
-    out.push(skip ? skippedOutcome(r, skip) : await rescoreEpisode(load(r), r, judge));
+    out.push(skip ? skippedOutcome(r, skip) : await rescoreEpisode(await load(r), r, judge));
   }
   return out;
 }

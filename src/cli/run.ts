@@ -14,7 +14,6 @@ import type { Command } from 'commander';
 import { addSurfaceFlags, surfaceFromFlags, tasksOnSurface } from './surface-flags.js';
 import type { TaskEvaluation } from '../evaluation/types.js';
 import { isSuccess } from '../evaluation/pass-k.js';
-import { loadDomain } from '../domains/index.js';
 import { DEFAULT_STORE_PATH } from '../store/paths.js';
 import type { RunStore } from '../store/store.js';
 import { episodesPerTrial, excludedLines, runDomainTasks, strictTaskSelection } from '../run/task-run.js';
@@ -70,7 +69,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
     .option('--rate-limit <calls-per-minute>', 'with --queue: model calls per minute per provider, across all workers')
     .option('--shard <i/N>', 'run only shard i of N of the episodes (deterministic split; needs --run-id); merge the shard stores with merge-shards')
     .action(async (flags, cmd: Command) => {
-      const { loadDomain } = await import('../domains/index.js');
+      const { loadDomainAsync } = await import('../domains/catalog.js');
       const { RunStore } = await import('../store/store.js');
       const { episodesPerTrial, excludedLines, runDomainTasks, strictTaskSelection } = await import('../run/task-run.js');
       const { acquireRunLock } = await import('../store/run-lock.js');
@@ -90,7 +89,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
       const { painter } = await import('./colour.js');
       applyRunConfig(cmd, flags);
       const log = progressLogger(flags.quiet);
-      const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir, policy: flags.policyVariant, solo: flags.solo === true });
+      const loaded = await loadDomainAsync(flags.domain, { dataDir: flags.dataDir, policy: flags.policyVariant, solo: flags.solo === true });
       const strict = flags.strict === true;
       const extras = parseRunExtras(flags, loaded.policy);
       const surface = await surfaceFromFlags(flags, loaded);

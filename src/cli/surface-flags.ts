@@ -25,8 +25,8 @@ export function addSurfaceFlags(cmd: Command): Command {
  * (browsers, PDF rendering) load only when a command runs, not for its `--help`.
  */
 export async function surfaceFromFlags(flags: { surface?: string; surfaceOption?: string[] }, loaded?: Pick<LoadedDomain<any>, 'surface'>): Promise<Surface> {
-  const { surfaceWithOptions } = await import('../surfaces/index.js');
-  return surfaceWithOptions(flags.surface ?? loaded?.surface ?? 'api', surfaceOptionsOf(flags));
+  const { loadSurface } = await import('../surfaces/catalog.js');
+  return loadSurface(flags.surface ?? loaded?.surface ?? 'api', surfaceOptionsOf(flags));
 }
 
 /** The `--surface-option key=value` flags as an object (later keys win). Throws BadInputError for a malformed one. */

@@ -19,14 +19,14 @@ function workItem(task: Task): string {
 
 /** Runs the prompt until QUIT or end of input; returns the exit code. */
 async function session(domainName: string, taskId: string | undefined, input: NodeJS.ReadableStream, out: NodeJS.WritableStream): Promise<number> {
-  const { loadDomain } = await import('../domains/index.js');
+  const { loadDomainAsync } = await import('../domains/catalog.js');
   const { Environment } = await import('../env/environment.js');
   const { evaluateTask } = await import('../evaluation/compose.js');
   const { taskInitialState } = await import('../evaluation/initial-state.js');
   const { selectTasks } = await import('../run/task-run.js');
-  const { getSurface } = await import('../surfaces/index.js');
-  const loaded = loadDomain(domainName);
-  const surface = getSurface('terminal');
+  const { loadSurface } = await import('../surfaces/catalog.js');
+  const loaded = await loadDomainAsync(domainName);
+  const surface = await loadSurface('terminal');
   const [tool] = surface.tools(loaded.domain); // BadInputError when the domain offers no command interpreter
   const task = taskId ? selectTasks(loaded, [taskId])[0] : undefined;
   const envOpts = { now: loaded.now ?? '1970-01-01T00:00:00', idSeed: '' };

@@ -57,7 +57,7 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
     .option('--fail-under <reward>', 'exit 1 when the reward mean is below this (0..1)')
     .action(async (flags) => {
       // The command's heavy modules load when it runs: `--help` and the other commands need none of them.
-      const { loadDomain } = await import('../domains/index.js');
+      const { loadDomainAsync } = await import('../domains/catalog.js');
       const { RunStore } = await import('../store/store.js');
       const { excludedLines, runDomainTasks, selectTasks, strictTaskSelection } = await import('../run/task-run.js');
       const { formatLintReport, lintDataset } = await import('../evaluation/lint.js');
@@ -65,7 +65,7 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
       const { createModel } = await import('../models/providers.js');
       const log = progressLogger(flags.quiet);
       const { output, failUnder } = parseResultsFlags(flags);
-      const loaded = loadDomain(flags.domain, { dataDir: flags.dataDir, policy: flags.policyVariant, solo: flags.solo === true });
+      const loaded = await loadDomainAsync(flags.domain, { dataDir: flags.dataDir, policy: flags.policyVariant, solo: flags.solo === true });
       const strict = flags.strict === true;
       const surface = await surfaceFromFlags(flags, loaded);
       const { tasks: selected, excluded } = strictTaskSelection(loaded, selectTasks(loaded, flags.tasks?.split(',').map((s: string) => s.trim()).filter(Boolean)), strict);

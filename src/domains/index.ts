@@ -1,12 +1,15 @@
 /**
- * The domain registry: explicit maps from name to domain (never a folder scan).
+ * The domain registry, imported eagerly: explicit maps from name to domain (never a folder scan),
+ * for synchronous callers (tests, benches). Commands load through the lazy registry
+ * `./catalog.ts`, which imports only the domain they run; both hold the same entries
+ * (test/domains/catalog.test.ts).
  *
  * - {@link domains}: environment definitions used directly by campaigns (e.g. `yunshu`).
- * - {@link domainPackages}: domain families with datasets and tasks, for `run`, `validate` and
- *   `conformance` (servicegym's own dataset, or a tau2 folder with `--data-dir`).
+ * - {@link domainPackages}: domain families with datasets and tasks (servicegym's own dataset, or
+ *   a tau2 folder with `--data-dir`).
  */
 import type { Domain, DomainLoadOptions, DomainPackage, LoadedDomain } from '../spec/domain.js';
-import { BadInputError } from '../spec/errors.js';
+import { loadPackage, unknownDomainError } from './catalog.js';
 import { yunshuDomain } from './yunshu/index.js';
 import { airlinePackage } from './airline/index.js';
 import { retailPackage } from './retail/index.js';
@@ -38,19 +41,12 @@ export const domainPackages: Record<string, DomainPackage> = {
 
 /** The domain registered under `name`; throws {@link BadInputError} listing the known names. */
 export function getDomain(name: string): Domain<any> {
-  const d = domains[name];
-  if (!d) throw new BadInputError(`unknown domain '${name}' (known: ${Object.keys(domains).join(', ')})`);
-  return d;
+  if (!Object.hasOwn(domains, name)) throw unknownDomainError(name, Object.keys(domains));
+  return domains[name];
 }
 
-/** Loads a domain family with its dataset; throws {@link BadInputError} for an unknown name. */
+/** Loads a domain family with its dataset; throws {@link BadInputError} for an unknown name or variant. */
 export function loadDomain(name: string, opts: DomainLoadOptions = {}): LoadedDomain<any> {
-  const p = domainPackages[name];
-  if (!p) throw new BadInputError(`unknown domain '${name}' (known: ${Object.keys(domainPackages).join(', ') || 'none'})`);
-  const policies = p.variants?.policies ?? [];
-  if (opts.policy !== undefined && !policies.includes(opts.policy)) {
-    throw new BadInputError(`domain '${name}' has no policy variant '${opts.policy}'${policies.length ? ` (known: ${policies.join(', ')})` : ''}`);
-  }
-  if (opts.solo && !p.variants?.solo) throw new BadInputError(`domain '${name}' has no solo mode`);
-  return p.load(opts);
+  if (!Object.hasOwn(domainPackages, name)) throw unknownDomainError(name, Object.keys(domainPackages));
+  return loadPackage(domainPackages[name], opts);
 }

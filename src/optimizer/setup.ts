@@ -6,15 +6,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadCampaign } from '../campaign/load.js';
-import { domainPackages, loadDomain } from '../domains/index.js';
+import { DOMAIN_PACKAGE_NAMES, isDomainPackageName, loadDomainAsync } from '../domains/catalog.js';
 import { resolveLiveModelConfig, type LiveModelFlags } from '../models/config.js';
 import { createModel } from '../models/providers.js';
 import type { ChatModel } from '../models/chat-model.js';
 import { BadInputError } from '../spec/errors.js';
 import type { Surface } from '../spec/surface.js';
-import { getSurface } from '../surfaces/index.js';
+import { loadSurface } from '../surfaces/catalog.js';
 import { readTextFile } from '../util/json-file.js';
-import { CampaignSuite } from './campaign-suite.js';
 import { resolveConfigPath, type LoadedOptimizeConfig, type ModelRef } from './config.js';
 import type { OptimizeModels } from './run.js';
 import type { Suite } from './suite.js';
@@ -24,8 +23,8 @@ import { TaskSuite, variantPersonas } from './task-suite.js';
  * Builds the suite a config names; throws BadInputError for unknown task ids or missing files.
  * `strict` (task suites only; `optimize --strict`): strict evaluation, known-bad tasks left out.
  */
-export function buildSuite(loaded: LoadedOptimizeConfig, opts: { strict?: boolean } = {}): { suite: Suite; domain: string | null } {
-  const built = buildSuiteOnly(loaded, opts.strict === true);
+export async function buildSuite(loaded: LoadedOptimizeConfig, opts: { strict?: boolean } = {}): Promise<{ suite: Suite; domain: string | null }> {
+  const built = await buildSuiteOnly(loaded, opts.strict === true);
   const ids = new Set(built.suite.cases.map((c) => c.id));
   for (const id of Object.keys(loaded.config.roles.assign ?? {})) {
     if (!ids.has(id)) throw new BadInputError(`unknown case '${id}' (the suite has ${[...ids].slice(0, 10).join(', ')}${ids.size > 10 ? ', …' : ''})`, { file: loaded.file, path: `$.roles.assign[${JSON.stringify(id)}]` });
@@ -33,16 +32,17 @@ export function buildSuite(loaded: LoadedOptimizeConfig, opts: { strict?: boolea
   return built;
 }
 
-function buildSuiteOnly(loaded: LoadedOptimizeConfig, strict: boolean): { suite: Suite; domain: string | null } {
+async function buildSuiteOnly(loaded: LoadedOptimizeConfig, strict: boolean): Promise<{ suite: Suite; domain: string | null }> {
   const s = loaded.config.suite;
   if (s.kind === 'campaign') {
     const dir = resolveConfigPath(loaded, s.dir);
     if (!fs.existsSync(dir)) throw new BadInputError(`campaign folder ${dir} not found (relative paths are resolved from the config file's folder)`, { file: loaded.file, path: '$.suite.dir' });
     const campaign = loadCampaign(dir);
+    const { CampaignSuite } = await import('./campaign-suite.js'); // campaign suites load the campaign domains; task suites need none of them
     return { suite: new CampaignSuite(campaign), domain: campaign.spec.domain };
   }
-  if (!(s.domain in domainPackages)) throw new BadInputError(`unknown domain '${s.domain}' (known: ${Object.keys(domainPackages).join(', ')})`, { file: loaded.file, path: '$.suite.domain' });
-  const data = loadDomain(s.domain, { dataDir: s.data_dir ? resolveConfigPath(loaded, s.data_dir) : undefined });
+  if (!isDomainPackageName(s.domain)) throw new BadInputError(`unknown domain '${s.domain}' (known: ${DOMAIN_PACKAGE_NAMES.join(', ')})`, { file: loaded.file, path: '$.suite.domain' });
+  const data = await loadDomainAsync(s.domain, { dataDir: s.data_dir ? resolveConfigPath(loaded, s.data_dir) : undefined });
   const known = new Set(data.tasks.map((t) => t.id));
   const unknown = [...(s.tasks ?? []), ...(s.boundary ?? [])].filter((id) => !known.has(id));
   if (unknown.length) throw new BadInputError(`unknown task id(s) ${unknown.join(', ')} in domain ${s.domain}`, { file: loaded.file, path: '$.suite' });
@@ -58,7 +58,8 @@ function buildSuiteOnly(loaded: LoadedOptimizeConfig, strict: boolean): { suite:
   }
   let surface: Surface | undefined;
   try {
-    surface = s.surface !== undefined ? getSurface(s.surface) : undefined;
+    surface = s.surface !== undefined ? await loadSurface(s.surface) : undefined;
+    if (data.surface) await loadSurface(data.surface); // the dataset's own, which the suite looks up synchronously
   } catch (e) {
     if (e instanceof BadInputError) throw new BadInputError(e.message, { file: loaded.file, path: '$.suite.surface' });
     throw e;

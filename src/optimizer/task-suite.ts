@@ -25,7 +25,7 @@ import { BadInputError, ProviderError, ReplayMissError } from '../spec/errors.js
 import { UsageTracker } from '../models/usage.js';
 import { agentSystemPrompt } from '../agents/llm-agent.js';
 import type { Surface } from '../spec/surface.js';
-import { buildEpisode, surfaceOf } from '../orchestrator/build.js';
+import { buildEpisode, ownSurfaceName, surfaceOf } from '../orchestrator/build.js';
 import { runEpisode, type EpisodeResult } from '../orchestrator/episode.js';
 import { evaluateTask } from '../evaluation/compose.js';
 import type { KnownBadTask } from '../evaluation/strict.js';
@@ -146,7 +146,7 @@ export class TaskSuite implements Suite {
     this.surfaceImpl = surfaceOf({ loaded, surface: opts.surface });
     this.surface = this.surfaceImpl.name;
     // Another surface than the dataset's own is another suite (the rollout cache is keyed by suite id).
-    this.id = `tasks:${loaded.domain.name}${this.surface !== surfaceOf({ loaded }).name ? `@${this.surface}` : ''}`;
+    this.id = `tasks:${loaded.domain.name}${this.surface !== ownSurfaceName(loaded) ? `@${this.surface}` : ''}`;
     this.stablePrompt = opts.prompt?.text ?? agentSystemPrompt(loaded.policy);
     this.stableSource = opts.prompt?.source ?? `${loaded.domain.name} policy (${loaded.source})`;
     this.writeTools = new Set(loaded.domain.tools.filter((t) => t.kind === 'write').map((t) => t.name));

@@ -15,7 +15,7 @@ import type { Agent } from '../agents/agent.js';
 import { getUserKind, ticketUser, type UserContext } from '../users/index.js';
 import type { User } from '../users/user.js';
 import { apiSurface } from '../surfaces/api.js';
-import { getSurface } from '../surfaces/index.js';
+import { importedSurface, loadSurface } from '../surfaces/catalog.js';
 
 /** The agent of an episode: a registered kind and what it needs (model, prompt, script …). */
 export type AgentSpec = { kind: string } & Omit<AgentContext, 'loaded' | 'task' | 'trial' | 'tools'>;
@@ -45,9 +45,17 @@ export interface BuiltEpisode {
   env: Environment<any>;
 }
 
-/** The episode's surface: the one asked for, else the dataset's own (`LoadedDomain.surface`), else the API surface. */
+/**
+ * The episode's surface: the one asked for, else the dataset's own (`LoadedDomain.surface`, which
+ * must have been loaded: `buildEpisode` does so, else `await loadSurface(name)`), else the API surface.
+ */
 export function surfaceOf(spec: { loaded: LoadedDomain<any>; surface?: Surface }): Surface {
-  return spec.surface ?? (spec.loaded.surface ? getSurface(spec.loaded.surface) : apiSurface);
+  return spec.surface ?? (spec.loaded.surface ? importedSurface(spec.loaded.surface) : apiSurface);
+}
+
+/** The registry name of a dataset's own surface (`LoadedDomain.surface`, else the API surface), without loading it. */
+export function ownSurfaceName(loaded: LoadedDomain<any>): string {
+  return loaded.surface ?? apiSurface.name;
 }
 
 const wireCache = new WeakMap<Surface, WeakMap<object, WireTool[]>>();
@@ -67,6 +75,7 @@ export function agentToolsOf(loaded: LoadedDomain<any>, surface: Surface = apiSu
  * what it needs, and what `taskInitialState` throws for a malformed start state.
  */
 export async function buildEpisode(spec: EpisodeSpec): Promise<BuiltEpisode> {
+  if (!spec.surface && spec.loaded.surface) await loadSurface(spec.loaded.surface);
   return { agent: buildAgent(spec), user: buildUser(spec), env: await buildEnvironment(spec) };
 }
 

@@ -9,7 +9,7 @@ import { BadInputError } from '../spec/errors.js';
 import type { Surface } from '../spec/surface.js';
 import type { ChatModel } from '../models/chat-model.js';
 import type { ImageDelivery } from '../agents/llm-agent.js';
-import { surfaceWithOptions } from '../surfaces/index.js';
+import { loadSurface } from '../surfaces/catalog.js';
 import { RunStore } from '../store/store.js';
 import { runDomainTasks } from '../run/task-run.js';
 import { datasetFingerprint, harnessPin, mismatch, surfaceFingerprint, type EpisodeJob, type EpisodeResultMessage, type RunManifest } from './jobs.js';
@@ -50,8 +50,8 @@ async function runEpisodeJob(job: EpisodeJob, jobId: string, m: RunManifest, ctx
 /** The `episode` kind. */
 export const episodeKind: JobKind<RunManifest, EpisodeJob, EpisodeContext> = {
   async context(m, deps) {
-    const loaded = loadDataset(m.dataset);
-    const surface = m.surface ? surfaceWithOptions(m.surface.name, m.surface.options) : undefined;
+    const loaded = await loadDataset(m.dataset);
+    const surface = m.surface ? await loadSurface(m.surface.name, m.surface.options) : undefined;
     const why = mismatch(m, { harness: harnessPin(), fingerprint: datasetFingerprint(loaded), ...(m.surface ? { surface: surfaceFingerprint(loaded, surface!, m.surface.options) } : {}) });
     if (why) throw new BadInputError(`refusing run ${m.run_id}: ${why}`);
     const limiter = deps.limiter(m.rate_limit_per_minute);

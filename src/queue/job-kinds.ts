@@ -6,7 +6,7 @@
  * (`servicegym optimize --queue`, in rollout-jobs.ts).
  */
 import type { Queue } from 'bullmq';
-import { loadDomain } from '../domains/index.js';
+import { loadDomainAsync } from '../domains/catalog.js';
 import type { LoadedDomain } from '../spec/domain.js';
 import type { ChatModel } from '../models/chat-model.js';
 import { resolveLiveModelConfig } from '../models/config.js';
@@ -52,15 +52,19 @@ export function modelFromPin(pin: ModelPin | null, deps: WorkerDeps, limiter: Re
 }
 
 /** Loaded domains of this process, by dataset (domain, folder, variant, solo): each loads once. */
-const domainCache = new Map<string, LoadedDomain<any>>();
+const domainCache = new Map<string, Promise<LoadedDomain<any>>>();
 
-/** The dataset a manifest names, loaded once per process. Throws BadInputError for an unknown domain or a bad folder. */
-export function loadDataset(d: { domain: string; data_dir: string | null; policy_variant?: string | null; solo?: boolean }): LoadedDomain<any> {
+/**
+ * The dataset a manifest names, loaded once per process (importing that domain alone). Rejects
+ * with BadInputError for an unknown domain or a bad folder; a failed load is tried again next time.
+ */
+export function loadDataset(d: { domain: string; data_dir: string | null; policy_variant?: string | null; solo?: boolean }): Promise<LoadedDomain<any>> {
   const key = JSON.stringify([d.domain, d.data_dir, d.policy_variant ?? null, d.solo === true]);
   let loaded = domainCache.get(key);
   if (!loaded) {
-    loaded = loadDomain(d.domain, { dataDir: d.data_dir ?? undefined, policy: d.policy_variant ?? undefined, solo: d.solo === true });
+    loaded = loadDomainAsync(d.domain, { dataDir: d.data_dir ?? undefined, policy: d.policy_variant ?? undefined, solo: d.solo === true });
     domainCache.set(key, loaded);
+    loaded.catch(() => domainCache.delete(key));
   }
   return loaded;
 }

@@ -13,11 +13,10 @@
  */
 import os from 'node:os';
 import { BadInputError } from '../spec/errors.js';
-import { getSurface } from '../surfaces/index.js';
+import { loadSurface } from '../surfaces/catalog.js';
 import { agentToolsOf } from '../orchestrator/build.js';
 import { loadCampaign } from '../campaign/load.js';
 import { TaskSuite } from '../optimizer/task-suite.js';
-import { CampaignSuite } from '../optimizer/campaign-suite.js';
 import type { Rollout, Suite, SuiteModels } from '../optimizer/suite.js';
 import { canonicalHash, sha256Hex } from '../util/canonical.js';
 import { datasetFingerprint, harnessPin, type HarnessPin, type ModelPin } from './jobs.js';
@@ -91,26 +90,28 @@ export function suiteFingerprint(suite: Suite, data: unknown): string {
   return canonicalHash({ id: suite.id, harness: suite.harnessVersion, surface: suite.surface, cases: suite.cases, data });
 }
 
-function tasksSuite(spec: Extract<SuiteSpec, { kind: 'tasks' }>): BuiltSuite {
-  const loaded = loadDataset({ domain: spec.domain, data_dir: spec.data_dir });
-  const surface = spec.surface === null ? undefined : getSurface(spec.surface);
+async function tasksSuite(spec: Extract<SuiteSpec, { kind: 'tasks' }>): Promise<BuiltSuite> {
+  const loaded = await loadDataset({ domain: spec.domain, data_dir: spec.data_dir });
+  const surface = spec.surface === null ? undefined : await loadSurface(spec.surface);
+  if (loaded.surface) await loadSurface(loaded.surface); // the dataset's own, which the suite looks up synchronously
   const suite = new TaskSuite(loaded, { tasks: spec.tasks ?? undefined, boundary: spec.boundary ?? undefined, variants: spec.variants ?? undefined, strict: spec.strict, surface });
   const tools = surface ? agentToolsOf(loaded, surface) : null;
   return { suite, fingerprint: suiteFingerprint(suite, { dataset: datasetFingerprint(loaded), tools }) };
 }
 
-function campaignSuite(spec: Extract<SuiteSpec, { kind: 'campaign' }>): BuiltSuite {
+async function campaignSuite(spec: Extract<SuiteSpec, { kind: 'campaign' }>): Promise<BuiltSuite> {
   const c = loadCampaign(spec.dir);
+  const { CampaignSuite } = await import('../optimizer/campaign-suite.js'); // the campaign domains load only for campaign suites
   const suite = new CampaignSuite(c);
   const data = { spec: c.spec, cases: c.cases, stable: c.stable.text, judge: c.judgeTemplate, coding: [c.codingSystem, c.codingUserTemplate] };
   return { suite, fingerprint: suiteFingerprint(suite, data) };
 }
 
-/** Suite builders by the config's suite kind. Each throws BadInputError when its data cannot be loaded. */
-export const SUITE_KINDS: Readonly<Record<SuiteSpec['kind'], (spec: any) => BuiltSuite>> = { tasks: tasksSuite, campaign: campaignSuite };
+/** Suite builders by the config's suite kind. Each rejects with BadInputError when its data cannot be loaded. */
+export const SUITE_KINDS: Readonly<Record<SuiteSpec['kind'], (spec: any) => Promise<BuiltSuite>>> = { tasks: tasksSuite, campaign: campaignSuite };
 
 /** Builds the suite of `spec` (BadInputError for an unknown kind). */
-export function buildSuiteOf(spec: SuiteSpec): BuiltSuite {
+export async function buildSuiteOf(spec: SuiteSpec): Promise<BuiltSuite> {
   const make = SUITE_KINDS[spec.kind];
   if (!make) throw new BadInputError(`unknown suite kind '${(spec as { kind: string }).kind}' (known: ${Object.keys(SUITE_KINDS).join(', ')})`);
   return make(spec);
@@ -137,7 +138,7 @@ interface RolloutContext extends KindContext {
 export const rolloutKind: JobKind<RolloutManifest, RolloutJob, RolloutContext> = {
   async context(m, deps) {
     if (m.kind !== 'rollouts') throw new BadInputError(`run ${m.run_id} is not an optimise run (its manifest is for '${String(m.kind ?? 'episode')}' jobs)`);
-    const built = buildSuiteOf(m.suite);
+    const built = await buildSuiteOf(m.suite);
     const why = rolloutMismatch(m, { harness: harnessPin(), fingerprint: built.fingerprint });
     if (why) throw new BadInputError(`refusing run ${m.run_id}: ${why}`);
     const limiter = deps.limiter(m.rate_limit_per_minute);

@@ -20,6 +20,7 @@ import type { Agent } from '../agents/agent.js';
 import type { User } from '../users/user.js';
 import { parsePersonas, SEED_PERSONAS } from '../users/personas.js';
 import { buildAgent, buildEnvironment, buildUser, surfaceOf } from '../orchestrator/build.js';
+import { loadSurface } from '../surfaces/catalog.js';
 import { EARNING_TERMINATIONS, evaluateTask } from '../evaluation/compose.js';
 import { partitionKnownBad, type KnownBadTask } from '../evaluation/strict.js';
 import type { TaskEvaluation } from '../evaluation/types.js';
@@ -98,7 +99,7 @@ export interface DomainRunOptions {
    * in its run-log record's `persona`, and set on the returned records.
    */
   personas?: string[];
-  /** How the agent reaches the back-end (`src/surfaces/index.ts`); default the API surface. */
+  /** How the agent reaches the back-end (`src/surfaces/catalog.ts`); default the dataset's own surface, else the API surface. */
   surface?: Surface;
   /** How a model agent receives tool-result images (see `ImageDelivery` in `src/agents/llm-agent.ts`). */
   imageDelivery?: ImageDelivery;
@@ -129,6 +130,7 @@ export type DomainRunResult = Omit<RunResult<TaskEvaluation>, 'records'> & { rec
 /** Runs the tasks; every finished episode is written to the store as it arrives. */
 export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunResult> {
   const { loaded } = opts;
+  if (!opts.surface && loaded.surface) await loadSurface(loaded.surface); // the dataset's own surface, for surfaceOf
   const runWide = opts.personas ? parsePersonas(opts.personas) : undefined;
   const ownSets = new Map(opts.tasks.map((t) => [t.id, runWide ?? (t.servicegym?.personas ? parsePersonas(t.servicegym.personas) : undefined)]));
   const personasOfTask = (task: Task) => ownSets.get(task.id);

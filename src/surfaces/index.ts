@@ -1,7 +1,10 @@
 /**
- * The surface registry: an explicit map from name to surface (how an agent reaches a domain's
- * back-end). Terminal, web and pixel surfaces register here beside `api`; a dataset names its
- * default surface in `LoadedDomain.surface`.
+ * The surface registry, imported eagerly: an explicit map from name to surface (how an agent
+ * reaches a domain's back-end), for synchronous callers (tests, benches). Terminal, web and pixel
+ * surfaces register here beside `api`; a dataset names its default surface in
+ * `LoadedDomain.surface`. Commands and the episode builder load through the lazy registry
+ * `./catalog.ts`, which imports only the surface they use; both hold the same entries
+ * (test/domains/catalog.test.ts).
  */
 import type { Surface } from '../spec/surface.js';
 import { BadInputError } from '../spec/errors.js';

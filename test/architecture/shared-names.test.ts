@@ -13,7 +13,7 @@ const SRC = path.join(ROOT, 'src');
 /** Domains, agent kinds with a dedicated implementation, model vendors. */
 const WORDS = ['airline', 'retail', 'banking', 'hotel', 'insurance', 'utility', 'telecom', 'yunshu', 'oracle', 'openai', 'anthropic', 'openrouter', 'gemini', 'claude', 'mistral', 'ollama', 'vllm'];
 /** The registries' map files (naming each implementation is their job) and the implementations of named agent kinds. */
-const REGISTRIES = ['domains/index.ts', 'agents/index.ts', 'users/index.ts', 'models/providers.ts', 'surfaces/index.ts', 'agents/oracle-agent.ts'];
+const REGISTRIES = ['domains/index.ts', 'domains/catalog.ts', 'agents/index.ts', 'users/index.ts', 'models/providers.ts', 'surfaces/index.ts', 'agents/oracle-agent.ts'];
 /** `file: word` pairs allowed elsewhere, each for a stated reason. */
 const ALLOWED: Record<string, string> = {
   'spec/surface.ts: oracle': "a surface's oracle hook: the tool calls that perform a task's gold actions on it (a GUI's scripted coordinates)",

@@ -115,7 +115,7 @@ describe.skipIf(!HAS_SHARED)('seed record (needs ../shared)', () => {
   beforeAll(async () => {
     seed = JSON.parse(fs.readFileSync(SEED_RECORD, 'utf8'));
     const dir = tmpDir('sg-import-');
-    importRecord(SEED_RECORD, dir);
+    await importRecord(SEED_RECORD, dir);
     ({ record } = await replay(loadCampaign(dir)));
   });
 
@@ -140,9 +140,9 @@ describe.skipIf(!HAS_SHARED)('seed record (needs ../shared)', () => {
     expect(record.prompt_metrics).toMatchObject(metrics);
   });
 
-  it('the shipped example is what import-record makes of the seed', () => {
+  it('the shipped example is what import-record makes of the seed', async () => {
     const dir = tmpDir('sg-import2-');
-    const r = importRecord(SEED_RECORD, dir);
+    const r = await importRecord(SEED_RECORD, dir);
     for (const f of r.files) {
       expect({ f, text: fs.readFileSync(path.join(dir, f), 'utf8') }).toEqual({ f, text: fs.readFileSync(path.join(SEED_CAMPAIGN, f), 'utf8') });
     }

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadDomain } from '../../src/domains/index.js';
 import { getSurface } from '../../src/surfaces/index.js';
+import { loadSurface } from '../../src/surfaces/catalog.js';
 import { TaskSuite } from '../../src/optimizer/task-suite.js';
 import { CampaignSuite } from '../../src/optimizer/campaign-suite.js';
 import { loadCampaign } from '../../src/campaign/load.js';
@@ -22,8 +23,11 @@ const rollout: Rollout = {
 };
 
 describe('the surface of optimiser rollouts', () => {
-  it('a task suite runs on the dataset\'s own surface, or the one the config names; its id tells them apart', () => {
+  it('a task suite runs on the dataset\'s own surface (once loaded), or the one the config names; its id tells them apart', async () => {
     const gds = loadDomain('gds');
+    expect(new TaskSuite(gds, { surface: getSurface('api') }).id).toBe('tasks:gds@api');
+    expect(() => new TaskSuite(gds)).toThrow("the terminal surface is not loaded yet: await loadSurface('terminal')");
+    await loadSurface('terminal');
     expect(new TaskSuite(gds).surface).toBe('terminal');
     expect(new TaskSuite(gds).id).toBe('tasks:gds');
     const onApi = new TaskSuite(gds, { surface: getSurface('api') });
@@ -39,10 +43,10 @@ describe('the surface of optimiser rollouts', () => {
     expect(rolloutEpisodeLog(rollout, 'v1/G01#0#trial', 'v1', 'gds', 'x', { agent: 'm' }, 'api').surface).toBe('api');
   });
 
-  it('suite.surface in the config picks the surface; an unknown one is bad input at $.suite.surface', () => {
+  it('suite.surface in the config picks the surface; an unknown one is bad input at $.suite.surface', async () => {
     const cfg = (surface?: string) => ({ file: '/tmp/x/optimize.json', dir: '/tmp/x', identity: 'i', config: parseOptimizeConfig({ name: 'g', suite: { kind: 'tasks', domain: 'gds', tasks: ['G01'], ...(surface ? { surface } : {}) }, models: { agent: { model: 'a' }, user: { model: 'u' } } }) });
-    expect(buildSuite(cfg() as never).suite.surface).toBe('terminal');
-    expect(buildSuite(cfg('api') as never).suite.surface).toBe('api');
-    expect(() => buildSuite(cfg('nope') as never)).toThrow(expect.objectContaining({ path: '$.suite.surface', message: expect.stringMatching(/unknown surface 'nope'/) }));
+    expect((await buildSuite(cfg() as never)).suite.surface).toBe('terminal');
+    expect((await buildSuite(cfg('api') as never)).suite.surface).toBe('api');
+    await expect(buildSuite(cfg('nope') as never)).rejects.toThrow(expect.objectContaining({ path: '$.suite.surface', message: expect.stringMatching(/unknown surface 'nope'/) }));
   });
 });

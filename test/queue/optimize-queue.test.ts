@@ -37,13 +37,13 @@ describe('rollout jobs', () => {
     expect(new Set([job, ...others].map(rolloutJobId)).size).toBe(7);
   });
 
-  it('a worker whose suite differs from the run\'s refuses it', () => {
-    const tasks = buildSuiteOf({ kind: 'tasks', domain: 'gds', data_dir: null, tasks: ['G01', 'G02'], boundary: null, variants: null, strict: false, surface: null });
-    const onApi = buildSuiteOf({ kind: 'tasks', domain: 'gds', data_dir: null, tasks: ['G01', 'G02'], boundary: null, variants: null, strict: false, surface: 'api' });
-    const again = buildSuiteOf({ kind: 'tasks', domain: 'gds', data_dir: null, tasks: ['G01', 'G02'], boundary: null, variants: null, strict: false, surface: null });
+  it('a worker whose suite differs from the run\'s refuses it', async () => {
+    const tasks = await buildSuiteOf({ kind: 'tasks', domain: 'gds', data_dir: null, tasks: ['G01', 'G02'], boundary: null, variants: null, strict: false, surface: null });
+    const onApi = await buildSuiteOf({ kind: 'tasks', domain: 'gds', data_dir: null, tasks: ['G01', 'G02'], boundary: null, variants: null, strict: false, surface: 'api' });
+    const again = await buildSuiteOf({ kind: 'tasks', domain: 'gds', data_dir: null, tasks: ['G01', 'G02'], boundary: null, variants: null, strict: false, surface: null });
     expect(again.fingerprint).toBe(tasks.fingerprint);
     expect(onApi.fingerprint).not.toBe(tasks.fingerprint);
-    const campaign = buildSuiteOf({ kind: 'campaign', dir: SEED_CAMPAIGN });
+    const campaign = await buildSuiteOf({ kind: 'campaign', dir: SEED_CAMPAIGN });
     expect(campaign.suite.id).toBe('campaign:record-9-3');
     const m = { kind: 'rollouts', run_id: 'r', harness: harnessPin(), suite: { kind: 'tasks', domain: 'gds', data_dir: null }, suite_fingerprint: tasks.fingerprint } as RolloutManifest;
     expect(rolloutMismatch(m, { harness: harnessPin(), fingerprint: tasks.fingerprint })).toBeUndefined();
@@ -162,7 +162,7 @@ describe.skipIf(!HAS_REDIS)(`optimize --queue${NO_REDIS_REASON}`, () => {
       user: (messages) => (messages.length <= 2 ? { content: 'Hello, please check my booking ABC123.' } : { content: 'Thanks. ###STOP###' }),
     });
     const spec = { kind: 'tasks' as const, domain: 'gds', data_dir: null, tasks: ['G01', 'G02'], boundary: ['G01'], variants: ['vague'], strict: false, surface: 'api' };
-    const built = buildSuiteOf(spec);
+    const built = await buildSuiteOf(spec);
     const pin = (model: string) => ({ model, base_url: mock.server.url, provider: 'mock', timeout: null, max_retries: '0', max_retry_after: null, call_deadline: null, body_timeout: null });
     const queueName = `sg-opt-tasks-${randomUUID()}`;
     const log: string[] = [];

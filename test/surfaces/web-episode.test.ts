@@ -11,6 +11,7 @@ import { agentToolsOf, surfaceOf } from '../../src/orchestrator/build.js';
 import { runDomainTasks } from '../../src/run/task-run.js';
 import { closeSharedBrowser, hasChromium } from '../../src/surfaces/browser-pool.js';
 import { webSurface } from '../../src/surfaces/web.js';
+import { loadSurface } from '../../src/surfaces/catalog.js';
 import { miniTask, type MiniState } from '../support/mini-domain.js';
 import { miniWebDomain } from '../support/web-test-app.js';
 
@@ -30,7 +31,8 @@ const steps: UiStep[] = [
 const loaded = (ui: UiStep[]): LoadedDomain<MiniState> => ({ domain: miniWebDomain, mode: 'servicegym', policy: 'Cancel when asked.', tasks: [task], source: 'test', surface: 'web', now: '2026-01-01T00:00:00Z', uiOracle: () => ui });
 
 describe('a web dataset on the run path', () => {
-  it("uses the dataset's surface and its browser tools", () => {
+  it("uses the dataset's surface and its browser tools (once the lazy registry has loaded it)", async () => {
+    await loadSurface('web');
     expect(surfaceOf({ loaded: loaded(steps) })).toBe(webSurface);
     expect(agentToolsOf(loaded(steps), surfaceOf({ loaded: loaded(steps) })).map((t) => t.function.name)).toContain('browser_click');
   });
