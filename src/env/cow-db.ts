@@ -103,17 +103,17 @@ export class CowDb<T extends Tables = Tables> {
   /** The whole DB as a plain object (untouched records shared with the base, not copied). */
   materialize(): T {
     const out = {} as T;
-    for (const table of Object.keys(this.base) as (keyof T)[]) {
-      const o = this.overlay.get(table);
-      if (!o) {
-        out[table] = this.base[table];
-        continue;
-      }
-      const t: Record<string, unknown> = {};
-      for (const id of this.ids(table)) t[id] = this.get(table, id);
-      out[table] = t as T[keyof T];
-    }
+    for (const table of Object.keys(this.base) as (keyof T)[]) out[table] = this.table(table);
     return out;
+  }
+
+  /** One table as a plain object, as {@link materialize} has it (the base's own when this view did not write it). */
+  table<K extends keyof T>(table: K): T[K] {
+    const o = this.overlay.get(table);
+    if (!o) return this.base[table];
+    const t: Record<string, unknown> = {};
+    for (const id of this.ids(table)) t[id] = this.get(table, id);
+    return t as T[K];
   }
 
   /** Ids either view touched, per table. */

@@ -58,6 +58,8 @@ export function taskHash(task: Task): string {
 export interface TaskEpisodeLogInput<S> {
   loaded: LoadedDomain<S>;
   task: Task;
+  /** The task's {@link taskHash} when the caller already has it (a run hashes each task once); computed otherwise. */
+  taskSha256?: string;
   episodeId: string;
   trial: number;
   label: string;
@@ -112,7 +114,7 @@ export async function taskEpisodeLog<S>(input: TaskEpisodeLogInput<S>): Promise<
     trial: input.trial,
     label: input.label,
     persona: input.persona ?? null,
-    task: { id: input.task.id, sha256: taskHash(input.task) },
+    task: { id: input.task.id, sha256: input.taskSha256 ?? taskHash(input.task) },
     domain: input.loaded.domain.name,
     dataset: { kind: input.loaded.mode, source: input.loaded.source },
     surface: input.surface ?? 'api',

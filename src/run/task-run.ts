@@ -28,9 +28,9 @@ import { passHatKCurve } from '../evaluation/pass-k.js';
 import { personaApplies } from '../evaluation/checks/index.js';
 import type { EpisodeSettings } from '../orchestrator/settings.js';
 import type { RunStore } from '../store/store.js';
-import { writeEpisodeLogs } from '../store/run-log.js';
+import { queueEpisodeLogs } from '../store/run-log.js';
 import type { Pin } from '../spec/run-log.js';
-import { kindPin, modelPin, taskEpisodeLog } from './episode-log.js';
+import { kindPin, modelPin, taskEpisodeLog, taskHash } from './episode-log.js';
 import { runTasks, type EpisodeKey, type EpisodeRecord, type FinishedEpisode, type RunResult } from './run-tasks.js';
 import type { RunSummary } from './summary.js';
 
@@ -127,7 +127,7 @@ export interface DomainRunOptions {
 /** What {@link runDomainTasks} resolves to. */
 export type DomainRunResult = Omit<RunResult<TaskEvaluation>, 'records'> & { records: DomainEpisodeRecord[]; usageTracker: UsageTracker };
 
-/** Runs the tasks; every finished episode is written to the store as it arrives. */
+/** Runs the tasks; every finished episode is queued to the store as it arrives (written within 20 ms: `RunStore.queueEpisodes`). */
 export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunResult> {
   const { loaded } = opts;
   if (!opts.surface && loaded.surface) await loadSurface(loaded.surface); // the dataset's own surface, for surfaceOf
@@ -156,9 +156,12 @@ export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunR
   };
   const agentPin = opts.agentPin ?? (opts.makeAgent ? kindPin('custom') : opts.agentModel ? modelPin(opts.agent, opts.agentModel, opts.temperature) : kindPin(opts.agent));
   const userPin = opts.userModel ? modelPin(opts.user, opts.userModel, opts.temperature) : kindPin(opts.user);
+  // Each task is hashed once per run, not once per episode.
+  const taskShas = new Map<string, string>();
+  const taskShaOf = (task: Task) => taskShas.get(task.id) ?? taskShas.set(task.id, taskHash(task)).get(task.id)!;
   const episodeLogOf = (rec: EpisodeRecord<TaskEvaluation>) =>
     taskEpisodeLog({
-      loaded, task: byId.get(rec.taskId)!, episodeId: `${rec.taskId}#${rec.trial}`, trial: rec.trial, label: personaOfRec(rec) ?? opts.agent,
+      loaded, task: byId.get(rec.taskId)!, taskSha256: taskShaOf(byId.get(rec.taskId)!), episodeId: `${rec.taskId}#${rec.trial}`, trial: rec.trial, label: personaOfRec(rec) ?? opts.agent,
       persona: personaOfRec(rec) ?? null, episode: rec.episode, evaluation: rec.evaluation, evaluationError: rec.evaluationError ?? null,
       infraError: rec.infraError ?? null, harnessError: rec.harnessError ?? null, env, agent: agentPin, user: userPin, judge: opts.judge ? modelPin('llm', opts.judge) : null,
       surface: surfaceOf({ loaded, surface: opts.surface }).name, elapsedSeconds: rec.elapsedSeconds ?? null,
@@ -189,7 +192,7 @@ export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunR
       for (const r of rec.evaluation?.receipts ?? []) {
         opts.store?.queueReceipt({ run_id: opts.runId, seq: receiptSeq++, kind: r.kind, provider: r.provider, endpoint: r.endpoint, request: r.request, response: r.response, elapsed_seconds: r.elapsed_seconds });
       }
-      if (opts.store) writeEpisodeLogs(opts.store, opts.runId, [await episodeLogOf(rec)]);
+      if (opts.store) queueEpisodeLogs(opts.store, opts.runId, [await episodeLogOf(rec)]);
       opts.onProgress?.(done, total, withPersona(rec));
     },
   });

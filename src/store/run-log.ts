@@ -45,6 +45,16 @@ export function writeEpisodeLogs(store: RunStore, runId: string, records: readon
   store.appendEpisodes(rows);
 }
 
+/**
+ * {@link writeEpisodeLogs}, batched: the records are checked now and queued in the store
+ * ({@link RunStore.queueEpisodes}), written within 20 ms together with other queued episodes and
+ * receipts, and before any read of the store's episodes. For a run's stream of finished episodes.
+ * @throws BadInputError for a record that does not fit the schema (nothing is queued) or a locked store.
+ */
+export function queueEpisodeLogs(store: RunStore, runId: string, records: readonly EpisodeRunLog[]): void {
+  store.queueEpisodes(records.map((r) => episodeRowOf(runId, parseEpisodeLog(r, { runId, episodeId: r.episode_id }))));
+}
+
 /** A stored episode: the row's indexed columns and its record. */
 export interface StoredEpisode {
   runId: string;

@@ -10,7 +10,9 @@
  * Writes: every statement is prepared once per store. {@link RunStore.queueReceipt} (the model-call
  * path) buffers receipts and writes them in one transaction per batch: when 20 ms have passed since
  * the first buffered one, when 256 are buffered, or together with the next episode write, receipt
- * write, receipt read or {@link RunStore.close}, whichever comes first.
+ * write, receipt read or {@link RunStore.close}, whichever comes first. {@link RunStore.queueEpisodes}
+ * (a run's finished episodes) buffers episodes the same way (a batch at 64), written after the
+ * queued receipts in the same transaction; every episode read writes the queued ones first.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -66,6 +68,8 @@ export interface EpisodeOutline extends Omit<EpisodeRow, 'result'> {
 /** Buffered receipts are written after this many milliseconds, or once {@link QUEUE_ROWS} are buffered. */
 const QUEUE_MS = 20;
 const QUEUE_ROWS = 256;
+/** Buffered episodes are written once this many are buffered (or with the receipts, after {@link QUEUE_MS}). */
+const QUEUE_EPISODES = 64;
 
 function toJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
@@ -77,6 +81,8 @@ function fromJson(text: string): unknown {
 
 type RunDbRow = Omit<RunRow, 'summary' | 'record'> & { summary: string; record: string };
 type EpisodeDbRow = Omit<EpisodeRow, 'result'> & { result: string };
+
+const episodeDbRow = (r: EpisodeRow): EpisodeDbRow => ({ ...r, result: toJson(r.result) });
 
 /** Turns better-sqlite3 errors that are the user's concern into {@link BadInputError}s. */
 function mapSqliteError(err: unknown, file: string, busyMs = BUSY_TIMEOUT_MS): unknown {
@@ -110,6 +116,10 @@ export class RunStore {
   private readonly prepared = new Map<string, Database.Statement>();
   /** Receipts checked and serialized by {@link queueReceipt}, not yet written. */
   private queued: EncodedReceipt[] = [];
+  /** Episodes serialized by {@link queueEpisodes}, not yet written (written after the queued receipts). */
+  private queuedEpisodes: EpisodeDbRow[] = [];
+  /** A timed write of the queues failed: the next {@link queueEpisodes} writes them at once (and throws what it throws). */
+  private flushFailed = false;
   private queueTimer: NodeJS.Timeout | undefined;
   /** `fn` inside one (deferred) transaction; made once per store. */
   private readonly inTransaction: (fn: () => void) => void;
@@ -223,28 +233,51 @@ export class RunStore {
    * @throws TypeError when `result` cannot be JSON-stringified.
    */
   appendEpisodes(rows: EpisodeRow[]): void {
-    const values = rows.map((r) => ({ ...r, result: toJson(r.result) }));
-    this.writeTransaction(() => {
-      const insert = this.prep(
-        `INSERT OR REPLACE INTO episodes
-           (run_id, episode_id, task_id, trial, label, reward, partial, termination, result)
-         VALUES (@run_id, @episode_id, @task_id, @trial, @label, @reward, @partial, @termination, @result)`,
-      );
-      for (const v of values) insert.run(v);
-    });
+    const values = rows.map(episodeDbRow);
+    this.writeTransaction(() => this.insertEpisodes(values));
   }
 
   /**
-   * Runs `fn` in one transaction that first writes the queued receipts (so an episode and the
-   * receipts of its last step land together). Only after a commit are the queued receipts dropped
-   * and the ids written cached; on an error nothing of it is written and the queue is kept.
+   * Serializes `rows` now and queues them: they are written in one transaction, after the queued
+   * receipts, within 20 ms or once 64 are queued, or with the next write, episode or receipt read,
+   * or {@link close} — what {@link appendEpisodes} does, batched (a run's finished episodes).
+   * After a timed write failed, the next call writes at once.
+   *
+   * @throws BadInputError when the store is locked by another process (on a write made by this call).
+   * @throws TypeError when `result` cannot be JSON-stringified (nothing is queued).
+   */
+  queueEpisodes(rows: EpisodeRow[]): void {
+    const values = rows.map(episodeDbRow);
+    this.queuedEpisodes.push(...values);
+    if (this.flushFailed || this.queuedEpisodes.length >= QUEUE_EPISODES) {
+      this.flushQueues();
+      return;
+    }
+    this.armQueueTimer();
+  }
+
+  private insertEpisodes(values: readonly EpisodeDbRow[]): void {
+    const insert = this.prep(
+      `INSERT OR REPLACE INTO episodes
+         (run_id, episode_id, task_id, trial, label, reward, partial, termination, result)
+       VALUES (@run_id, @episode_id, @task_id, @trial, @label, @reward, @partial, @termination, @result)`,
+    );
+    for (const v of values) insert.run(v);
+  }
+
+  /**
+   * Runs `fn` in one transaction that first writes the queued receipts, then the queued episodes
+   * (so an episode and the receipts of its last step land together). Only after a commit are the
+   * queues dropped and the ids written cached; on an error nothing of it is written and the queues are kept.
    */
   private writeTransaction(fn: () => void): void {
     const queued = this.queued;
+    const episodes = this.queuedEpisodes;
     this.guard(() => {
       try {
         this.inTransaction(() => {
           for (const enc of queued) this.writeReceipt(enc);
+          if (episodes.length) this.insertEpisodes(episodes);
           fn();
         });
         this.receiptTables.commit();
@@ -253,9 +286,11 @@ export class RunStore {
         throw err;
       }
     });
-    if (queued.length) {
+    this.flushFailed = false;
+    if (queued.length || episodes.length) {
       this.queued = this.queued.slice(queued.length);
-      if (this.queued.length === 0) this.clearQueueTimer();
+      this.queuedEpisodes = this.queuedEpisodes.slice(episodes.length);
+      if (this.queued.length === 0 && this.queuedEpisodes.length === 0) this.clearQueueTimer();
     }
   }
 
@@ -304,26 +339,36 @@ export class RunStore {
   queueReceipt(row: ReceiptRow): void {
     this.queued.push(this.receiptTables.encode(row));
     if (this.queued.length >= QUEUE_ROWS) {
-      this.flushReceipts();
+      this.flushQueues();
       return;
     }
+    this.armQueueTimer();
+  }
+
+  private armQueueTimer(): void {
     this.queueTimer ??= setTimeout(() => {
       this.queueTimer = undefined;
       try {
-        this.flushReceipts();
+        this.flushQueues();
       } catch {
-        // Kept queued: the next write, receipt read or close() writes them again and reports the error.
+        // Kept queued: the next write, read or close() writes them again and reports the error.
+        this.flushFailed = true;
       }
     }, QUEUE_MS);
   }
 
   /**
-   * Writes the queued receipts now, in one transaction.
+   * Writes the queued receipts now, in one transaction (with any queued episodes).
    * @throws Error when a queued `(run_id, seq)` is already stored (the queue is kept).
    * @throws BadInputError when the store is locked by another process.
    */
   flushReceipts(): void {
-    if (this.queued.length) this.writeTransaction(() => {});
+    this.flushQueues();
+  }
+
+  /** Writes the queued receipts and episodes now, in one transaction (see {@link flushReceipts}). */
+  private flushQueues(): void {
+    if (this.queued.length || this.queuedEpisodes.length) this.writeTransaction(() => {});
   }
 
   /**
@@ -357,6 +402,7 @@ export class RunStore {
    * @throws BadInputError when the store is locked by another process.
    */
   episodes(runId: string): EpisodeRow[] {
+    this.flushQueues();
     const rows = this.guard(
       () =>
         this
@@ -384,6 +430,7 @@ export class RunStore {
       `SELECT run_id, episode_id, task_id, trial, label, reward, partial, termination${picks}
        FROM episodes WHERE run_id = ? ORDER BY rowid` + (limit === undefined ? '' : ' LIMIT ?');
     const params: unknown[] = [...names.map((n) => extract[n]), runId, ...(limit === undefined ? [] : [limit])];
+    this.flushQueues();
     const rows = this.guard(() => this.prep(sql).all(...params) as Record<string, unknown>[]);
     return rows.map((r) => {
       const extracted: Record<string, unknown> = {};
@@ -411,6 +458,7 @@ export class RunStore {
    * @throws BadInputError when the store is locked by another process.
    */
   getEpisode(runId: string, episodeId: string): EpisodeRow | undefined {
+    this.flushQueues();
     const row = this.guard(
       () =>
         this
@@ -462,6 +510,7 @@ export class RunStore {
    * @throws BadInputError when the store is locked by another process.
    */
   finishedEpisodeIds(runId: string): Set<string> {
+    this.flushQueues();
     const rows = this.guard(
       () =>
         this.prep('SELECT episode_id FROM episodes WHERE run_id = ?').pluck().all(runId) as string[],
@@ -470,7 +519,7 @@ export class RunStore {
   }
 
   /**
-   * Writes the queued receipts, then closes the connection; idempotent. Every other method throws
+   * Writes the queued receipts and episodes, then closes the connection; idempotent. Every other method throws
    * TypeError afterwards.
    * @throws what {@link flushReceipts} throws (the connection is closed all the same).
    */

@@ -57,6 +57,17 @@ export interface LLMUserSimulatorOptions {
   tools?: WireTool[];
 }
 
+/** An utterance as the simulator's model sees it: the agent's as `user`, its own as `assistant` (a device tool call and its result as two messages). */
+function flip(u: Utterance): ChatMessage[] {
+  if (u.from === 'tool' && u.toolCall) {
+    return [
+      { role: 'assistant', content: null, tool_calls: [u.toolCall] },
+      { role: 'tool', tool_call_id: u.toolCall.id, content: u.text },
+    ];
+  }
+  return [u.from === 'agent' ? { role: 'user', content: u.text } : { role: 'assistant', content: u.text }];
+}
+
 /** The model-backed customer; see the module doc. The constructor does no I/O. */
 export class LLMUserSimulator implements User {
   private readonly prompt: string;
@@ -71,18 +82,30 @@ export class LLMUserSimulator implements User {
     return this.prompt;
   }
 
-  /** The simulator's request messages for a transcript (system first, roles flipped). */
+  /**
+   * The simulator's request messages for a transcript (system first, roles flipped). The message
+   * objects are made once per utterance and reused on later turns (a message, once sent, is not
+   * changed; see `ChatModel.complete`), so a conversation's earlier messages are not serialized or
+   * hashed again; an utterance whose fields changed gets fresh ones.
+   */
   messagesFor(transcript: readonly Utterance[]): ChatMessage[] {
-    const out: ChatMessage[] = [{ role: 'system', content: this.prompt }];
-    if (transcript[0]?.from !== 'agent') out.push({ role: 'user', content: this.opts.openingCue ?? DEFAULT_OPENING_CUE });
+    const out: ChatMessage[] = [(this.systemMessage ??= { role: 'system', content: this.prompt })];
+    if (transcript[0]?.from !== 'agent') out.push((this.cueMessage ??= { role: 'user', content: this.opts.openingCue ?? DEFAULT_OPENING_CUE }));
     for (const u of transcript) {
-      if (u.from === 'tool' && u.toolCall) {
-        out.push({ role: 'assistant', content: null, tool_calls: [u.toolCall] });
-        out.push({ role: 'tool', tool_call_id: u.toolCall.id, content: u.text });
-      } else out.push(u.from === 'agent' ? { role: 'user', content: u.text } : { role: 'assistant', content: u.text });
+      let made = this.flipped.get(u);
+      if (!made || made.from !== u.from || made.text !== u.text || made.toolCall !== u.toolCall) {
+        made = { from: u.from, text: u.text, toolCall: u.toolCall, messages: flip(u) };
+        this.flipped.set(u, made);
+      }
+      out.push(...made.messages);
     }
     return out;
   }
+
+  private systemMessage: ChatMessage | undefined;
+  private cueMessage: ChatMessage | undefined;
+  /** Per utterance: the fields its messages were made from, and the messages. */
+  private readonly flipped = new WeakMap<Utterance, Pick<Utterance, 'from' | 'text' | 'toolCall'> & { messages: ChatMessage[] }>();
 
   /** One model call; throws the model's errors (ProviderError, ReplayMissError). */
   async respond(transcript: readonly Utterance[]): Promise<UserTurn> {

@@ -42,3 +42,19 @@ describe('CowDb', () => {
     expect(y.get('users', 'u1')!.name).toBe('Y');
   });
 });
+
+describe('CowDb values at a pointer (checks read states this way)', () => {
+  it('reads what the materialized view has, table by table and record by record', async () => {
+    const { stateValueAt } = await import('../../src/evaluation/checks/db.js');
+    const { at, pointerSegments } = await import('../../src/evaluation/db.js');
+    const base: Record<string, Record<string, { name?: string; tags?: string[]; items?: number[] }>> = { users: { u1: { name: 'Ana', tags: ['a', 'b'] }, u2: { name: 'Bo', tags: [] } }, orders: { o1: { items: [1, 2] } } };
+    const v = new CowDb(base);
+    v.mut('users', 'u1').tags!.push('c');
+    v.put('users', 'u3', { name: 'Cy', tags: ['x'] });
+    v.remove('users', 'u2');
+    const pointers = ['', '/users', '/orders', '/nope', '/users/u1', '/users/u1/tags', '/users/u1/tags/2', '/users/u2', '/users/u2/name', '/users/u3/tags/0', '/orders/o1/items/1', '/orders/o9', '/users/u1/tags/x', '/users/toString'];
+    for (const p of pointers) expect(stateValueAt(v, p), p).toEqual(at(v.materialize(), pointerSegments(p)));
+    expect(v.table('orders')).toBe(base.orders);
+    expect(v.table('users')).toEqual({ u1: { name: 'Ana', tags: ['a', 'b', 'c'] }, u3: { name: 'Cy', tags: ['x'] } });
+  });
+});

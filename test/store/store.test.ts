@@ -1,4 +1,4 @@
-import { describe, it, expect, beforeEach, afterEach } from 'vitest';
+import { describe, it, expect, beforeEach, afterEach, vi } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -282,6 +282,50 @@ describe('episodes', () => {
     expect(got.map((e) => e.episode_id)).toEqual(['e2', 'e3', 'e1']);
     expect(got[2]).toEqual(again);
     expect(s.finishedEpisodeIds('r1').size).toBe(3);
+  });
+
+  it('queues episodes: written after the queued receipts in one transaction, by a read, by the next write or by close, in order', () => {
+    const file = path.join(dir, 's.db');
+    const s = open(file);
+    const stored = () => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return (db.prepare('SELECT episode_id FROM episodes ORDER BY rowid').pluck().all() as string[]).join(',');
+      } finally {
+        db.close();
+      }
+    };
+    s.queueEpisodes([episode('r1', 'e1')]);
+    s.queueEpisodes([episode('r1', 'e2', { reward: null, result: { say: '您好' } })]);
+    expect(stored()).toBe('');
+    expect(s.finishedEpisodeIds('r1')).toEqual(new Set(['e1', 'e2']));
+    expect(stored()).toBe('e1,e2');
+    s.queueEpisodes([episode('r1', 'e3')]);
+    s.appendEpisodes([episode('r1', 'e4')]);
+    expect(stored()).toBe('e1,e2,e3,e4');
+    s.queueEpisodes([episode('r1', 'e5')]);
+    expect(s.getEpisode('r1', 'e5')).toEqual(episode('r1', 'e5'));
+    s.queueEpisodes([episode('r1', 'e6')]);
+    s.close();
+    expect(stored()).toBe('e1,e2,e3,e4,e5,e6');
+    expect(open(file, { readonly: true }).episodes('r1')[1]).toEqual(episode('r1', 'e2', { reward: null, result: { say: '您好' } }));
+  });
+
+  it('writes queued episodes by themselves within moments, and at once once 64 are queued', async () => {
+    const file = path.join(dir, 's.db');
+    const s = open(file);
+    const count = () => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return db.prepare('SELECT count(*) FROM episodes').pluck().get() as number;
+      } finally {
+        db.close();
+      }
+    };
+    for (let i = 0; i < 64; i++) s.queueEpisodes([episode('r1', `e${i}`)]);
+    expect(count()).toBe(64);
+    s.queueEpisodes([episode('r1', 'e64')]);
+    await vi.waitFor(() => expect(count()).toBe(65), { timeout: 10_000, interval: 20 });
   });
 
   it('writes a batch all or nothing', () => {

@@ -120,3 +120,28 @@ describe('LLMUserSimulator', () => {
     expect(await sim.respond([])).toMatchObject({ kind: 'message', text: '' });
   });
 });
+
+describe('LLMUserSimulator request messages', () => {
+  it('flips roles and makes each utterance\'s messages once, making fresh ones when an utterance changed', () => {
+    const sim = new LLMUserSimulator({ model: { provider: 'none', model: 'none', complete: async () => { throw new Error('no calls'); } } as never, scenario: 'Cancel O1.' });
+    const call = { id: 'c1', type: 'function' as const, function: { name: 'check', arguments: '{}' } };
+    const t: { from: 'agent' | 'user' | 'tool'; text: string; toolCall?: typeof call }[] = [{ from: 'agent', text: 'Hi!' }, { from: 'user', text: 'Cancel O1.' }, { from: 'tool', text: 'ok', toolCall: call }];
+    const first = sim.messagesFor(t);
+    expect(first).toEqual([
+      { role: 'system', content: sim.systemPrompt() },
+      { role: 'user', content: 'Hi!' },
+      { role: 'assistant', content: 'Cancel O1.' },
+      { role: 'assistant', content: null, tool_calls: [call] },
+      { role: 'tool', tool_call_id: 'c1', content: 'ok' },
+    ]);
+    t.push({ from: 'agent', text: 'Done.' });
+    const second = sim.messagesFor(t);
+    expect(second.slice(0, 5).every((m, i) => m === first[i])).toBe(true);
+    expect(second[5]).toEqual({ role: 'user', content: 'Done.' });
+    t[1].text = 'Cancel O2.';
+    const third = sim.messagesFor(t);
+    expect(third[2]).toEqual({ role: 'assistant', content: 'Cancel O2.' });
+    expect(third[2]).not.toBe(first[2]);
+    expect(sim.messagesFor([{ from: 'user', text: 'Hello' }])[1]).toEqual({ role: 'user', content: DEFAULT_OPENING_CUE });
+  });
+});

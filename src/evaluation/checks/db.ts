@@ -37,18 +37,24 @@ export function checkUnchanged<S>(check: CheckOf<'unchanged'>, ctx: CheckContext
 }
 
 /**
- * The value at a JSON pointer of a state: through the domain's plain view when its StateOps has one
- * (`ops.view`), else a copy-on-write table DB or a plain JSON value.
+ * The value at a JSON pointer of a state: for a copy-on-write table DB, the value its plain view
+ * (its materialization) has there, looked up without materializing more than the one table a
+ * `/table` pointer names (a `/table/id/...` pointer reads the one record); else through the
+ * domain's plain view when its StateOps has one (`ops.view`), else in the plain JSON value.
  */
 export function stateValueAt(state: unknown, pointer: string, ops?: StateOps<any>): unknown {
   const segs = pointerSegments(pointer);
+  if (state instanceof CowDb) return cowDbValueAt(state, segs);
   if (ops?.view) return at(ops.view(state), segs);
-  if (state instanceof CowDb) {
-    if (segs.length === 0) return state.materialize();
-    if (segs.length === 1) return state.materialize()[segs[0]];
-    return at(state.get(segs[0], segs[1]), segs.slice(2));
-  }
   return at(state, segs);
+}
+
+/** `at(db.materialize(), segs)`, reading only the table or record the pointer names. */
+function cowDbValueAt(db: CowDb, segs: readonly string[]): unknown {
+  if (segs.length === 0) return db.materialize();
+  if (!Object.prototype.hasOwnProperty.call(db.base, segs[0])) return undefined;
+  if (segs.length === 1) return db.table(segs[0]);
+  return at(db.has(segs[0], segs[1]) ? db.get(segs[0], segs[1]) : undefined, segs.slice(2));
 }
 
 /**
