@@ -13,6 +13,7 @@ import type { Redis } from 'ioredis';
 import type { Task } from '../spec/task.js';
 import type { RunStore } from '../store/store.js';
 import { redisReady } from './redis-url.js';
+import { claimRun } from './run-owner.js';
 import { episodeJobId, redisConnection, resultsQueueName, writeManifest, type EpisodeJob, type EpisodeResultMessage, type RunManifest } from './jobs.js';
 
 /** Options of {@link runOnQueue}. */
@@ -101,6 +102,11 @@ export async function runOnQueue(opts: QueueRunOptions): Promise<QueueRunResult>
   // A Redis that is down is an error now, before any job or manifest, not a run that waits forever.
   await redisReady(redis, opts.url);
   const runId = opts.manifest.run_id;
+  // The run's only storing process on this Redis: a second one would split its results and both would wait forever.
+  const claim = await claimRun(redis, opts.queueName, runId).catch(async (err: unknown) => {
+    await redis.quit().catch(() => {});
+    throw err;
+  });
   const manifest: RunManifest = { ...opts.manifest, results_queue: resultsQueueName(opts.queueName, runId) };
   const queue = new Queue<EpisodeJob>(opts.queueName, { connection: redis });
   // Episodes given are the ones to (re-)run: a stored infrastructure failure is replaced once.
@@ -177,6 +183,7 @@ export async function runOnQueue(opts: QueueRunOptions): Promise<QueueRunResult>
     clearInterval(watch);
     await results.close();
     await queue.close();
+    await claim.release();
     await redis.quit().catch(() => {});
   }
   return { stored, duplicates, ...(stopped ? { stopped } : {}), ...(halted ? { halted } : {}) };

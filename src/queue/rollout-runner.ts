@@ -16,6 +16,7 @@ import type { RolloutRunner } from '../optimizer/rollout-runner.js';
 import type { Rollout, RolloutRequest } from '../optimizer/suite.js';
 import { sha256Hex } from '../util/canonical.js';
 import { redisConnection, resultsQueueName, writeManifest } from './jobs.js';
+import { redisReady } from './redis-url.js';
 import { rolloutJobId, type RolloutJob, type RolloutManifest, type RolloutResultMessage } from './rollout-jobs.js';
 
 /** Options of {@link QueueRolloutRunner.open}. */
@@ -69,6 +70,7 @@ export class QueueRolloutRunner implements RolloutRunner {
   /** Writes the run's manifest and starts listening for its rollouts. */
   static async open(o: QueueRolloutOptions): Promise<QueueRolloutRunner> {
     const redis = redisConnection(o.url);
+    await redisReady(redis, o.url);
     const manifest: RolloutManifest = { ...o.manifest, results_queue: resultsQueueName(o.queueName, o.manifest.run_id) };
     await writeManifest(redis, o.queueName, manifest);
     const queue = new Queue<RolloutJob>(o.queueName, { connection: redis });

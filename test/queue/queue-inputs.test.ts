@@ -9,6 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { tmpDir } from '../support/paths.js';
 import { checkRedisUrl, redactRedisUrl } from '../../src/queue/redis-url.js';
+import { claimRun } from '../../src/queue/run-owner.js';
+import { HAS_REDIS, NO_REDIS_REASON, startRedis, type TestRedis } from '../support/redis.js';
+import { Redis } from 'ioredis';
 import { BadInputError } from '../../src/spec/errors.js';
 
 const RUN = ['run', '--domain', 'airline', '--tasks', 'T01', '--agent-model', 'm', '--user-model', 'm', '--base-url', 'http://127.0.0.1:9/v1', '-q'];
@@ -90,5 +93,42 @@ describe('--trials', () => {
       expect(r.stderr).toContain(`--trials must be a whole number from 1 to 10000, got '${n}'`);
     }
     expect(fs.existsSync(db)).toBe(false);
+  }, 60_000);
+});
+
+describe.skipIf(!HAS_REDIS)(`one storing process per queued run${NO_REDIS_REASON}`, () => {
+  let redis: TestRedis;
+  let conn: Redis;
+  beforeAll(async () => {
+    redis = await startRedis();
+    conn = new Redis(redis.url, { maxRetriesPerRequest: null });
+  }, 60_000);
+  afterAll(async () => {
+    await conn?.quit();
+    await redis?.stop();
+  });
+
+  it('a claim is refused while another process holds it, and free again once released', async () => {
+    const first = await claimRun(conn, 'claims', 'run-a', 5_000);
+    await expect(claimRun(conn, 'claims', 'run-a', 5_000)).rejects.toThrow(BadInputError);
+    await expect(claimRun(conn, 'claims', 'run-a', 5_000)).rejects.toThrow(`process ${process.pid} on`);
+    const other = await claimRun(conn, 'claims', 'run-b', 5_000); // another run is not affected
+    await first.release();
+    const again = await claimRun(conn, 'claims', 'run-a', 5_000);
+    await again.release();
+    await other.release();
+  });
+
+  it('a second run --queue of the same run id, from another store, exits 2 instead of splitting the results', async () => {
+    const held = await claimRun(conn, 'servicegym-dup', 'dup-run', 30_000);
+    try {
+      const db = path.join(dir, 'second.db');
+      const r = await runCli([...RUN, '--db', db, '--queue', redis.url, '--queue-name', 'servicegym-dup', '--run-id', 'dup-run']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("run 'dup-run' is already being stored by process");
+      expect(await conn.llen('bull:servicegym-dup:wait')).toBe(0); // nothing was enqueued
+    } finally {
+      await held.release();
+    }
   }, 60_000);
 });
