@@ -9,8 +9,9 @@
  * - concurrent episodes in one worker process: N episodes of T11 at once on the process's one
  *   Chromium (one context each), for growing N: how many finished at reward 1, wall time, the
  *   per-action median and p90 under that load, and the peak memory of the worker and its
- *   Chromium (proportional set size summed over the process tree, sampled every 250 ms); target
- *   >= 16 episodes within 3 GB. The 1-minute load average is reported beside each row: the
+ *   Chromium (proportional set size summed over the process tree, sampled every 2 s: reading a
+ *   process's PSS walks its memory map under the map's lock, which stalls a busy renderer when done
+ *   often); target >= 16 episodes within 3 GB. The 1-minute load average is reported beside each row: the
  *   machine is shared, so the numbers are only as quiet as it was.
  */
 import fs from 'node:fs';
@@ -88,10 +89,13 @@ function treePss(): number {
   return total;
 }
 
+/** How often the memory of the process tree is sampled, in ms. */
+const SAMPLE_MS = 2000;
+
 /** Runs `fn` while sampling the tree's memory; resolves to its result and the peak. */
 async function withPeakMemory<T>(fn: () => Promise<T>): Promise<{ value: T; peak: number }> {
   let peak = treePss();
-  const timer = setInterval(() => (peak = Math.max(peak, treePss())), 250);
+  const timer = setInterval(() => (peak = Math.max(peak, treePss())), SAMPLE_MS);
   try {
     return { value: await fn(), peak };
   } finally {
