@@ -34,6 +34,7 @@ import path from 'node:path';
 import { BadInputError } from '../spec/errors.js';
 import type { LoadedDomain } from '../spec/domain.js';
 import type { Task } from '../spec/task.js';
+import type { ChatModel } from '../models/chat-model.js';
 
 /** Registers `servicegym validate`; exit 0 when every task is perfect (or perfect but NL not judged), else 1. */
 export function registerValidate(program: Command, setExit: (code: number) => void): void {
@@ -58,11 +59,8 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
     .action(async (flags) => {
       // The command's heavy modules load when it runs: `--help` and the other commands need none of them.
       const { loadDomainAsync } = await import('../domains/catalog.js');
-      const { RunStore } = await import('../store/store.js');
       const { excludedLines, runDomainTasks, selectTasks, strictTaskSelection } = await import('../run/task-run.js');
       const { formatLintReport, lintDataset } = await import('../evaluation/lint.js');
-      const { resolveLiveModelConfig } = await import('../models/config.js');
-      const { createModel } = await import('../models/providers.js');
       const log = progressLogger(flags.quiet);
       const { output, failUnder } = parseResultsFlags(flags);
       const loaded = await loadDomainAsync(flags.domain, { dataDir: flags.dataDir, policy: flags.policyVariant, solo: flags.solo === true });
@@ -73,9 +71,9 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
       checkGoldTools(loaded, tasks, flags.dataDir);
       const lint = await lintDataset(loaded, { tasks });
       const personas = flags.personas !== undefined ? parsePersonas(flags.personas) : undefined;
-      const judge = flags.judgeModel ? createModel('openai-compatible', { config: resolveLiveModelConfig({ model: flags.judgeModel }) }) : undefined;
+      const judge = flags.judgeModel ? await judgeModel(flags.judgeModel) : undefined;
       const runId = `validate-${flags.domain}-${loaded.mode}-${sha256Hex(tasks.map((t) => t.id).join(',') + (personas ? `|${personas.join(',')}` : '') + (strict ? '|strict' : '') + (surface.name !== 'api' ? `|${surface.name}` : '')).slice(0, 8)}`;
-      const store = flags.store !== false ? RunStore.open(flags.db) : undefined;
+      const store = flags.store !== false ? (await import('../store/store.js')).RunStore.open(flags.db) : undefined; // --no-store loads no SQLite
       try {
         log(`validating ${tasks.length} ${flags.domain} tasks (${loaded.mode} dataset, ${loaded.source})`);
         store?.saveRun({ id: runId, kind: 'run', name: `validate ${flags.domain}`, domain: flags.domain, created_at: new Date().toISOString(), summary: { agent: 'oracle', user: 'personas', tasks: tasks.length, personas: personas ?? null }, record: null });
@@ -111,6 +109,13 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
         store?.close();
       }
     });
+}
+
+/** The live judge model `name` (SERVICEGYM_API_KEY etc.); the model clients load only when a judge is asked for. */
+async function judgeModel(name: string): Promise<ChatModel> {
+  const { resolveLiveModelConfig } = await import('../models/config.js');
+  const { createModel } = await import('../models/providers.js');
+  return createModel('openai-compatible', { config: resolveLiveModelConfig({ model: name }) });
 }
 
 /**

@@ -1,15 +1,18 @@
 /**
  * The validated-DB disk copy (issue 17: a domain DB loads once per process and faster): a second
  * process reads the validated airline DB back instead of validating 7 MB again, and what it reads
- * is exactly what validation produced (same JSON, same tau2 DB hash). A changed file misses.
+ * is exactly what validation produced (same JSON, same tau2 DB hash). A changed file misses. An
+ * unchanged file (same real path, size, modification time, inode) is found through the stat index
+ * without reading it; a file rewritten in place misses the index and is read again.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadAirlineDb, airlineDbHash } from '../../src/domains/airline/index.js';
 import { loadRetailDb, retailDbHash } from '../../src/domains/retail/index.js';
 import { pythonKeyOrder } from '../../src/domains/common/json-key-order.js';
-import { dbCacheDir } from '../../src/domains/common/tau2-folder.js';
+import { createCachedDbLoader, dbCacheDir, validateAt } from '../../src/domains/common/tau2-folder.js';
+import { AirlineDbSchema } from '../../src/domains/airline/schema.js';
 import { CowDb } from '../../src/env/cow-db.js';
 import { HAS_SHARED, SHARED, tmpDir } from '../support/paths.js';
 
@@ -43,6 +46,33 @@ describe.skipIf(!HAS_SHARED)('validated DB kept on disk', () => {
     fs.writeFileSync(c, text.replace('"flights"', '"flights" ').trimEnd() + '\n');
     loadAirlineDb(c);
     expect(fs.readdirSync(path.join(dir, 'cache', 'validated-db'))).toHaveLength(2);
+  });
+
+  it('a later process finds an unchanged file through the stat index without reading it; a file rewritten in place is read again', () => {
+    const text = fs.readFileSync(path.join(SHARED, 'peers/tau2/airline/db.json'), 'utf8');
+    const f = path.join(dir, 'indexed.json');
+    fs.writeFileSync(f, text);
+    // A fresh loader stands for a new process: no in-process cache.
+    const loader = () => createCachedDbLoader((value, file) => validateAt(AirlineDbSchema, value, file), { schema: AirlineDbSchema });
+    const first = loader()(f);
+    const read = vi.spyOn(fs, 'readFileSync');
+    try {
+      const again = loader()(f);
+      expect(read.mock.calls.filter(([p]) => p === f)).toEqual([]);
+      expect(JSON.stringify(again)).toBe(JSON.stringify(first));
+      // Same size, later modification time, same inode: the index misses, the new text is validated.
+      const flight = Object.keys(first.flights)[0];
+      const changed = text.replace(`"origin": "${first.flights[flight].origin}"`, '"origin": "ZZZ"');
+      expect(changed.length).toBe(text.length);
+      fs.writeFileSync(f, changed);
+      fs.utimesSync(f, new Date(), new Date(Date.now() + 5000));
+      read.mockClear();
+      const rewritten = loader()(f);
+      expect(read.mock.calls.filter(([p]) => p === f)).toHaveLength(1);
+      expect(rewritten.flights[flight].origin).toBe('ZZZ');
+    } finally {
+      read.mockRestore();
+    }
   });
 
   it("retail's copy keeps the text order of its integer-keyed dicts (variants print in tau2's order; same DB hash)", () => {

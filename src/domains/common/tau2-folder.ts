@@ -64,9 +64,12 @@ export function createCachedDbLoader<D>(parse: (value: unknown, file: string, te
     }
     const hit = cache.get(real);
     if (hit && hit.mtimeMs === stat.mtimeMs && hit.size === stat.size) return hit.db;
-    const text = readTextFile(file);
-    const db = (opts.schema && validatedCopy<D>(text, opts)) || parse(parseJsonText(text, file), file, text);
-    if (opts.schema) rememberValidated(text, opts, db);
+    let db = opts.schema ? copyOfFile<D>(real, stat, opts) : undefined;
+    if (db === undefined) {
+      const text = readTextFile(file);
+      db = (opts.schema && validatedCopy<D>(text, opts)) || parse(parseJsonText(text, file), file, text);
+      if (opts.schema) rememberValidated(text, opts, db, { real, stat });
+    }
     cache.set(real, { mtimeMs: stat.mtimeMs, size: stat.size, db });
     return db;
   };
@@ -79,6 +82,9 @@ export interface DbCacheOptions {
    * plain JSON). Then the validated DB is also kept on disk (see {@link dbCacheDir}), keyed by the
    * sha256 of the file's text and of the schema's JSON Schema, so the next process reads it back
    * with one `JSON.parse` instead of validating again; a changed file or schema misses the cache.
+   * A small index keyed by the file's real path, size, modification time and inode names the copy
+   * of the text that file held, so a process that finds its file unchanged reads neither the file
+   * nor its hash (a file rewritten in place keeps its inode but changes its modification time).
    */
   schema?: z.ZodType;
   /**
@@ -104,9 +110,14 @@ function cacheFile(text: string, opts: DbCacheOptions): string | null {
   const dir = dbCacheDir();
   const schema = opts.schema;
   if (!dir || !schema) return null;
+  return path.join(dir, 'validated-db', `${createHash('sha256').update(text).digest('hex')}-${schemaKey(schema)}${opts.keyOrders ? '-key-orders' : ''}.json`);
+}
+
+/** 16 hex digits of the sha256 of a schema's JSON Schema (computed once per schema and process). */
+function schemaKey(schema: z.ZodType): string {
   let key = schemaKeys.get(schema);
   if (!key) schemaKeys.set(schema, (key = createHash('sha256').update(JSON.stringify(z.toJSONSchema(schema, { unrepresentable: 'any' }))).digest('hex').slice(0, 16)));
-  return path.join(dir, 'validated-db', `${createHash('sha256').update(text).digest('hex')}-${key}${opts.keyOrders ? '-key-orders' : ''}.json`);
+  return key;
 }
 
 /** A disk copy with key orders: the DB and its `integerKeyOrders` entries. */
@@ -118,7 +129,11 @@ interface OrderedCopy {
 /** The validated copy of `text` from the disk cache, or undefined (no copy, unreadable, or caching off). */
 function validatedCopy<D>(text: string, opts: DbCacheOptions): D | undefined {
   const f = cacheFile(text, opts);
-  if (!f) return undefined;
+  return f ? readCopy<D>(f, opts) : undefined;
+}
+
+/** The copy in file `f` (with its key orders attached), or undefined when it is missing or unreadable. */
+function readCopy<D>(f: string, opts: DbCacheOptions): D | undefined {
   try {
     const copy = JSON.parse(fs.readFileSync(f, 'utf8')) as unknown;
     if (!opts.keyOrders) return copy as D;
@@ -129,17 +144,45 @@ function validatedCopy<D>(text: string, opts: DbCacheOptions): D | undefined {
   }
 }
 
-/** Keeps a validated copy on disk (written atomically; a failure to write only loses the speed-up). */
-function rememberValidated(text: string, opts: DbCacheOptions, db: unknown): void {
-  const f = cacheFile(text, opts);
-  if (!f || fs.existsSync(f)) return;
+/** Where a file's stat index entry is kept: keyed by real path, size, modification time and inode (and the schema). */
+function indexFile(real: string, stat: fs.Stats, opts: DbCacheOptions): string | null {
+  const dir = dbCacheDir();
+  if (!dir || !opts.schema) return null;
+  const id = createHash('sha256').update(JSON.stringify([real, stat.size, stat.mtimeMs, stat.ino, stat.dev])).digest('hex').slice(0, 32);
+  return path.join(dir, 'validated-db-index', `${id}-${schemaKey(opts.schema)}${opts.keyOrders ? '-key-orders' : ''}`);
+}
+
+/** The validated copy of an unchanged file through the stat index, without reading the file; else undefined. */
+function copyOfFile<D>(real: string, stat: fs.Stats, opts: DbCacheOptions): D | undefined {
+  const idx = indexFile(real, stat, opts);
+  if (!idx) return undefined;
+  let name: string;
+  try {
+    name = fs.readFileSync(idx, 'utf8');
+  } catch {
+    return undefined;
+  }
+  if (!/^[0-9a-f]{64}-[0-9a-f]{16}(-key-orders)?\.json$/.test(name)) return undefined;
+  return readCopy<D>(path.join(path.dirname(path.dirname(idx)), 'validated-db', name), opts);
+}
+
+/** Writes `content` to `f` atomically, making its folder; a failure only loses the speed-up. */
+function writeAtomically(f: string, content: string): void {
   try {
     fs.mkdirSync(path.dirname(f), { recursive: true });
     const tmp = `${f}.${process.pid}.tmp`;
-    const copy: unknown = opts.keyOrders ? ({ db, key_orders: [...integerKeyOrders(text)] } satisfies OrderedCopy) : db;
-    fs.writeFileSync(tmp, JSON.stringify(copy));
+    fs.writeFileSync(tmp, content);
     fs.renameSync(tmp, f);
   } catch {
     // read-only home, full disk: the next process validates again
   }
+}
+
+/** Keeps a validated copy on disk and indexes the file that held `text` (written atomically; a failure to write only loses the speed-up). */
+function rememberValidated(text: string, opts: DbCacheOptions, db: unknown, from: { real: string; stat: fs.Stats }): void {
+  const f = cacheFile(text, opts);
+  if (!f) return;
+  if (!fs.existsSync(f)) writeAtomically(f, JSON.stringify(opts.keyOrders ? ({ db, key_orders: [...integerKeyOrders(text)] } satisfies OrderedCopy) : db));
+  const idx = indexFile(from.real, from.stat, opts);
+  if (idx && fs.existsSync(f)) writeAtomically(idx, path.basename(f));
 }
