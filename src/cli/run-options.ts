@@ -103,6 +103,7 @@ function configValue(kind: KeyKind, v: unknown, file: string, at: string, dir?: 
     throw new BadInputError(`expected a non-empty string or a number, got ${kindOf(x)}`, { file, path: where });
   };
   if (kind === 'list' || kind === 'repeat') {
+    if (kind === 'list' && Array.isArray(v) && v.length === 0) throw fail('a non-empty list');
     const list = Array.isArray(v) ? v.map((x, i) => scalar(x, `${at}[${i}]`)) : [scalar(v, at)];
     return kind === 'list' ? list.join(',') : list;
   }
@@ -215,6 +216,8 @@ export function globRegExp(pattern: string): RegExp {
  */
 export function selectRunTasks(loaded: LoadedDomain<any>, tasksFlag: string | undefined, extras: Pick<RunExtras, 'limit' | 'sample' | 'seed'>): Task[] {
   const patterns = (tasksFlag ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  // Given but empty is not "every task": an empty list from a generated config must not run the whole dataset.
+  if (tasksFlag !== undefined && patterns.length === 0) throw new BadInputError(`--tasks names no task (got '${tasksFlag}'); give task ids or globs, or leave the flag out to run every task`);
   let tasks: Task[];
   if (!patterns.some(isGlob)) tasks = selectTasks(loaded, patterns);
   else {
