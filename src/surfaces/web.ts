@@ -224,7 +224,8 @@ const documentGone = (e: unknown): boolean => /Execution context was destroyed|n
  */
 async function observePage(ep: WebEpisode): Promise<Observed> {
   const t0 = performance.now();
-  const deadline = Date.now() + scaled(SETTLE_TIMEOUT_MS);
+  let deadline = Date.now() + scaled(SETTLE_TIMEOUT_MS);
+  let tries = 0;
   for (;;) {
     const left = Math.max(1, deadline - Date.now());
     try {
@@ -235,7 +236,13 @@ async function observePage(ep: WebEpisode): Promise<Observed> {
       ep.timings.snapshot.push(snap.snapshotMs);
       return snap;
     } catch (e) {
-      if (ep.lost || !documentGone(e) || Date.now() >= deadline) throw e;
+      if (ep.lost || !documentGone(e)) throw e;
+      if (Date.now() >= deadline) {
+        // out of time while documents kept replacing each other: once more, without waiting (not settled)
+        if (tries++ > 0) throw new ToolError('the page did not settle in time (it kept navigating); take a browser_snapshot');
+        deadline = Date.now() + 1;
+        continue;
+      }
       // the document was replaced: wait for the next one to load, then look again
       await ep.page.waitForLoadState('load', { timeout: Math.max(1, deadline - Date.now()) }).catch(() => undefined);
     }
