@@ -166,6 +166,9 @@ describe.skipIf(!HAS_REDIS)(`run --queue with --prompt-file, --surface and --max
     expect(stored).toBeGreaterThanOrEqual(2);
     expect(stored).toBeLessThan(10);
     expect(queued.err).toMatch(new RegExp(`the run stopped: --max-cost \\$0\\.05 reached \\(provider-reported cost \\$0\\.\\d{4}\\); ${10 - stored} episode\\(s\\) not started; continue with --resume cost-1 and a higher --max-cost`));
+    // The stored run says the cap stopped it, as the single-process one does.
+    expect(runSummary(queuedDb).halted).toEqual({ reason: expect.stringMatching(/^--max-cost \$0\.05 reached/), not_started: 10 - stored });
+    expect(runSummary(path.join(dir, 'single.db')).halted).toEqual({ reason: expect.stringMatching(/^--max-cost \$0\.05 reached/), not_started: 10 - singleStored });
     // Nothing of the run is left on the queue for a worker to pick up.
     const conn = new Redis(redis.url, { maxRetriesPerRequest: null });
     const queue = new Queue(queueName, { connection: conn });
@@ -188,5 +191,6 @@ describe.skipIf(!HAS_REDIS)(`run --queue with --prompt-file, --surface and --max
     const strip = (rows: Record<string, any>[]) => rows.map(({ result: _r, ...rest }) => rest);
     expect(strip(episodes(queuedDb))).toEqual(strip(episodes(path.join(dir, 'single.db'))));
     expect(episodes(queuedDb)).toHaveLength(10);
+    expect(runSummary(queuedDb).halted).toBeUndefined();
   }, 300_000);
 });
