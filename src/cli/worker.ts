@@ -12,7 +12,7 @@ import { BadInputError } from '../spec/errors.js';
 export function registerWorker(program: Command, setExit: (code: number) => void): void {
   program
     .command('worker')
-    .description("run episodes of distributed runs ('run --queue') from a Redis queue; results go back to the run's store")
+    .description("run episodes of distributed runs ('run --queue') and rollouts of 'optimize --queue' from a Redis queue; results go back to the one process that stores them")
     .requiredOption('--queue <url>', 'Redis URL, e.g. redis://127.0.0.1:6379')
     .option('--queue-name <name>', 'BullMQ queue of the episodes (as given to run)', 'servicegym')
     .option('-j, --concurrency <n>', 'episodes at once', '4')
