@@ -58,6 +58,7 @@ export function registerOptimize(program: Command, setExit: (code: number) => vo
       const { progressLogger } = await import('./output.js');
       const log = progressLogger(flags.quiet);
       if (flags.resume && flags.fresh) throw new BadInputError('--resume and --fresh exclude each other');
+      if (flags.queue !== undefined) (await import('../queue/redis-url.js')).checkRedisUrl(String(flags.queue));
       const loaded = loadOptimizeConfig(file);
       const cfg = loaded.config;
       const { suite, domain } = await buildSuite(loaded, { strict: flags.strict === true });

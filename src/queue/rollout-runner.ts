@@ -67,9 +67,13 @@ export class QueueRolloutRunner implements RolloutRunner {
     }, 2000);
   }
 
-  /** Writes the run's manifest and starts listening for its rollouts. */
+  /**
+   * Writes the run's manifest and starts listening for its rollouts.
+   * @throws BadInputError for a malformed URL, or a Redis not reachable within 10 s.
+   */
   static async open(o: QueueRolloutOptions): Promise<QueueRolloutRunner> {
     const redis = redisConnection(o.url);
+    // A Redis that is down is an error now, before the manifest, not a run that waits forever.
     await redisReady(redis, o.url);
     const manifest: RolloutManifest = { ...o.manifest, results_queue: resultsQueueName(o.queueName, o.manifest.run_id) };
     await writeManifest(redis, o.queueName, manifest);

@@ -52,6 +52,29 @@ describe('rollout jobs', () => {
   });
 });
 
+describe('optimize --queue input', () => {
+  it('a malformed Redis URL and an unreachable Redis are bad input (exit 2) before any rollout', async () => {
+    const dir = tmpDir('sg-opt-queue-bad-');
+    const saved = { key: process.env.SERVICEGYM_API_KEY, url: process.env.SERVICEGYM_BASE_URL };
+    process.env.SERVICEGYM_API_KEY = KEY;
+    process.env.SERVICEGYM_BASE_URL = 'http://127.0.0.1:9';
+    try {
+      const file = configFile(dir);
+      const bad = await runCli(['optimize', file, '-q', '--no-store', '--out-dir', path.join(dir, 'out1'), '--queue', 'http://127.0.0.1:6379']);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(/--queue/);
+      // Checked before the output folder is made.
+      expect(fs.existsSync(path.join(dir, 'out1'))).toBe(false);
+      const down = await runCli(['optimize', file, '-q', '--no-store', '--out-dir', path.join(dir, 'out'), '--queue', 'redis://127.0.0.1:9']);
+      expect(down.code).toBe(2);
+      expect(down.stderr).toMatch(/cannot reach Redis at redis:\/\/127\.0\.0\.1:9 within 10 s/);
+    } finally {
+      for (const [k, v] of [['SERVICEGYM_API_KEY', saved.key], ['SERVICEGYM_BASE_URL', saved.url]] as const) (v === undefined ? delete process.env[k] : (process.env[k] = v));
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
 function configFile(dir: string): string {
   const file = path.join(dir, 'optimize.json');
   fs.writeFileSync(file, JSON.stringify({
