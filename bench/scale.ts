@@ -57,9 +57,12 @@ async function startMock(): Promise<{ url: string; stop: () => Promise<void> }> 
   return { url, stop: () => new Promise((r) => (child.once('exit', () => r()), child.kill('SIGTERM'))) };
 }
 
-/** Runs `servicegym ARGS` in a child (bench/cli-child.ts) and returns its cost line. */
+/** Whether the CLI is built: the run children then run dist/ as users do (else the sources through tsx, which costs start-up CPU). */
+const BUILT = fs.existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'));
+
+/** Runs `servicegym ARGS` in a child (bench/cli-child.mjs) and returns its cost line. */
 async function cliChild(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ChildCost> {
-  const child = spawn(process.execPath, [...TSX, path.join(ROOT, 'bench', 'cli-child.ts'), ...args], { cwd: ROOT, env: { ...process.env, SERVICEGYM_API_KEY: 'bench-fake-key', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...(BUILT ? [] : TSX), path.join(ROOT, 'bench', 'cli-child.mjs'), ...args], { cwd: ROOT, env: { ...process.env, SERVICEGYM_API_KEY: 'bench-fake-key', ...(BUILT ? {} : { SERVICEGYM_BENCH_SOURCE: '1' }), ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   const err: string[] = [];
   lines(child, 'stderr', (l) => err.push(l));
   const code = await new Promise<number | null>((r) => child.once('exit', r));
@@ -190,6 +193,7 @@ export async function benchScale(): Promise<BenchRow[]> {
     const forty = await p2(mock.url, dir, 40, long);
     const growth = forty.bytesPerEpisode / ten.bytesPerEpisode;
     return [
+      ...(BUILT ? [] : [{ name: 'note', value: 'dist/ not built: the runs load the sources through tsx (run npm run build first)' }]),
       ...short.rows,
       ...forty.rows,
       { name: 'store bytes per episode at 10 calls vs 40 calls', value: `${(ten.bytesPerEpisode / 1024).toFixed(1)} KiB vs ${(forty.bytesPerEpisode / 1024).toFixed(1)} KiB`, ratio: `${growth.toFixed(1)}x for 4x the calls (linear: about 4x)` },

@@ -80,7 +80,6 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
       const { resolveLiveModelConfig, secretValues } = await import('../models/config.js');
       const { createModel } = await import('../models/providers.js');
       const { parseShard, shardEpisodes } = await import('../queue/shard.js');
-      const { runQueued } = await import('./run-queue.js');
       const { surfaceOptionsOf } = await import('./surface-flags.js');
       const { callsText, episodeTable, personaTable, summaryText, usageTable } = await import('./run-report.js');
       const { progressLogger, snakeKeys } = await import('./output.js');
@@ -171,7 +170,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
         const fresh: EpisodeReportRow[] = [];
         const latency = new Map<string, number>();
         const res: { summary: RunSummary; usage: UsageByRole; stopped?: string; halted?: { reason: string; notStarted: number }; rows?: EpisodeReportRow[]; records: DomainEpisodeRecord[] } = flags.queue
-          ? await runQueued({
+          ? await (await import('./run-queue.js')).runQueued({ // BullMQ and Redis are loaded only for --queue
               flags, loaded, tasks, trials, personas, strict, temperature, judgeVotes, maxSteps: extras.maxSteps ?? null, runId, store, finished, only,
               surface, surfaceOptions: surfaceOptionsOf(flags), imageDelivery: flags.screenshots, systemPrompt: extras.systemPrompt, halt,
               onStored: (n, label, cost) => (bar.tally.addCost(cost), bar.count(n, label)),

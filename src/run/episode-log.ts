@@ -123,7 +123,7 @@ export async function taskEpisodeLog<S>(input: TaskEpisodeLogInput<S>): Promise<
     judge: input.judge ?? null,
     seeds: { episode: null, now: input.env.now, id_seed: input.env.idSeed ?? '' },
     messages,
-    tool_calls: JSON.parse(JSON.stringify(toolCalls)) as ToolCallRecord[],
+    tool_calls: toolCalls,
     action_log: JSON.parse(JSON.stringify(ep.actionLog)),
     ...(await states(input)),
     termination: {
