@@ -95,7 +95,9 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
           process.stdout.write(summaryText(res.summary) + '\n');
           if (notJudged.length) process.stdout.write(`NL not judged (no --judge-model): ${notJudged.map((r) => r.taskId).join(', ')}\n`);
           if (personas) process.stdout.write(`validate: ${perfect.length}/${res.records.length} episodes (${tasks.length} task${tasks.length === 1 ? "" : "s"} × ${personas.length} persona${personas.length === 1 ? "" : "s"}) score reward 1 and partial 100%${notJudgedClause(pending.length)} (${(res.records.length / seconds).toFixed(1)} episodes/s)\n`);
-          else process.stdout.write(`validate: ${perfect.length}/${res.records.length} tasks score reward 1 and partial 100%${notJudgedClause(pending.length)} (${(res.records.length / seconds).toFixed(1)} tasks/s)\n`);
+          else if (res.records.length === tasks.length) process.stdout.write(`validate: ${perfect.length}/${res.records.length} tasks score reward 1 and partial 100%${notJudgedClause(pending.length)} (${(res.records.length / seconds).toFixed(1)} tasks/s)\n`);
+          else process.stdout.write(`validate: ${perfect.length}/${res.records.length} episodes (${tasks.length} task${tasks.length === 1 ? '' : 's'}; a task with its own personas runs once per persona) score reward 1 and partial 100%${notJudgedClause(pending.length)} (${(res.records.length / seconds).toFixed(1)} episodes/s)\n`);
+          if (strict) process.stdout.write('strict: ACTION counts in every reward (gold actions must be performed), known-bad tasks are left out\n');
         }
         if (store) log(`saved as run ${runId} in ${flags.db} (the same validate again replaces it)`);
         const createdAt = new Date().toISOString();

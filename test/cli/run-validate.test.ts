@@ -22,6 +22,16 @@ describe('validate', () => {
     expect(r.out).toMatch(/^validate: 5\/5 tasks score reward 1 and partial 100%/m);
   });
 
+  it("counts episodes beside tasks when a task runs once per persona (retail T16 has four), and says when --strict is on", async () => {
+    const r = await cli(['validate', '--domain', 'retail', '--no-store', '-q', '--strict']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^validate: 8\/8 episodes \(5 tasks; a task with its own personas runs once per persona\) score reward 1 and partial 100%/m);
+    expect(r.out).toMatch(/^strict: ACTION counts in every reward/m);
+    const plain = await cli(['validate', '--domain', 'gds', '--no-store', '-q', '--tasks', 'T12']);
+    expect(plain.out).toMatch(/^validate: 1\/1 tasks score reward 1 and partial 100%/m);
+    expect(plain.out).not.toMatch(/^strict:/m);
+  });
+
   it('reports an unknown task id as bad input', async () => {
     const r = await cli(['validate', '--no-store', '-q', '--tasks', 'T01,T99']);
     expect(r.code).toBe(2);
