@@ -3,30 +3,17 @@
  * password, never a stack trace, a hang or a connection to another Redis than the one named.
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { tmpDir } from '../support/paths.js';
 import { checkRedisUrl, redactRedisUrl } from '../../src/queue/redis-url.js';
 import { claimRun } from '../../src/queue/run-owner.js';
-import { HAS_REDIS, NO_REDIS_REASON, startRedis, type TestRedis } from '../support/redis.js';
+import { freePort, HAS_REDIS, NO_REDIS_REASON, startRedis, type TestRedis } from '../support/redis.js';
 import { Redis } from 'ioredis';
 import { BadInputError } from '../../src/spec/errors.js';
 
 const RUN = ['run', '--domain', 'airline', '--tasks', 'T01', '--agent-model', 'm', '--user-model', 'm', '--base-url', 'http://127.0.0.1:9/v1', '-q'];
-
-/** A loopback port nothing listens on (taken and released). */
-async function deadPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 let dir: string;
 beforeAll(() => {
@@ -75,7 +62,7 @@ describe('--queue URLs', () => {
 
 describe('a Redis that is down', () => {
   it('run --queue ends with exit 2 naming the URL instead of waiting forever', async () => {
-    const port = await deadPort();
+    const port = await freePort() /* nothing listens on it */;
     const r = await runCli([...RUN, '--db', path.join(dir, 'down.db'), '--queue', `redis://127.0.0.1:${port}`]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`cannot reach Redis at redis://127.0.0.1:${port}`);

@@ -16,7 +16,8 @@ export interface TestRedis {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+/** A loopback TCP port that was free a moment ago (taken and released; nothing listens on it now). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
     s.once('error', reject);
