@@ -1,0 +1,94 @@
+// Bundles the built CLI (tsc's dist/cli/bin.js and everything it imports) into dist/cli/bin.js plus
+// code-split chunks in dist/cli/chunks/, so a command resolves and compiles a handful of files
+// instead of hundreds of modules: each module costs Node's ESM loader a resolve, a read and a
+// compile, and zod's entry alone pulls in ~95 modules (all its locales, which servicegym never
+// uses). Dynamic imports stay dynamic (a command still loads only the chunks it needs: no
+// domain for `--help`, one domain for `validate --domain D`).
+//
+// - Bundled: servicegym's own modules, zod and commander. Every other package stays an external
+//   import (native addons such as better-sqlite3, browsers, Redis clients, the viewer's server).
+// - `import.meta.url` in a bundled module is rewritten to that module's own file in dist/, so
+//   paths to data beside the code (policies, task files, tools.json) resolve as before; tsc's
+//   per-module output and the copied assets stay in dist/.
+// - Set SERVICEGYM_NO_BUNDLE=1 to skip (dist/cli/bin.js is then tsc's unbundled entry).
+// - `bundleCli({ dist, entry })` is exported for tests (test/cli/bundle.test.ts).
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { builtinModules } from 'node:module';
+import { build } from 'vite';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** Packages compiled into the bundle; any other bare import stays external. */
+const BUNDLED = new Set(['zod', 'commander']);
+const PLACEHOLDER = '__SERVICEGYM_DIST_ROOT__/';
+
+const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
+const packageOf = (id) => (id.startsWith('@') ? id.split('/').slice(0, 2).join('/') : id.split('/')[0]);
+const isExternal = (id) => {
+  if (builtins.has(id) || id.startsWith('node:')) return true;
+  if (id.startsWith('.') || id.startsWith('/') || id.startsWith('\0')) return false;
+  return !BUNDLED.has(packageOf(id));
+};
+
+/** `import.meta.url` of a module of `dist` -> the URL of that module's own file, whatever chunk it lands in (`outDir` holds the chunks). */
+function ownModuleUrl(dist, outDir) {
+  return {
+    name: 'servicegym-own-module-url',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!id.startsWith(dist + path.sep) || !code.includes('import.meta.url')) return null;
+      const rel = path.relative(dist, id).split(path.sep).join('/');
+      return { code: code.replaceAll('import.meta.url', `new URL(${JSON.stringify(PLACEHOLDER + rel)}, import.meta.url).href`), map: null };
+    },
+    renderChunk(code, chunk) {
+      if (!code.includes(PLACEHOLDER)) return null;
+      const toRoot = path.relative(path.dirname(path.join(outDir, chunk.fileName)), dist).split(path.sep).join('/');
+      return { code: code.replaceAll(PLACEHOLDER, toRoot ? `${toRoot}/` : './'), map: null };
+    },
+  };
+}
+
+/**
+ * Bundles `dist/<entry>` (tsc's output) in place: the entry file becomes the bundle's entry and
+ * its chunks go to `chunks/` beside it (emptied first). On failure the unbundled entry is left.
+ */
+export async function bundleCli({ dist = path.join(ROOT, 'dist'), entry = 'cli/bin.js' } = {}) {
+  const entryFile = path.join(dist, entry);
+  const outDir = path.dirname(entryFile);
+  fs.rmSync(path.join(outDir, 'chunks'), { recursive: true, force: true });
+  const input = path.join(outDir, `.${path.basename(entryFile, '.js')}.unbundled.js`);
+  fs.renameSync(entryFile, input);
+  try {
+    await build({
+      configFile: false,
+      logLevel: 'warn',
+      root: dist,
+      plugins: [ownModuleUrl(dist, outDir)],
+      build: {
+        ssr: input,
+        outDir,
+        emptyOutDir: false,
+        minify: false,
+        sourcemap: false,
+        copyPublicDir: false,
+        target: 'node20',
+        rolldownOptions: {
+          external: isExternal,
+          output: { format: 'es', entryFileNames: path.basename(entryFile), chunkFileNames: 'chunks/[name]-[hash].js' },
+          onLog(level, log, handler) {
+            if (log.code === 'INEFFECTIVE_DYNAMIC_IMPORT' || log.code === 'CIRCULAR_DEPENDENCY') return;
+            handler(level, log);
+          },
+        },
+      },
+      ssr: { noExternal: [...BUNDLED], external: [] },
+    });
+    fs.rmSync(input);
+  } catch (e) {
+    fs.renameSync(input, entryFile); // leave the unbundled entry working
+    throw e;
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url) && process.env.SERVICEGYM_NO_BUNDLE !== '1') await bundleCli();
