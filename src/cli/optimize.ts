@@ -71,17 +71,18 @@ export function registerOptimize(program: Command, setExit: (code: number) => vo
         return setExit(0);
       }
       const models = buildModels(loaded, flags);
+      // The queue's run claim comes before the output folder is touched: a second optimiser of the run exits 2 having changed nothing.
       const outDir = outputDir(loaded, flags.outDir);
-      if (flags.fresh) clearOutput(outDir);
-      markOutput(outDir);
-      const journal = Journal.open(path.join(outDir, 'events.jsonl'), { resume: !!flags.resume });
-      const traffic = journal.events().find((e) => e.type === 'note' && e.key.startsWith('traffic-canary:'));
-      if (traffic) throw new BadInputError(`this run's canary was decided on traffic (${traffic.type === 'note' ? traffic.text : ''}); resuming would rebuild record.json without that decision — start a new run with --fresh or another --out-dir`, { file: path.join(outDir, 'events.jsonl') });
-      const cache = cfg.cache_file ? Journal.open(resolveConfigPath(loaded, cfg.cache_file), { resume: true }) : undefined;
       const runner = flags.queue ? await (await import('./optimize-queue.js')).openRolloutQueue(loaded, suite, flags) : undefined;
-      if (runner) log(`rollouts go to the workers on ${flags.queueName} (servicegym worker --queue ... --queue-name ${flags.queueName})`);
       let result: Awaited<ReturnType<typeof runOptimization>>;
       try {
+        if (flags.fresh) clearOutput(outDir);
+        markOutput(outDir);
+        const journal = Journal.open(path.join(outDir, 'events.jsonl'), { resume: !!flags.resume });
+        const traffic = journal.events().find((e) => e.type === 'note' && e.key.startsWith('traffic-canary:'));
+        if (traffic) throw new BadInputError(`this run's canary was decided on traffic (${traffic.type === 'note' ? traffic.text : ''}); resuming would rebuild record.json without that decision — start a new run with --fresh or another --out-dir`, { file: path.join(outDir, 'events.jsonl') });
+        const cache = cfg.cache_file ? Journal.open(resolveConfigPath(loaded, cfg.cache_file), { resume: true }) : undefined;
+        if (runner) log(`rollouts go to the workers on ${flags.queueName} (servicegym worker --queue ... --queue-name ${flags.queueName})`);
         result = await runOptimization({ config: cfg, identity: loaded.identity, suite, models, journal, cache, clock: SystemClock, outDir, onProgress: log, runner });
       } finally {
         await runner?.close();

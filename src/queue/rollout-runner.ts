@@ -17,6 +17,7 @@ import type { Rollout, RolloutRequest } from '../optimizer/suite.js';
 import { sha256Hex } from '../util/canonical.js';
 import { redisConnection, resultsQueueName, writeManifest } from './jobs.js';
 import { redisReady } from './redis-url.js';
+import { claimRun, type RunClaim } from './run-owner.js';
 import { rolloutJobId, type RolloutJob, type RolloutManifest, type RolloutResultMessage } from './rollout-jobs.js';
 
 /** Options of {@link QueueRolloutRunner.open}. */
@@ -52,6 +53,7 @@ export class QueueRolloutRunner implements RolloutRunner {
     private readonly redis: Redis,
     private readonly queue: Queue<RolloutJob>,
     private readonly results: Worker<RolloutResultMessage>,
+    private readonly claim: RunClaim,
   ) {
     results.on('failed', (job, err) => this.failAll(new Error(`taking rollout ${job?.data.rollout.case_id ?? '?'} off the results queue failed: ${err.message}`)));
     // A job that failed on the workers after its attempts rejects its rollout (its reason names the bug).
@@ -68,22 +70,33 @@ export class QueueRolloutRunner implements RolloutRunner {
   }
 
   /**
-   * Writes the run's manifest and starts listening for its rollouts.
-   * @throws BadInputError for a malformed URL, or a Redis not reachable within 10 s.
+   * Claims the run (its one storing process on this Redis, src/queue/run-owner.ts), writes its
+   * manifest and starts listening for its rollouts. The claim is released by {@link close}.
+   * @throws BadInputError for a malformed URL, a Redis not reachable within 10 s, or a run another
+   *   live process already stores through this Redis (a second optimiser would take part of the
+   *   rollouts off the run's results queue, and both would wait forever for the rest).
    */
   static async open(o: QueueRolloutOptions): Promise<QueueRolloutRunner> {
     const redis = redisConnection(o.url);
     // A Redis that is down is an error now, before the manifest, not a run that waits forever.
     await redisReady(redis, o.url);
+    const claim = await claimRun(redis, o.queueName, o.manifest.run_id).catch(async (err: unknown) => {
+      await redis.quit().catch(() => {});
+      throw err;
+    });
     const manifest: RolloutManifest = { ...o.manifest, results_queue: resultsQueueName(o.queueName, o.manifest.run_id) };
-    await writeManifest(redis, o.queueName, manifest);
+    await writeManifest(redis, o.queueName, manifest).catch(async (err: unknown) => {
+      await claim.release();
+      await redis.quit().catch(() => {});
+      throw err;
+    });
     const queue = new Queue<RolloutJob>(o.queueName, { connection: redis });
     let runner: QueueRolloutRunner | undefined;
     const early: RolloutResultMessage[] = [];
     const results = new Worker<RolloutResultMessage>(manifest.results_queue, async (job: Job<RolloutResultMessage>) => (runner ? runner.take(job.data) : early.push(job.data)), {
       connection: redis, concurrency: 1, removeOnComplete: { count: 0 }, removeOnFail: { age: 24 * 3600 },
     });
-    runner = new QueueRolloutRunner(o, redis, queue, results);
+    runner = new QueueRolloutRunner(o, redis, queue, results, claim);
     for (const msg of early) runner.take(msg);
     return runner;
   }
@@ -137,6 +150,7 @@ export class QueueRolloutRunner implements RolloutRunner {
     this.failAll(new Error(`the rollout runner of run ${this.o.manifest.run_id} was closed`));
     await this.results.close();
     await this.queue.close();
+    await this.claim.release();
     await this.redis.quit().catch(() => {});
   }
 }

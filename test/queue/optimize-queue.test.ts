@@ -10,12 +10,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../src/models/mock-server.js';
 import { harnessPin } from '../../src/queue/jobs.js';
 import { buildSuiteOf, rolloutJobId, rolloutMismatch, type RolloutManifest } from '../../src/queue/rollout-jobs.js';
 import { startWorker, type QueueWorker } from '../../src/queue/worker.js';
 import { QueueRolloutRunner } from '../../src/queue/rollout-runner.js';
+import { claimRun } from '../../src/queue/run-owner.js';
+import { loadOptimizeConfig } from '../../src/optimizer/config.js';
+import { BadInputError } from '../../src/spec/errors.js';
 import { TaskSuite } from '../../src/optimizer/task-suite.js';
 import { loadDomain } from '../../src/domains/index.js';
 import { getSurface } from '../../src/surfaces/index.js';
@@ -178,6 +182,48 @@ describe.skipIf(!HAS_REDIS)(`optimize --queue${NO_REDIS_REASON}`, () => {
     expect(log.filter((l) => /^rollout .* finished: /.test(l))).toHaveLength(before);
     expect(many.requests.length).toBe(n);
   }, 600_000);
+
+  it('one storing process per optimise run: a second optimize --queue of the run exits 2 and touches nothing; the claim is released at the end', async () => {
+    const dir = tmpDir('sg-opt-queue-claim-');
+    dirs.push(dir);
+    const file = configFile(dir);
+    process.env.SERVICEGYM_BASE_URL = 'http://127.0.0.1:9';
+    const queueName = `sg-opt-claim-${randomUUID()}`;
+    const runId = `optimize-queued-${loadOptimizeConfig(file).identity.slice(0, 12)}`;
+    const conn = new Redis(redis.url, { maxRetriesPerRequest: null });
+    try {
+      // Another process (here: this test) stores the run through this Redis.
+      const held = await claimRun(conn, queueName, runId, 30_000);
+      try {
+        const out = path.join(dir, 'second');
+        fs.mkdirSync(out);
+        fs.writeFileSync(path.join(out, 'keep.txt'), 'x');
+        const second = await runCli(['optimize', file, '-q', '--fresh', '--out-dir', out, '--db', path.join(dir, 'second.db'), '--queue', redis.url, '--queue-name', queueName]);
+        expect(second.code).toBe(2);
+        expect(second.stderr).toContain(`run '${runId}' is already being stored by process ${process.pid} on`);
+        // Nothing was touched: no output marker, no journal, no store, no manifest, no job.
+        expect(fs.readdirSync(out)).toEqual(['keep.txt']);
+        expect(fs.existsSync(path.join(dir, 'second.db'))).toBe(false);
+        expect(await conn.exists(`servicegym:manifest:${queueName}:${runId}`)).toBe(0);
+        expect(await conn.llen(`bull:${queueName}:wait`)).toBe(0);
+      } finally {
+        await held.release();
+      }
+
+      // The runner holds the claim while open and gives it up when closed.
+      const built = await buildSuiteOf({ kind: 'campaign', dir: SEED_CAMPAIGN });
+      const pin = { model: 'mock-model', base_url: 'http://127.0.0.1:9', provider: null, timeout: null, max_retries: null, max_retry_after: null, call_deadline: null, body_timeout: null };
+      const manifest = { kind: 'rollouts' as const, run_id: runId, harness: harnessPin(), suite: { kind: 'campaign' as const, dir: SEED_CAMPAIGN }, suite_fingerprint: built.fingerprint, agent: pin, user: null, judge: pin, temperature: 0, rate_limit_per_minute: null };
+      const first = await QueueRolloutRunner.open({ url: redis.url, queueName, manifest });
+      await expect(QueueRolloutRunner.open({ url: redis.url, queueName, manifest })).rejects.toThrow(BadInputError);
+      await expect(claimRun(conn, queueName, runId, 30_000)).rejects.toThrow(/is already being stored by process/);
+      await first.close();
+      const after = await claimRun(conn, queueName, runId, 30_000);
+      await after.release();
+    } finally {
+      await conn.quit();
+    }
+  }, 120_000);
 
   it('a task-suite rollout on a worker (variant case, the config\'s surface) equals the one run in this process', async () => {
     const mock = await startTwoRoleMock({
