@@ -5,50 +5,18 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTwoRoleMock, last, type TwoRoleMock } from '../support/two-role-mock.js';
-import { ROOT, tmpDir } from '../support/paths.js';
+import { tmpDir } from '../support/paths.js';
+import { spawnWorker, until, type SpawnedWorker as Spawned } from '../support/queue-worker.js';
 import { runCli } from '../support/cli.js';
 import { HAS_REDIS, NO_REDIS_REASON, startRedis, type TestRedis } from '../support/redis.js';
 
 const KEY = 'test-fake-key-queue-4242';
 /** Worker A's own key: the mock tells A's requests apart by it, to hold them while A is killed. */
 const KEY_A = 'test-fake-key-queue-worker-a-4243';
-
-interface Spawned {
-  child: ChildProcess;
-  lines: string[];
-  exited: Promise<number | null>;
-}
-
-function spawnWorker(url: string, queue: string, extra: string[] = [], key = KEY): Spawned {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'bin.ts'), 'worker', '--queue', url, '--queue-name', queue, '-j', '2', '--lease', '2', ...extra], {
-    cwd: ROOT,
-    env: { ...process.env, SERVICEGYM_API_KEY: key },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const lines: string[] = [];
-  let buf = '';
-  child.stderr!.on('data', (d) => {
-    buf += String(d);
-    const parts = buf.split('\n');
-    buf = parts.pop()!;
-    lines.push(...parts);
-  });
-  const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));
-  return { child, lines, exited };
-}
-
-async function until(what: string, cond: () => boolean, timeoutMs = 120_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** Episodes of a store without what depends on the clock (latencies). */
 function episodes(db: string): Record<string, unknown>[] {
@@ -117,8 +85,8 @@ describe.skipIf(!HAS_REDIS)(`run --queue with two workers${NO_REDIS_REASON}`, ()
     expect(single.code).toBe(0);
 
     const queue = `sg-test-${randomUUID()}`;
-    const a = spawnWorker(redis.url, queue, [], KEY_A);
-    const b = spawnWorker(redis.url, queue);
+    const a = spawnWorker(redis.url, queue, KEY_A);
+    const b = spawnWorker(redis.url, queue, KEY);
     const queuedDb = path.join(dir, 'queued.db');
     const producer = runCli([...common, '--db', queuedDb, '--queue', redis.url, '--queue-name', queue]);
     // Kill worker A while it runs an episode, after it finished one.
