@@ -11,13 +11,14 @@
  * redacted by the caller.
  *
  * Calls go over Node's `http`/`https` with one keep-alive pool per scheme (a run's calls reuse
- * their sockets); the request is serialized once per call. A request sent on a pooled socket the
+ * their sockets); the request body is made once per call from parts serialized once per process
+ * (src/util/request-text.ts). A request sent on a pooled socket the
  * server had just closed is sent again at once on a fresh one (it never reached the server).
  */
 import http from 'node:http';
 import https from 'node:https';
 import zlib from 'node:zlib';
-import { elementJson } from '../util/json-text.js';
+import { requestBytes } from '../util/request-text.js';
 import { jsonBoundsProblem, MAX_RESPONSE_BODY_CHARS } from '../util/json-bounds.js';
 
 /** What went wrong in one failed attempt. */
@@ -286,23 +287,13 @@ function withoutAuthorization(headers: Record<string, string>): Record<string, s
   return Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'authorization'));
 }
 
-/** JSON text of array elements already sent (messages, tools; shared with the run store's receipts): a conversation's earlier messages are serialized once. */
-const elementText = elementJson;
-
 /**
  * `JSON.stringify(request)`, byte for byte, for a plain request object whose array fields hold
- * objects that are never changed once sent (see `ChatModel.complete`): each such object is
- * serialized once per process, so a conversation's requests cost its new messages only.
+ * objects that are never changed once sent (see `ChatModel.complete`): the text of
+ * {@link requestBytes}, whose parts are serialized once per process.
  */
 export function requestJson(request: unknown): string {
-  if (typeof request !== 'object' || request === null || Array.isArray(request) || Object.getPrototypeOf(request) !== Object.prototype) return JSON.stringify(request);
-  const parts: string[] = [];
-  for (const [key, value] of Object.entries(request)) {
-    if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue;
-    const text = Array.isArray(value) ? `[${Array.from(value, elementText).join(',')}]` : JSON.stringify(value);
-    parts.push(`${JSON.stringify(key)}:${text}`);
-  }
-  return `{${parts.join(',')}}`;
+  return requestBytes(request).toString('utf8');
 }
 
 /**
@@ -311,8 +302,8 @@ export function requestJson(request: unknown): string {
  */
 export async function postJsonWithRetries(request: unknown, o: TransportOptions): Promise<TransportResult> {
   const started = Date.now();
-  // Serialized and parsed once per call, not per attempt.
-  const body = Buffer.from(requestJson(request));
+  // Serialized once per call, not per attempt; the tools and earlier messages not at all (src/util/request-text.ts).
+  const body = requestBytes(request);
   const target = new URL(o.url);
   const faults: FaultKind[] = [];
   let waited = 0;

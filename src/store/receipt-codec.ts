@@ -16,6 +16,7 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import { elementJson } from '../util/json-text.js';
+import { requestParts } from '../util/request-text.js';
 
 /** A request's JSON text, split for content-addressed storage. */
 export type SplitRequest =
@@ -35,42 +36,20 @@ export function toJsonText(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** JSON text of an array whose object elements are serialized once each ({@link elementJson}). */
-function arrayText(list: readonly unknown[]): string {
-  return `[${Array.from(list, elementJson).join(',')}]`;
-}
-
 /**
  * Splits `request` into its template and the JSON texts of its messages; `inline` (the whole text)
  * when it is not a plain object with an own `messages` array. Byte for byte what JSON.stringify
  * writes: keys in the same order, `undefined`/function/symbol values left out, holes and undefined
- * elements as `null`. No copy of the request is made; objects inside its top-level arrays (messages,
- * tools) are serialized once per process (src/util/json-text.ts: they must not change once sent).
+ * elements as `null`. No copy of the request is made; the template is interned and objects inside
+ * the request's top-level arrays (messages, tools) are serialized once per process
+ * (src/util/request-text.ts: they must not change once sent), so a call whose template is already
+ * known yields the very same `template` string as before.
  */
 export function splitRequest(request: unknown): SplitRequest {
-  const inline = (): SplitRequest => ({ kind: 'inline', text: toJsonText(request) });
-  if (request === null || typeof request !== 'object' || Array.isArray(request)) return inline();
-  const proto = Object.getPrototypeOf(request);
-  if (proto !== Object.prototype && proto !== null) return inline();
-  const obj = request as Record<string, unknown>;
-  const list = obj.messages;
-  if (typeof obj.toJSON === 'function' || !Object.hasOwn(obj, 'messages') || !Array.isArray(list)) return inline();
-  const before: string[] = [];
-  const after: string[] = [];
-  let parts = before;
-  for (const key of Object.keys(obj)) {
-    if (key === 'messages') {
-      parts = after;
-      continue;
-    }
-    const value = obj[key];
-    const text = Array.isArray(value) ? arrayText(value) : JSON.stringify(value);
-    if (text !== undefined) parts.push(`${JSON.stringify(key)}:${text}`);
-  }
-  before.push('"messages":');
-  const head = `{${before.join(',')}`;
-  const template = `${head}${after.length ? `,${after.join(',')}` : ''}}`;
-  return { kind: 'split', template, slot: head.length, messages: Array.from(list, elementJson), list };
+  const parts = requestParts(request);
+  if (!parts) return { kind: 'inline', text: toJsonText(request) };
+  const { template, list } = parts;
+  return { kind: 'split', template: template.text, slot: template.slot, messages: Array.from(list, elementJson), list };
 }
 
 /** The request's JSON text from its template, slot and message texts (inverse of {@link splitRequest}). */

@@ -138,8 +138,11 @@ const INSERT_RECEIPT = `INSERT INTO receipts (run_id, seq, kind, provider, endpo
 const RECENT = 8;
 
 const keyText = (key: Buffer): string => key.toString('latin1');
-/** Cache key of a template: its slot and text (looked up before any hashing). */
-const templateCacheKey = (template: string, slot: number): string => `${slot}:${template}`;
+/** A cached template's slot and row id, keyed by its text (an interned string: src/util/request-text.ts). */
+interface TemplateEntry {
+  slot: number;
+  id: number;
+}
 
 /**
  * Writer and reader of the receipt tables of one connection. Ids it caches are only those of
@@ -149,10 +152,10 @@ export class ReceiptTables {
   private readonly prepared = new Map<string, Database.Statement>();
   /** Committed: prefix key of a receipt's last message -> node id (insertion-ordered, capped). */
   private readonly leaves = new Map<string, number>();
-  private readonly templates = new Map<string, number>();
+  private readonly templates = new Map<string, TemplateEntry>();
   /** Written in the open transaction: every node / template key -> id, and the leaves to cache on commit. */
   private readonly stagedNodes = new Map<string, number>();
-  private readonly stagedTemplates = new Map<string, number>();
+  private readonly stagedTemplates = new Map<string, TemplateEntry>();
   private stagedLeaves: [string, number, EncodedReceipt][] = [];
   /** Committed: the last message object of a receipt -> how its conversation continues (weak: dies with the conversation). */
   private readonly continuations = new WeakMap<object, Continuation>();
@@ -186,8 +189,7 @@ export class ReceiptTables {
       fresh.push(request.text);
     } else {
       if (!this.continueConversation(enc, request.list, request.messages)) this.findKnownPrefix(enc, request.messages);
-      const tk = templateCacheKey(request.template, request.slot);
-      if (!this.templates.has(tk) && !this.stagedTemplates.has(tk)) fresh.push(request.template);
+      if (this.cachedTemplate(request.template, request.slot) === undefined) fresh.push(request.template);
       for (let i = enc.known; i < request.messages.length; i++) fresh.push(request.messages[i]);
     }
     fresh.push(response);
@@ -258,15 +260,22 @@ export class ReceiptTables {
     return false;
   }
 
+  /** Id of a committed or staged template with this text and slot (looked up by the text, before any hashing). */
+  private cachedTemplate(body: string, slot: number): number | undefined {
+    const committed = this.templates.get(body);
+    if (committed?.slot === slot) return committed.id;
+    const staged = this.stagedTemplates.get(body);
+    return staged?.slot === slot ? staged.id : undefined;
+  }
+
   private templateId(slot: number, body: string): number {
-    const k = templateCacheKey(body, slot);
-    const known = this.templates.get(k) ?? this.stagedTemplates.get(k);
+    const known = this.cachedTemplate(body, slot);
     if (known !== undefined) return known;
     const key = templateKey(body, slot);
     const info = this.prep('INSERT OR IGNORE INTO receipt_templates (hash, slot, body) VALUES (?, ?, ?)').run(key, slot, body);
     const id = info.changes ? Number(info.lastInsertRowid) : (this.prep('SELECT id FROM receipt_templates WHERE hash = ?').pluck().get(key) as number);
     if (this.stagedTemplates.size >= SMALL_CACHE) this.stagedTemplates.clear();
-    this.stagedTemplates.set(k, id);
+    this.stagedTemplates.set(body, { slot, id });
     return id;
   }
 
@@ -335,7 +344,7 @@ export class ReceiptTables {
     }
     while (this.leaves.size > LEAF_CACHE) this.leaves.delete(this.leaves.keys().next().value as string);
     if (this.templates.size + this.stagedTemplates.size > SMALL_CACHE) this.templates.clear();
-    for (const [k, id] of this.stagedTemplates) this.templates.set(k, id);
+    for (const [k, t] of this.stagedTemplates) this.templates.set(k, t);
     this.rollback();
   }
 

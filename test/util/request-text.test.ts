@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { requestBytes, requestParts } from '../../src/util/request-text.js';
+
+const tool = (name: string) => ({ type: 'function', function: { name, description: `Does ${name} — "quoted", é`, parameters: { type: 'object', properties: { user_id: { type: 'string' } } } } });
+
+describe('request text from parts serialized once', () => {
+  it('is JSON.stringify of the request, as UTF-8, byte for byte, as the conversation grows', () => {
+    const tools = [tool('get_user_details'), tool('cancel_reservation')];
+    const messages: unknown[] = [{ role: 'system', content: 'Policy: "quotes", é, \u2028, \ud83d\ude00 and \\ back-slashes' }];
+    for (let turn = 0; turn < 6; turn++) {
+      const request = { model: 'm', messages: messages.slice(), tools: tools.slice(), temperature: 0, seed: undefined, tool_choice: null, fn: () => 1 };
+      expect(requestBytes(request).equals(Buffer.from(JSON.stringify(request)))).toBe(true);
+      messages.push(turn % 2 ? { role: 'assistant', content: null, tool_calls: [{ id: `c${turn}`, type: 'function', function: { name: 'f', arguments: '{"a":1}' } }] } : { role: 'user', content: `turn ${turn} \ud800 lone` });
+    }
+    for (const odd of [{ model: 'm', messages: [1, 'two', null, undefined, [3], new Array(2)] }, { messages: [] }, { model: 'm', messages: 'not a list' }, [1, { a: 2 }], 'text', null, { messages: [], toJSON: () => 'x' }]) {
+      expect(requestBytes(odd).toString('utf8')).toBe(JSON.stringify(odd) ?? 'null');
+    }
+  });
+
+  it('gives one interned template for the same fields and tool objects, a fresh one when any differs', () => {
+    const tools = [tool('a'), tool('b')];
+    const first = requestParts({ model: 'm', messages: [{ role: 'user', content: 'hi' }], tools: tools.slice(), temperature: 0 })!;
+    const again = requestParts({ model: 'm', messages: [], tools: tools.slice(), temperature: 0 })!;
+    expect(again.template).toBe(first.template);
+    expect(first.template.text.slice(0, first.template.slot)).toBe('{"model":"m","messages":');
+    expect(first.template.text.slice(first.template.slot)).toBe(`,"tools":${JSON.stringify(tools)},"temperature":0}`);
+    // equal content in other objects: equal text, another entry
+    const copies = requestParts({ model: 'm', messages: [], tools: structuredClone(tools), temperature: 0 })!;
+    expect(copies.template.text).toBe(first.template.text);
+    // a different tool list, model, temperature or key order: a different template
+    const others = [
+      { model: 'm', messages: [], tools: [tools[0]], temperature: 0 },
+      { model: 'm', messages: [], tools: [tools[1], tools[0]], temperature: 0 },
+      { model: 'n', messages: [], tools, temperature: 0 },
+      { model: 'm', messages: [], tools, temperature: 0.5 },
+      { messages: [], model: 'm', tools, temperature: 0 },
+      { model: 'm', messages: [], tools },
+    ];
+    for (const r of others) {
+      const parts = requestParts(r)!;
+      expect(parts.template).not.toBe(first.template);
+      expect(`${parts.template.text.slice(0, parts.template.slot)}[]${parts.template.text.slice(parts.template.slot)}`).toBe(JSON.stringify(r));
+    }
+  });
+});
