@@ -126,6 +126,7 @@ export function ensureSchema(db: Database.Database, file: string, readonly: bool
   };
 
   if (check() === STORE_SCHEMA_VERSION) return;
+  let migrated = false;
   // Re-check under a write lock: another process may have initialised or migrated meanwhile.
   db.transaction(() => {
     const version = check();
@@ -134,7 +135,36 @@ export function ensureSchema(db: Database.Database, file: string, readonly: bool
       db.exec(SCHEMA_DDL);
     } else {
       for (let v = version; v < STORE_SCHEMA_VERSION; v++) MIGRATIONS[v](db);
+      migrated = true;
     }
     db.pragma(`user_version = ${STORE_SCHEMA_VERSION}`);
   }).immediate();
+  if (migrated) compactAfterMigration(db);
+}
+
+/**
+ * Share of free pages (of the file's pages) from which a migration's leftovers are vacuumed away:
+ * v2 → v3 frees most of a receipt-heavy store (measured: 35.4 MB of v2 receipts leave 91% of the
+ * pages free, a 38.9 MB file holding 3.5 MB).
+ */
+export const VACUUM_FREE_SHARE = 0.25;
+
+/**
+ * After a committed migration: when at least {@link VACUUM_FREE_SHARE} of the file's pages are
+ * free, VACUUMs the store and truncates its WAL, so the file shrinks to what it holds. A store
+ * another process is reading meanwhile (SQLITE_BUSY/LOCKED) keeps its size for now: the migration
+ * itself is done and nothing is lost; a later `VACUUM` (e.g. `sqlite3 FILE VACUUM`) shrinks it.
+ */
+function compactAfterMigration(db: Database.Database): void {
+  const pages = db.pragma('page_count', { simple: true }) as number;
+  const free = db.pragma('freelist_count', { simple: true }) as number;
+  if (pages === 0 || free / pages < VACUUM_FREE_SHARE) return;
+  try {
+    db.exec('VACUUM');
+    if (db.pragma('journal_mode', { simple: true }) === 'wal') db.pragma('wal_checkpoint(TRUNCATE)');
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'))) return;
+    throw err;
+  }
 }

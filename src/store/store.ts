@@ -75,9 +75,21 @@ function toJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-function fromJson(text: string): unknown {
-  return JSON.parse(text) as unknown;
+/**
+ * Parses a stored JSON column. SQLite checks the structure of its pages, not the bytes of a value:
+ * a damaged page can leave text that is not the JSON servicegym wrote. That is a corrupt store,
+ * reported as such (BadInputError naming the file and the row), not a crash.
+ */
+function fromJson(text: string, file: string, where: () => string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new BadInputError(`this servicegym store is corrupt: ${where()} is not the JSON servicegym wrote (${(err as Error).message}); ${RECOVER}`, { file });
+  }
 }
+
+/** What to do about a corrupt store. */
+const RECOVER = 'restore the file from a backup, or copy out what still reads with `sqlite3 FILE .recover` and use another --db PATH';
 
 type RunDbRow = Omit<RunRow, 'summary' | 'record'> & { summary: string; record: string };
 type EpisodeDbRow = Omit<EpisodeRow, 'result'> & { result: string };
@@ -99,7 +111,7 @@ function mapSqliteError(err: unknown, file: string, busyMs = BUSY_TIMEOUT_MS): u
     return new BadInputError('this file is not a SQLite database, so it cannot be a servicegym store', { file });
   }
   if (code.startsWith('SQLITE_CORRUPT')) {
-    return new BadInputError('this servicegym store is corrupt (SQLite reports a malformed database)', { file });
+    return new BadInputError(`this servicegym store is corrupt (SQLite: ${err.message}); ${RECOVER}`, { file });
   }
   if (code.startsWith('SQLITE_CANTOPEN')) {
     return new BadInputError(`cannot open the store: ${err.message}`, { file });
@@ -204,7 +216,7 @@ export class RunStore {
   /**
    * Inserts `run`, or replaces every field of the run with the same `id`.
    *
-   * @throws BadInputError when the store is locked by another process.
+   * @throws BadInputError when the store is locked by another process, or is corrupt (naming the file).
    * @throws SqliteError when `kind` is not one of `campaign | run | optimize` or the store is read-only.
    * @throws TypeError when `summary`/`record` cannot be JSON-stringified (cycles, BigInt).
    */
@@ -228,7 +240,7 @@ export class RunStore {
    * `(run_id, episode_id)` replaces that episode; the replacement counts as a new insertion, so
    * {@link episodes} lists it after the episodes appended before it.
    *
-   * @throws BadInputError when the store is locked by another process.
+   * @throws BadInputError when the store is locked by another process, or is corrupt (naming the file).
    * @throws SqliteError when the store is read-only or a field has the wrong type.
    * @throws TypeError when `result` cannot be JSON-stringified.
    */
@@ -318,7 +330,7 @@ export class RunStore {
    *
    * @throws Error when a receipt contains such a credential (nothing is written), or when a
    *   `(run_id, seq)` is already stored or repeated within `rows`.
-   * @throws BadInputError when the store is locked by another process.
+   * @throws BadInputError when the store is locked by another process, or is corrupt (naming the file).
    * @throws TypeError when `request`/`response` cannot be JSON-stringified.
    */
   appendReceipts(rows: readonly ReceiptRow[]): void {
@@ -360,7 +372,7 @@ export class RunStore {
   /**
    * Writes the queued receipts now, in one transaction (with any queued episodes).
    * @throws Error when a queued `(run_id, seq)` is already stored (the queue is kept).
-   * @throws BadInputError when the store is locked by another process.
+   * @throws BadInputError when the store is locked by another process, or is corrupt (naming the file).
    */
   flushReceipts(): void {
     this.flushQueues();
@@ -374,7 +386,7 @@ export class RunStore {
   /**
    * All runs without their `record`, newest first (`created_at` descending, then `id` ascending).
    *
-   * @throws BadInputError when the store is locked by another process.
+   * @throws BadInputError when the store is locked by another process, or is corrupt (naming the file).
    */
   listRuns(): Omit<RunRow, 'record'>[] {
     const rows = this.guard(
@@ -383,23 +395,23 @@ export class RunStore {
           .prep('SELECT id, kind, name, domain, created_at, summary FROM runs ORDER BY created_at DESC, id ASC')
           .all() as Omit<RunDbRow, 'record'>[],
     );
-    return rows.map((r) => ({ ...r, summary: fromJson(r.summary) }));
+    return rows.map((r) => ({ ...r, summary: fromJson(r.summary, this.file, () => `runs.summary of run '${r.id}'`) }));
   }
 
   /**
    * The run with this `id`, record included, or `undefined` when there is none.
    *
-   * @throws BadInputError when the store is locked by another process.
+   * @throws BadInputError when the store is locked by another process, or is corrupt (naming the file).
    */
   getRun(id: string): RunRow | undefined {
     const row = this.guard(() => this.prep('SELECT * FROM runs WHERE id = ?').get(id) as RunDbRow | undefined);
-    return row && { ...row, summary: fromJson(row.summary), record: fromJson(row.record) };
+    return row && { ...row, summary: fromJson(row.summary, this.file, () => `runs.summary of run '${id}'`), record: fromJson(row.record, this.file, () => `runs.record of run '${id}'`) };
   }
 
   /**
    * Episodes of run `runId` in insertion (rowid) order; `[]` for an unknown run.
    *
-   * @throws BadInputError when the store is locked by another process.
+   * @throws BadInputError when the store is locked by another process, or is corrupt (naming the file).
    */
   episodes(runId: string): EpisodeRow[] {
     this.flushQueues();
@@ -412,7 +424,7 @@ export class RunStore {
           )
           .all(runId) as EpisodeDbRow[],
     );
-    return rows.map((r) => ({ ...r, result: fromJson(r.result) }));
+    return rows.map((r) => ({ ...r, result: fromJson(r.result, this.file, () => `episodes.result of episode '${r.episode_id}' of run '${runId}'`) }));
   }
 
   /**
@@ -421,7 +433,7 @@ export class RunStore {
    * as `'$.evaluation.checks'`; `null` when absent). Only the picked values are parsed, so this is
    * the cheap way to outline a run of thousands of episodes. `limit` caps the number of rows.
    *
-   * @throws BadInputError when the store is locked by another process.
+   * @throws BadInputError when the store is locked by another process, or is corrupt (naming the file).
    */
   episodeOutlines(runId: string, extract: Readonly<Record<string, string>> = {}, limit?: number): EpisodeOutline[] {
     const names = Object.keys(extract);
@@ -436,7 +448,7 @@ export class RunStore {
       const extracted: Record<string, unknown> = {};
       names.forEach((n, i) => {
         const text = r[`x${i}`];
-        extracted[n] = typeof text === 'string' ? fromJson(text) : null;
+        extracted[n] = typeof text === 'string' ? fromJson(text, this.file, () => `episodes.result of episode '${String(r.episode_id)}' of run '${runId}'`) : null;
       });
       return {
         run_id: r.run_id as string,
@@ -455,7 +467,7 @@ export class RunStore {
   /**
    * One episode of run `runId`, or `undefined` when there is none.
    *
-   * @throws BadInputError when the store is locked by another process.
+   * @throws BadInputError when the store is locked by another process, or is corrupt (naming the file).
    */
   getEpisode(runId: string, episodeId: string): EpisodeRow | undefined {
     this.flushQueues();
@@ -468,24 +480,24 @@ export class RunStore {
           )
           .get(runId, episodeId) as EpisodeDbRow | undefined,
     );
-    return row && { ...row, result: fromJson(row.result) };
+    return row && { ...row, result: fromJson(row.result, this.file, () => `episodes.result of episode '${episodeId}' of run '${runId}'`) };
   }
 
   /**
    * Receipts of run `runId` ordered by `seq` (queued ones written first); `[]` for an unknown run.
    * `request` and `response` are parsed from exactly the text written ({@link receiptTexts}).
    *
-   * @throws BadInputError when the store is locked by another process.
+   * @throws BadInputError when the store is locked by another process, or is corrupt (naming the file).
    */
   receipts(runId: string): ReceiptRow[] {
-    return this.receiptTexts(runId).map((r) => ({ ...r, request: fromJson(r.request), response: fromJson(r.response) }));
+    return this.receiptTexts(runId).map((r) => ({ ...r, request: fromJson(r.request, this.file, () => `the request of receipt ${r.seq} of run '${runId}'`), response: fromJson(r.response, this.file, () => `the response of receipt ${r.seq} of run '${runId}'`) }));
   }
 
   /**
    * Receipts of run `runId` ordered by `seq`, with `request` and `response` as their stored JSON
    * text: byte-identical to `JSON.stringify` of what was appended (content addressing is undone).
    *
-   * @throws BadInputError when the store is locked by another process.
+   * @throws BadInputError when the store is locked by another process, or is corrupt (naming the file).
    */
   receiptTexts(runId: string): ReceiptTextRow[] {
     this.flushReceipts();
@@ -496,7 +508,7 @@ export class RunStore {
    * Number of receipts of run `runId` (queued ones written first): the next free `seq` of a run
    * whose receipts were numbered from 0.
    *
-   * @throws BadInputError when the store is locked by another process.
+   * @throws BadInputError when the store is locked by another process, or is corrupt (naming the file).
    */
   receiptCount(runId: string): number {
     this.flushReceipts();
@@ -507,7 +519,7 @@ export class RunStore {
    * The `episode_id`s already stored for run `runId` (empty for an unknown run), so that a
    * killed run can be resumed by skipping them.
    *
-   * @throws BadInputError when the store is locked by another process.
+   * @throws BadInputError when the store is locked by another process, or is corrupt (naming the file).
    */
   finishedEpisodeIds(runId: string): Set<string> {
     this.flushQueues();
