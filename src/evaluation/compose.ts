@@ -63,6 +63,26 @@ export interface EvaluateTaskOptions<S> {
 }
 
 /**
+ * `ops` whose `equal` and `diff` remember their result per pair of states, for one evaluation:
+ * the DB component and the checks compare the same states (gold final, start, episode final)
+ * again and again. Each caller gets its own copy of a remembered diff array.
+ */
+function rememberComparisons<S>(ops: StateOps<S>): StateOps<S> {
+  const memo = <R>(f: (a: S, b: S) => R) => {
+    const seen = new Map<S, Map<S, R>>();
+    return (a: S, b: S): R => {
+      let row = seen.get(a);
+      if (!row) seen.set(a, (row = new Map()));
+      if (!row.has(b)) row.set(b, f(a, b));
+      return row.get(b)!;
+    };
+  };
+  const equal = memo((a, b) => ops.equal(a, b));
+  const diff = memo((a, b) => ops.diff(a, b));
+  return { ...ops, equal, diff: (a, b) => [...diff(a, b)] };
+}
+
+/**
  * Evaluates one episode of `task`.
  *
  * - strict (`opts.strict`): ACTION joins the basis, and a flagged episode (`flags`, e.g. a
@@ -87,7 +107,7 @@ export interface EvaluateTaskOptions<S> {
 export async function evaluateTask<S>(opts: EvaluateTaskOptions<S>): Promise<TaskEvaluation> {
   const { loaded, task, trace } = opts;
   const domain = loaded.domain;
-  const ops: StateOps<S> = domain.state ?? plainStateOps;
+  const ops: StateOps<S> = rememberComparisons(domain.state ?? plainStateOps);
   const criteria = task.evaluation_criteria ?? null;
   const strict = resolveStrict(opts.strict);
   const declared: RewardBasis[] = criteria ? [...criteria.reward_basis] : [];

@@ -44,8 +44,7 @@ let cache = new WeakMap<Domain<any>, Map<string, Promise<GoldReplay<any>>>>();
  * when a tool's code throws.
  */
 export function replayGold<S>(domain: Domain<S>, task: Task, env: ReplayEnvOptions = DEFAULT_REPLAY_ENV): Promise<GoldReplay<S>> {
-  const actions = task.evaluation_criteria?.actions ?? [];
-  const key = canonicalJson([task.id, env.now, env.idSeed ?? '', task.initial_state ?? null, actions]);
+  const key = canonicalJson([task.id, env.now, env.idSeed ?? '']) + goldContentKey(task);
   let perDomain = cache.get(domain);
   if (!perDomain) cache.set(domain, (perDomain = new Map()));
   const hit = perDomain.get(key);
@@ -55,6 +54,15 @@ export function replayGold<S>(domain: Domain<S>, task: Task, env: ReplayEnvOptio
   // A failed replay (bad initial state, harness error) is not cached: the next call reports it again.
   result.catch(() => perDomain.delete(key));
   return result;
+}
+
+const goldContent = new WeakMap<Task, string>();
+
+/** The gold-relevant content of a task (initial state and gold actions) as canonical JSON, once per task object (tasks are read-only values). */
+function goldContentKey(task: Task): string {
+  let key = goldContent.get(task);
+  if (key === undefined) goldContent.set(task, (key = canonicalJson([task.initial_state ?? null, task.evaluation_criteria?.actions ?? []])));
+  return key;
 }
 
 async function replay<S>(domain: Domain<S>, task: Task, env: ReplayEnvOptions): Promise<GoldReplay<S>> {

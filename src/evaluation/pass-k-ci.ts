@@ -52,15 +52,24 @@ function quantile(xs: readonly number[], q: number): number {
   return xs[lo] + (h - lo) * ((xs[Math.min(lo + 1, xs.length - 1)] ?? xs[lo]) - xs[lo]);
 }
 
-/** Percentile interval of `stat` over `resamples` bootstrap draws of `n` indices. */
-function bootstrap(n: number, stat: (idx: number[]) => number, o: Required<BootstrapOptions>): { low: number; high: number } {
+/** The `resamples` bootstrap draws of `n` indices (from a fresh generator seeded with `seed`). */
+function drawIndices(n: number, o: Required<BootstrapOptions>): number[][] {
   const rng = new Rng(o.seed);
-  const draws: number[] = [];
-  const idx = new Array<number>(n);
+  const out: number[][] = [];
   for (let b = 0; b < o.resamples; b++) {
+    const idx = new Array<number>(n);
     for (let i = 0; i < n; i++) idx[i] = Math.floor(rng.next() * n);
-    draws.push(stat(idx));
+    out.push(idx);
   }
+  return out;
+}
+
+/**
+ * Percentile interval of `stat` over `resamples` bootstrap draws of `n` indices; `samples`: those
+ * draws when the caller already has them (the same for every statistic over the same `n` and seed).
+ */
+function bootstrap(n: number, stat: (idx: number[]) => number, o: Required<BootstrapOptions>, samples = drawIndices(n, o)): { low: number; high: number } {
+  const draws = samples.map(stat);
   draws.sort((a, b) => a - b);
   const tail = (1 - o.level) / 2;
   return { low: quantile(draws, tail), high: quantile(draws, 1 - tail) };
@@ -80,10 +89,11 @@ export function passHatKIntervals(trials: TrialRewards, opts?: BootstrapOptions)
   const cap = Math.min(...list.map(([, r]) => r.length));
   if (cap < 1) throw new RangeError('pass^k: a task has no trials');
   const out: PassHatKInterval[] = [];
+  const samples = drawIndices(list.length, o); // every k resamples the same tasks
   for (let k = 1; k <= cap; k++) {
     const perTask = list.map(([, r]) => taskPassHatK(r.length, r.filter(isSuccess).length, k));
     const value = passHatK(new Map(list), k);
-    const { low, high } = bootstrap(perTask.length, (idx) => idx.reduce((s, i) => s + perTask[i], 0) / idx.length, o);
+    const { low, high } = bootstrap(perTask.length, (idx) => idx.reduce((s, i) => s + perTask[i], 0) / idx.length, o, samples);
     out.push({ k, value, low: clean(Math.min(low, value)), high: clean(Math.max(high, value)) });
   }
   return out;

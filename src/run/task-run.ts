@@ -166,6 +166,8 @@ export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunR
       infraError: rec.infraError ?? null, harnessError: rec.harnessError ?? null, env, agent: agentPin, user: userPin, judge: opts.judge ? modelPin('llm', opts.judge) : null,
       surface: surfaceOf({ loaded, surface: opts.surface }).name, elapsedSeconds: rec.elapsedSeconds ?? null,
     });
+  // The start state's hash (tau2's, with the per-process caches behind it) before the first episode, not while episodes wait on it.
+  if (opts.store && loaded.domain.state) loaded.domain.state.hash(loaded.domain.initialState());
   const result = await runTasks<TaskEvaluation>({
     loaded,
     tasks: opts.tasks,

@@ -12,8 +12,10 @@ import { loadAirlineDb, airlineDbHash } from '../../src/domains/airline/index.js
 import { loadRetailDb, retailDbHash } from '../../src/domains/retail/index.js';
 import { pythonKeyOrder } from '../../src/domains/common/json-key-order.js';
 import { createCachedDbLoader, dbCacheDir, validateAt } from '../../src/domains/common/tau2-folder.js';
-import { AirlineDbSchema } from '../../src/domains/airline/schema.js';
 import { CowDb } from '../../src/env/cow-db.js';
+import { dbContentKey } from '../../src/domains/common/disk-cache.js';
+import { createTableDbHasher } from '../../src/domains/common/table-hash.js';
+import { AirlineDbSchema, TABLE_RECORD_TYPES, type AirlineDb } from '../../src/domains/airline/schema.js';
 import { HAS_SHARED, SHARED, tmpDir } from '../support/paths.js';
 
 describe.skipIf(!HAS_SHARED)('validated DB kept on disk', () => {
@@ -42,6 +44,12 @@ describe.skipIf(!HAS_SHARED)('validated DB kept on disk', () => {
     expect(copy).not.toBe(validated);
     expect(JSON.stringify(copy)).toBe(JSON.stringify(validated));
     expect(airlineDbHash(new CowDb(copy) as never)).toBe(airlineDbHash(new CowDb(validated) as never));
+    // Both carry the copy's name as content key, so the hash stream is kept once and read back (same hash as tau2's reference).
+    expect(dbContentKey(copy)).toBe(dbContentKey(validated));
+    expect(fs.readdirSync(path.join(dir, 'cache', 'db-hash'))).toHaveLength(1);
+    const readBack = createCachedDbLoader((value, file) => validateAt(AirlineDbSchema, value, file), { schema: AirlineDbSchema })(b);
+    const hasher = createTableDbHasher<AirlineDb>(TABLE_RECORD_TYPES);
+    expect(hasher(new CowDb(readBack))).toBe(airlineDbHash(new CowDb(validated) as never));
     const c = path.join(dir, 'c.json');
     fs.writeFileSync(c, text.replace('"flights"', '"flights" ').trimEnd() + '\n');
     loadAirlineDb(c);

@@ -9,6 +9,7 @@ import type { LoadedDomain } from '../../spec/domain.js';
 import type { Task } from '../../spec/task.js';
 import { readTextFile } from '../../util/json-file.js';
 import { loadBuiltinTasks } from '../common/builtin-dataset.js';
+import { cachedJson, cacheKey, sourceFingerprint } from '../common/disk-cache.js';
 import { AIRLINE_SIZES, generateAirlineDb, SERVICEGYM_AIRLINE_NOW } from './data/generate.js';
 import { seedFlights, seedReservations, seedUsers } from './data/seed-records.js';
 import { createAirlineDomain } from './domain.js';
@@ -36,11 +37,17 @@ export function servicegymAirlineDbJson(seed = 2026): { flights: Record<string, 
  * The dataset's DB, ready to use. Seed records and generated filler are both built in the
  * schema's normalised form (model field order, nulls filled in), so the DB is not run through the
  * zod schema at start-up (that alone would cost more than generating it); a test checks that
- * `parseAirlineDb` leaves the whole DB unchanged.
+ * `parseAirlineDb` leaves the whole DB unchanged. Generated once and then kept on disk
+ * (`generated-db/` in the cache folder of `disk-cache.ts`), keyed by the seed, the sizes and the
+ * code of {@link GENERATOR_MODULES}, so later processes read it back instead of generating it.
  */
 export function servicegymAirlineDb(seed = 2026): AirlineDb {
-  return servicegymAirlineDbJson(seed) as AirlineDb;
+  const key = () => `airline-${cacheKey([sourceFingerprint(import.meta.url, GENERATOR_MODULES), seed, AIRLINE_SIZES])}`;
+  return cachedJson('generated-db', key, () => servicegymAirlineDbJson(seed)) as AirlineDb;
 }
+
+/** The modules the generated DB is a function of (relative to this one): its cache key covers their code. */
+export const GENERATOR_MODULES = ['./servicegym-dataset', './data/generate', './data/network', './data/seed-records', '../../util/rng'];
 
 /** servicegym's tool set: tau2's 14 (detailed flight status in place of the bare one) plus the additions. */
 export function servicegymAirlineTools(): AirlineTool[] {

@@ -10,11 +10,17 @@
  * pristine stream: a state that wrote a few records resumes from the last snapshot before the
  * first of them. Which numbers print as Python floats comes from a {@link PyTypeTree} per table
  * (the domain's pydantic float fields).
+ *
+ * A base DB with a content key (`disk-cache.ts`: a generated or validated DB) also has its
+ * pristine stream kept on disk with each record's place in it: a later process takes every base
+ * record's JSON from there instead of serialising it again, and checks the result against the
+ * digest kept with it (a stream that does not fit is recomputed and rewritten).
  */
 import { createHash, type Hash } from 'node:crypto';
 import { CowDb, type Tables } from '../../env/cow-db.js';
 import type { StateOps } from '../../spec/state.js';
 import { pyDumps, pyString, type PyTypeTree } from '../../util/pyjson.js';
+import { cacheKey, cachePath, dbCacheDir, dbContentKey, readCacheText, sourceFingerprint, writeAtomically } from './disk-cache.js';
 
 /** A point in the hashed byte stream: just before record `pos` of table `tables[table]`. */
 interface StreamPos {
@@ -80,12 +86,16 @@ export function createTableDbHasher<T extends Tables>(recordTypes: { [K in keyof
     return db.ids(table).sort();
   };
 
-  /** Feeds the dump's bytes to `h` from the start or from a checkpoint; with `capture`, records checkpoints. */
-  const feed = (h: Hash, db: CowDb<T>, from?: StreamPos, capture?: Checkpoint[]) => {
+  /**
+   * Feeds the dump's bytes to `h` from the start or from a checkpoint; with `capture`, records
+   * checkpoints; with `chunks`, also keeps the bytes fed.
+   */
+  const feed = (h: Hash, db: CowDb<T>, from?: StreamPos, capture?: Checkpoint[], chunks?: string[]) => {
     let buf = from ? '' : '{';
     let sinceCheckpoint = CHECKPOINT_EVERY;
     const flush = () => {
       if (buf) h.update(buf);
+      if (buf && chunks) chunks.push(buf);
       buf = '';
     };
     for (let ti = from?.table ?? 0; ti < tables.length; ti++) {
@@ -115,13 +125,71 @@ export function createTableDbHasher<T extends Tables>(recordTypes: { [K in keyof
     flush();
   };
 
+  /** The pristine base's digest and checkpoints; with `chunks`, also keeps its stream. */
+  const hashBase = (db: CowDb<T>, chunks?: string[]) => {
+    const checkpoints: Checkpoint[] = [];
+    const h = createHash('sha256');
+    feed(h, db.fork(), undefined, checkpoints, chunks);
+    return { digest: h.digest('hex'), checkpoints };
+  };
+
+  /**
+   * Record JSON of every base record from a cached stream: `lengths[table][j]` is the length of
+   * the j-th record (ids sorted) in `stream`, checked against the separators and ids around it.
+   * False (and nothing kept) when the stream does not fit the base.
+   */
+  const primeFromStream = (base: T, stream: string, lengths: Record<string, unknown>): boolean => {
+    const primed: object[] = [];
+    let pos = 1;
+    let ok = stream[0] === '{';
+    for (let ti = 0; ok && ti < tables.length; ti++) {
+      const table = tables[ti];
+      const head = (ti ? ', ' : '') + pyString(table) + ': {';
+      const ids = baseSortedIds(base[table] as Record<string, unknown>);
+      const lens = lengths[table];
+      ok = stream.startsWith(head, pos) && Array.isArray(lens) && lens.length === ids.length;
+      pos += head.length;
+      for (let j = 0; ok && j < ids.length; j++) {
+        const key = (j ? ', ' : '') + pyString(ids[j]) + ': ';
+        const n = (lens as unknown[])[j];
+        ok = stream.startsWith(key, pos) && Number.isInteger(n) && (n as number) > 0 && pos + key.length + (n as number) <= stream.length;
+        if (!ok) break;
+        pos += key.length;
+        const rec = (base[table] as Record<string, object>)[ids[j]];
+        recordJson.set(rec, stream.slice(pos, pos + (n as number)));
+        primed.push(rec);
+        pos += n as number;
+      }
+      ok = ok && stream[pos++] === '}';
+    }
+    ok = ok && stream[pos] === '}' && pos + 1 === stream.length;
+    if (!ok) for (const rec of primed) recordJson.delete(rec);
+    return ok;
+  };
+
+  /** The pristine base's hash info from the disk cache (see {@link hashStreamCache}), or undefined. */
+  const cachedBaseHash = (db: CowDb<T>, cache: HashStreamCache) => {
+    const kept = cache.read();
+    if (!kept || !primeFromStream(db.base, kept.stream, kept.lengths)) return undefined;
+    const info = hashBase(db);
+    if (info.digest === kept.digest) return info;
+    for (const table of tables) for (const rec of Object.values(db.base[table] as Record<string, object>)) recordJson.delete(rec);
+    return undefined;
+  };
+
   const baseHash = (db: CowDb<T>) => {
     let info = baseHashes.get(db.base);
     if (!info) {
-      const checkpoints: Checkpoint[] = [];
-      const h = createHash('sha256');
-      feed(h, db.fork(), undefined, checkpoints);
-      info = { digest: h.digest('hex'), checkpoints };
+      const cache = hashStreamCache(db.base, recordTypes);
+      info = cache ? cachedBaseHash(db, cache) : undefined;
+      if (!info) {
+        const chunks: string[] | undefined = cache ? [] : undefined;
+        info = hashBase(db, chunks);
+        if (cache && chunks) {
+          const lengths = Object.fromEntries(tables.map((t) => [t, baseSortedIds(db.base[t] as Record<string, unknown>).map((id) => recordJson.get((db.base[t] as Record<string, object>)[id])!.length)]));
+          cache.write({ digest: info.digest, lengths, stream: chunks.join('') });
+        }
+      }
       baseHashes.set(db.base, info);
     }
     return info;
@@ -144,6 +212,51 @@ export function createTableDbHasher<T extends Tables>(recordTypes: { [K in keyof
     const h = cp ? cp.hash.copy() : createHash('sha256');
     feed(h, db, cp);
     return h.digest('hex');
+  };
+}
+
+/** A base DB's hash stream as kept on disk: its digest, the length of each record's JSON (per table, ids sorted) and the stream. */
+interface HashStream {
+  digest: string;
+  lengths: Record<string, unknown>;
+  stream: string;
+}
+
+/** Where one base DB's {@link HashStream} is kept. */
+interface HashStreamCache {
+  /** The kept stream, unchecked (the hasher checks it against the base and its digest), or undefined. */
+  read(): HashStream | undefined;
+  write(s: HashStream): void;
+}
+
+/** The code the hash stream is a function of (relative to this module), besides the record types. */
+const HASHER_MODULES = ['./table-hash', '../../util/pyjson', '../../env/cow-db'];
+let hasherFingerprint: string | undefined;
+
+/**
+ * The disk cache of the hash stream of `base` (`db-hash/` in the cache folder of `disk-cache.ts`,
+ * as `<header JSON>\n<stream>`), keyed by the DB's content key, the record types and the hasher's
+ * code; null when the DB has no content key or the cache is off.
+ */
+function hashStreamCache(base: object, recordTypes: unknown): HashStreamCache | null {
+  const dbKey = dbContentKey(base);
+  if (!dbKey || !dbCacheDir()) return null;
+  hasherFingerprint ??= sourceFingerprint(import.meta.url, HASHER_MODULES);
+  const f = cachePath('db-hash', `${dbKey}-${cacheKey([hasherFingerprint, recordTypes])}.txt`)!;
+  return {
+    read() {
+      const text = readCacheText(f);
+      const nl = text?.indexOf('\n') ?? -1;
+      if (text === undefined || nl < 0) return undefined;
+      try {
+        const { digest, lengths } = JSON.parse(text.slice(0, nl)) as Partial<HashStream>;
+        if (typeof digest !== 'string' || typeof lengths !== 'object' || lengths === null) return undefined;
+        return { digest, lengths, stream: text.slice(nl + 1) };
+      } catch {
+        return undefined;
+      }
+    },
+    write: ({ digest, lengths, stream }) => writeAtomically(f, `${JSON.stringify({ digest, lengths })}\n${stream}`),
   };
 }
 

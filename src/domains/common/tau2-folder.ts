@@ -4,7 +4,6 @@
  * optional disk copy of the validated DB, so later processes skip the validation).
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
@@ -12,6 +11,7 @@ import { BadInputError, jsonPath } from '../../spec/errors.js';
 import { TaskSchema, type Task } from '../../spec/task.js';
 import { parseJsonText, readTextFile } from '../../util/json-file.js';
 import { integerKeyOrders, rememberKeyOrders } from './json-key-order.js';
+import { dbCacheDir, setDbContentKey, writeAtomically } from './disk-cache.js';
 
 /**
  * Validates `value`; throws {@link BadInputError} naming `file` and the JSON path of the first
@@ -95,14 +95,8 @@ export interface DbCacheOptions {
   keyOrders?: boolean;
 }
 
-/**
- * Folder of validated-DB copies: `SERVICEGYM_CACHE_DIR`, else `$XDG_CACHE_HOME/servicegym`, else
- * `~/.cache/servicegym`; `SERVICEGYM_CACHE_DIR=off` turns the disk copies off.
- */
-export function dbCacheDir(env: NodeJS.ProcessEnv = process.env): string | null {
-  if (env.SERVICEGYM_CACHE_DIR === 'off') return null;
-  return env.SERVICEGYM_CACHE_DIR || path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'servicegym');
-}
+/** Folder of validated-DB copies (see `disk-cache.ts`). */
+export { dbCacheDir };
 
 const schemaKeys = new WeakMap<z.ZodType, string>();
 
@@ -163,25 +157,24 @@ function copyOfFile<D>(real: string, stat: fs.Stats, opts: DbCacheOptions): D | 
     return undefined;
   }
   if (!/^[0-9a-f]{64}-[0-9a-f]{16}(-key-orders)?\.json$/.test(name)) return undefined;
-  return readCopy<D>(path.join(path.dirname(path.dirname(idx)), 'validated-db', name), opts);
+  const db = readCopy<D>(path.join(path.dirname(path.dirname(idx)), 'validated-db', name), opts);
+  if (db !== undefined) keyContent(db, name);
+  return db;
 }
 
-/** Writes `content` to `f` atomically, making its folder; a failure only loses the speed-up. */
-function writeAtomically(f: string, content: string): void {
-  try {
-    fs.mkdirSync(path.dirname(f), { recursive: true });
-    const tmp = `${f}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, content);
-    fs.renameSync(tmp, f);
-  } catch {
-    // read-only home, full disk: the next process validates again
-  }
+/** Names a validated DB's content by its copy's file name (see `setDbContentKey`), so what is derived from it can be cached too. */
+function keyContent(db: unknown, name: string): void {
+  if (typeof db === 'object' && db !== null) setDbContentKey(db, `validated-${name.replace(/\.json$/, '')}`);
 }
 
-/** Keeps a validated copy on disk and indexes the file that held `text` (written atomically; a failure to write only loses the speed-up). */
+/**
+ * Keeps a validated copy on disk and indexes the file that held `text` (written atomically; a
+ * failure to write only loses the speed-up); names `db`'s content by the copy's name.
+ */
 function rememberValidated(text: string, opts: DbCacheOptions, db: unknown, from: { real: string; stat: fs.Stats }): void {
   const f = cacheFile(text, opts);
   if (!f) return;
+  keyContent(db, path.basename(f));
   if (!fs.existsSync(f)) writeAtomically(f, JSON.stringify(opts.keyOrders ? ({ db, key_orders: [...integerKeyOrders(text)] } satisfies OrderedCopy) : db));
   const idx = indexFile(from.real, from.stat, opts);
   if (idx && fs.existsSync(f)) writeAtomically(idx, path.basename(f));
