@@ -5,15 +5,19 @@
  * `-o FILE` and `--fail-under`.
  *
  * **Config file** (`--config run.json`): a JSON object whose keys are the long flag names without
- * the dashes (`"agent-model"`, `"tasks"`, `"trials"`, `"tag"` …). Values are strings, numbers or
- * booleans (`true` for a switch such as `"strict"`); `tasks`, `personas` and `tag` also take a
- * list of strings. A flag given on the command line wins over the file. Relative paths
- * (`data-dir`, `db`, `prompt-file`, `output`) resolve from the file's folder, as optimise configs
- * do. `resume` and `config` are not allowed in the file. An unknown key or a value of the wrong
- * type is bad input naming the file and the JSON path.
+ * the dashes (`"agent-model"`, `"tasks"`, `"trials"`, `"tag"`, `"surface"`, `"resume"` …): every
+ * option of the command except `config` itself, read from the command's own option list, so a new
+ * flag is a config key at once. Values are strings or numbers for a flag with a value, `true` or
+ * `false` for a switch such as `"strict"`; a repeatable flag (`tag`, `surface-option`) and the
+ * comma lists `tasks` and `personas` also take a list of strings. A flag given on the command
+ * line wins over the file. Relative paths (flags whose value is a `<file>`, `<dir>` or `<path>`:
+ * `data-dir`, `db`, `prompt-file`, `output`) resolve from the file's folder, as optimise configs
+ * do. An unknown key or a value of the wrong type is bad input naming the file and the JSON path;
+ * a value the command then refuses (`"trials": 0`, `"surface": "fax"`) is reported with the same
+ * file and JSON path ({@link configBlame}).
  */
 import path from 'node:path';
-import type { Command } from 'commander';
+import type { Command, Option } from 'commander';
 import { BadInputError } from '../spec/errors.js';
 import type { LoadedDomain } from '../spec/domain.js';
 import type { Task } from '../spec/task.js';
@@ -23,20 +27,34 @@ import { sha256Hex } from '../util/canonical.js';
 import { parseJsonText, readTextFile } from '../util/json-file.js';
 import { writableResultsFormat } from '../run/results-export.js';
 
-/** How a config-file key is read: a flag's value, a switch, or a list (comma-joined, or repeated for `tag`). */
+/** How a config-file key is read: a flag's value, a switch, a comma list, or a repeatable flag. */
 type KeyKind = 'value' | 'switch' | 'list' | 'repeat';
 
-/** Flags of `run` a config file may set, by long name. */
-export const RUN_CONFIG_KEYS: Readonly<Record<string, KeyKind>> = {
-  domain: 'value', 'data-dir': 'value', 'policy-variant': 'value', solo: 'switch', tasks: 'list', trials: 'value', personas: 'list',
-  concurrency: 'value', 'agent-model': 'value', 'user-model': 'value', 'judge-model': 'value', 'judge-votes': 'value', 'base-url': 'value',
-  provider: 'value', timeout: 'value', 'max-retries': 'value', 'max-retry-after': 'value', 'call-deadline': 'value', 'body-timeout': 'value',
-  temperature: 'value', strict: 'switch', json: 'switch', db: 'value', quiet: 'switch', limit: 'value', sample: 'value', seed: 'value',
-  'max-steps': 'value', 'prompt-file': 'value', 'max-cost': 'value', name: 'value', tag: 'repeat', output: 'value', 'fail-under': 'value',
-};
+/** Flags taking a comma-separated list, which a config file may also give as a JSON list. */
+const COMMA_LISTS = new Set(['tasks', 'personas']);
 
-/** Config keys holding a path (resolved from the config file's folder). */
-const PATH_KEYS = new Set(['data-dir', 'db', 'prompt-file', 'output']);
+/** One option of the command as a config key. */
+interface ConfigKey {
+  option: Option;
+  kind: KeyKind;
+  /** Its value is a file or folder (resolved from the config file's folder). */
+  isPath: boolean;
+}
+
+/**
+ * The config keys of `cmd`: each of its options by long name without the dashes (`--no-store` is
+ * `no-store`), except `config`. Derived from the command's own option list.
+ */
+export function configKeys(cmd: Command): Map<string, ConfigKey> {
+  const keys = new Map<string, ConfigKey>();
+  for (const option of cmd.options) {
+    const key = option.long?.replace(/^--/, '');
+    if (!key || key === 'config') continue;
+    const kind: KeyKind = option.isBoolean() ? 'switch' : option.parseArg || option.variadic ? 'repeat' : COMMA_LISTS.has(key) ? 'list' : 'value';
+    keys.set(key, { option, kind, isPath: /<(file|dir|path)>/.test(option.flags) });
+  }
+  return keys;
+}
 
 /** Adds the options of this module to the `run` command (listed after its own in `--help`). */
 export function withRunOptions(cmd: Command): Command {
@@ -59,8 +77,10 @@ const attr = (long: string) => long.replace(/-([a-z])/g, (_, c: string) => c.toU
 
 /**
  * Merges the `--config` file (if given) into `flags`: a key is taken from the file unless its flag
- * was given on the command line. Then checks that the models are set.
- * @throws BadInputError for an unknown key, a wrong type (file + JSON path) or a missing model.
+ * was given on the command line (a value taken from the file has the source `config`). Then
+ * checks that the models are set.
+ * @throws BadInputError for an unknown key, a wrong type or a value outside an option's choices
+ *   (file + JSON path), or a missing model.
  */
 export function applyRunConfig(cmd: Command, flags: Record<string, any>): void {
   if (flags.config !== undefined) {
@@ -68,18 +88,53 @@ export function applyRunConfig(cmd: Command, flags: Record<string, any>): void {
     const value = parseJsonText(readTextFile(file), file);
     if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BadInputError('expected a JSON object of flag names and values', { file, path: '$' });
     const dir = path.dirname(path.resolve(file));
+    const keys = configKeys(cmd);
     for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-      const kind = RUN_CONFIG_KEYS[key];
+      const spec = keys.get(key);
       const at = `$.${JSON.stringify(key).slice(1, -1)}`;
-      if (!kind) throw new BadInputError(`unknown key '${key}'${key === 'resume' || key === 'config' ? ' (give it as a flag)' : ''}; expected one of: ${Object.keys(RUN_CONFIG_KEYS).join(', ')}`, { file, path: at });
-      const name = attr(key);
+      if (!spec) throw new BadInputError(`unknown key '${key}'${key === 'config' ? ' (a config file cannot name another one)' : ''}; expected one of: ${[...keys.keys()].join(', ')}`, { file, path: at });
+      const name = spec.option.attributeName();
       if (cmd.getOptionValueSource(name) === 'cli') continue;
-      flags[name] = configValue(kind, v, file, at, PATH_KEYS.has(key) ? dir : undefined);
+      const read = configValue(spec, v, file, at, spec.isPath ? dir : undefined);
+      cmd.setOptionValueWithSource(name, read, 'config');
+      flags[name] = read;
     }
   }
   for (const m of ['agent-model', 'user-model']) {
     if (!flags[attr(m)]) throw new BadInputError(`--${m} is required (a flag, or "${m}" in the --config file)`);
   }
+}
+
+/**
+ * `err` located in the config file when it is about a value the file gave: a bad-input error
+ * without a file whose message names the key's flag (`--trials must be …`) or quotes the value
+ * (`unknown surface 'fax'`) gets the file and the key's JSON path. Anything else is returned as is.
+ */
+export function configBlame(err: unknown, cmd: Command): unknown {
+  const file = cmd.getOptionValue('config');
+  if (file === undefined || !(err instanceof BadInputError) || err.file !== undefined) return err;
+  const text = err.message;
+  for (const [key, { option }] of configKeys(cmd)) {
+    const name = option.attributeName();
+    if (cmd.getOptionValueSource(name) !== 'config') continue;
+    const value = cmd.getOptionValue(name);
+    const values = (Array.isArray(value) ? value : [value]).flatMap((x) => (typeof x === 'string' ? [x, ...x.split(',').map((p) => p.trim())] : [])).filter(Boolean);
+    const flagNamed = new RegExp(`(^|[^\\w-])--${key}(?![\\w-])`).test(text);
+    if (flagNamed || values.some((x) => text.includes(`'${x}'`))) return new BadInputError(text, { file: String(file), path: `$.${key}` });
+  }
+  return err;
+}
+
+/** `action` with its bad-input errors about config-file values located in the file ({@link configBlame}). */
+export function withConfigBlame<A extends unknown[]>(action: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    try {
+      await action(...args);
+    } catch (err) {
+      const cmd = args.find((a): a is Command => typeof (a as Command | null)?.getOptionValueSource === 'function');
+      throw cmd ? configBlame(err, cmd) : err;
+    }
+  };
 }
 
 /** What a wrong value is, without echoing it (a config may hold a pasted secret in the wrong key). */
@@ -91,24 +146,30 @@ function kindOf(x: unknown): string {
   return typeof x === 'object' ? 'an object' : `a ${typeof x}`;
 }
 
-function configValue(kind: KeyKind, v: unknown, file: string, at: string, dir?: string): unknown {
+function configValue(spec: ConfigKey, v: unknown, file: string, at: string, dir?: string): unknown {
   const fail = (what: string) => new BadInputError(`expected ${what}, got ${kindOf(v)}`, { file, path: at });
+  const { kind, option } = spec;
   if (kind === 'switch') {
     if (typeof v !== 'boolean') throw fail('true or false');
-    return v;
+    return option.negate ? !v : v;
   }
   const scalar = (x: unknown, where: string) => {
     if (typeof x === 'string' && x !== '') return x;
     if (typeof x === 'number' && Number.isFinite(x)) return String(x);
     throw new BadInputError(`expected a non-empty string or a number, got ${kindOf(x)}`, { file, path: where });
   };
+  const checked = (x: string, where: string) => {
+    if (option.argChoices && !option.argChoices.includes(x)) throw new BadInputError(`expected one of ${option.argChoices.join(', ')}`, { file, path: where });
+    return dir ? path.resolve(dir, x) : x;
+  };
   if (kind === 'list' || kind === 'repeat') {
-    if (kind === 'list' && Array.isArray(v) && v.length === 0) throw fail('a non-empty list');
-    const list = Array.isArray(v) ? v.map((x, i) => scalar(x, `${at}[${i}]`)) : [scalar(v, at)];
-    return kind === 'list' ? list.join(',') : list;
+    if (Array.isArray(v) && v.length === 0) throw fail('a non-empty list');
+    const list = Array.isArray(v) ? v.map((x, i) => checked(scalar(x, `${at}[${i}]`), `${at}[${i}]`)) : [checked(scalar(v, at), at)];
+    if (kind === 'list') return list.join(',');
+    // A repeatable flag's own parser gathers the values, as for repeated flags on the command line.
+    return option.parseArg ? list.reduce<unknown>((acc, x) => option.parseArg!(x, acc), undefined) : list;
   }
-  const s = scalar(v, at);
-  return dir ? path.resolve(dir, s) : s;
+  return checked(scalar(v, at), at);
 }
 
 /** The parsed options of this module. */

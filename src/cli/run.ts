@@ -27,7 +27,7 @@ import type { DomainEpisodeRecord } from '../run/task-run.js';
 import type { RunSummary } from '../run/summary.js';
 import type { UsageByRole } from '../models/usage.js';
 import { BadInputError } from '../spec/errors.js';
-import { applyRunConfig, parseRunExtras, runExtrasMeta, selectRunTasks, withRunOptions } from './run-options.js';
+import { applyRunConfig, parseRunExtras, runExtrasMeta, selectRunTasks, withConfigBlame, withRunOptions } from './run-options.js';
 
 /** Most trials per task `run` accepts (the episode list is built before the first episode starts). */
 export const MAX_TRIALS = 10_000;
@@ -68,7 +68,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
     .option('--queue-name <name>', 'BullMQ queue of the episodes (the workers use the same)', 'servicegym')
     .option('--rate-limit <calls-per-minute>', 'with --queue: model calls per minute per provider, across all workers')
     .option('--shard <i/N>', 'run only shard i of N of the episodes (deterministic split; needs --run-id); merge the shard stores with merge-shards')
-    .action(async (flags, cmd: Command) => {
+    .action(withConfigBlame(async (flags, cmd: Command) => {
       const { loadDomainAsync } = await import('../domains/catalog.js');
       const { RunStore } = await import('../store/store.js');
       const { episodesPerTrial, excludedLines, runDomainTasks, strictTaskSelection } = await import('../run/task-run.js');
@@ -208,6 +208,6 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
         lock?.release();
         store.close();
       }
-    });
+    }));
   addSurfaceFlags(withRunOptions(run));
 }

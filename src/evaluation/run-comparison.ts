@@ -155,7 +155,10 @@ function taskSets(a: ComparedRun, b: ComparedRun, ka: string[], kb: string[]): R
   const data = (r: ComparedRun) => JSON.stringify([r.domain, r.config?.data ?? null, r.config?.mode ?? null]);
   let reason: string | null = null;
   const named = (r: ComparedRun) => [r.domain ?? '-', r.config?.data, r.config?.mode].filter((x) => x !== undefined && x !== null).join(' ');
-  if (data(a) !== data(b)) reason = `different datasets (A: ${named(a)}; B: ${named(b)})`;
+  // A task run stored before its dataset was recorded (validate runs of earlier versions) cannot be matched: say so.
+  const unrecorded = [a, b].filter((r) => r.kind === 'run' && r.config !== null && r.config.data === undefined && r.config.mode === undefined);
+  if (data(a) !== data(b) && unrecorded.length) reason = `run ${unrecorded.map((r) => r.id).join(' and ')} does not record its dataset (stored by an earlier servicegym; run it again to record it)`;
+  else if (data(a) !== data(b)) reason = `different datasets (A: ${named(a)}; B: ${named(b)})`;
   else if (only_a.length || only_b.length) reason = `different task sets (${common} in common, ${only_a.length} only in A, ${only_b.length} only in B)`;
   return { same: reason === null, reason, common, only_a, only_b };
 }

@@ -250,6 +250,105 @@ describe('config file', () => {
   });
 });
 
+describe('config file: every option of run is a key', () => {
+  it('takes surface, screenshots, run-id and shard from the file, then resume; its values are checked like the flags', async () => {
+    const dir = tmpDir('sg-config-keys-');
+    const cfg = path.join(dir, 'run.json');
+    const common = { 'agent-model': 'mock-agent', 'user-model': 'mock-user', 'base-url': mock.server.url, tasks: 'T01', db: 'store.db', quiet: true };
+    fs.writeFileSync(cfg, JSON.stringify({ ...common, surface: 'api', screenshots: 'user_message', 'run-id': 'from-config', shard: '1/1', json: true }));
+    const r = await cli(['run', '--config', cfg]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out).run_id).toBe('from-config');
+    expect(runRow(path.join(dir, 'store.db')).summary).toMatchObject({ surface: 'api', screenshots: 'user_message', shard: { index: 1, count: 1 } });
+    // resume from the file: nothing left to run, the stored episode is kept.
+    fs.writeFileSync(cfg, JSON.stringify({ ...common, resume: 'from-config', json: true }));
+    const again = await cli(['run', '--config', cfg]);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.out).episodes).toMatchObject([{ task_id: 'T01', kept: true }]);
+    // A flag on the command line wins over the file.
+    fs.writeFileSync(cfg, JSON.stringify({ ...common, screenshots: 'nowhere' }));
+    expect((await cli(['run', '--config', cfg, '--screenshots', 'tool_result', '--run-id', 'cli-wins', '--json'])).code).toBe(0);
+    const st = RunStore.open(path.join(dir, 'store.db'), { readonly: true });
+    try {
+      expect(st.getRun('cli-wins')!.summary).toMatchObject({ screenshots: 'tool_result' });
+    } finally {
+      st.close();
+    }
+    // Values the command refuses are located in the file: file, JSON path, what was expected.
+    const bad = async (extra: Record<string, unknown>) => {
+      fs.writeFileSync(cfg, JSON.stringify({ ...common, ...extra }));
+      const res = await cli(['run', '--config', cfg]);
+      expect(res.code).toBe(2);
+      return res.err;
+    };
+    expect(await bad({ screenshots: 'nowhere' })).toBe(`servicegym: error: ${cfg} at $.screenshots: --screenshots must be tool_result or user_message, got 'nowhere'\n`);
+    expect(await bad({ surface: 'fax' })).toContain(`${cfg} at $.surface: unknown surface 'fax' (known: `);
+    expect(await bad({ 'surface-option': ['format'] })).toContain(`${cfg} at $.surface-option: --surface-option must be key=value, got 'format'`);
+    expect(await bad({ shard: '2/4' })).toContain(`${cfg} at $.shard: --shard needs --run-id NAME`);
+    expect(await bad({ shard: '5/4', 'run-id': 'x' })).toContain(`${cfg} at $.shard: --shard must be i/N with 1 <= i <= N`);
+    expect(await bad({ queue: 'http://127.0.0.1:6379' })).toContain(`${cfg} at $.queue: `);
+    expect(await bad({ trials: 0 })).toContain(`${cfg} at $.trials: --trials must be a whole number from 1 to`);
+    expect(await bad({ resume: 'no-such-run' })).toContain("no run 'no-such-run' in the store");
+    expect(await bad({ 'surface-option': [] })).toContain(`${cfg} at $.surface-option: expected a non-empty list, got a list`);
+    expect(await bad({ 'run-id': true })).toContain(`${cfg} at $.run-id: expected a non-empty string or a number, got a boolean`);
+    expect(await bad({ config: 'other.json' })).toContain("unknown key 'config' (a config file cannot name another one)");
+  });
+
+  it('accepts exactly the options run --help lists (besides --config)', async () => {
+    const help = (await cli(['run', '--help'])).out;
+    const flags = [...help.matchAll(/--([a-z][a-z-]+)/g)].map((m) => m[1]);
+    const dir = tmpDir('sg-config-all-');
+    const cfg = path.join(dir, 'run.json');
+    fs.writeFileSync(cfg, JSON.stringify({ 'agent-model': 'a', 'user-model': 'b', nonsense: 1 }));
+    const err = (await cli(['run', '--config', cfg])).err;
+    const listed = err.slice(err.indexOf('expected one of: ') + 'expected one of: '.length).trim().split(', ');
+    expect(new Set(listed)).toEqual(new Set(flags.filter((f) => f !== 'config' && f !== 'help')));
+    for (const k of ['surface', 'surface-option', 'screenshots', 'run-id', 'resume', 'queue', 'queue-name', 'rate-limit', 'shard']) expect(listed).toContain(k);
+  });
+});
+
+describe('compare: a run against a validate of the same dataset', () => {
+  it('both record the dataset, so compare needs no --force; an old validate run without it is named', async () => {
+    const dir = tmpDir('sg-compare-run-validate-');
+    const db = dbIn(dir);
+    const r = await cli([...base(), '--tasks', 'T01', '--db', db, '--run-id', 'llm-T01', '--json']);
+    expect(r.code).toBe(0);
+    const v = await cli(['validate', '--tasks', 'T01', '--db', db, '-q', '--json']);
+    expect(v.code).toBe(0);
+    const validateId = JSON.parse(v.out).run_id;
+    const store = RunStore.open(db);
+    try {
+      expect(store.getRun(validateId)!.summary).toMatchObject({ data: 'builtin', mode: 'servicegym', task_ids: 'T01', surface: 'api', strict: false, agent_model: 'oracle' });
+      expect(store.getRun('llm-T01')!.summary).toMatchObject({ data: 'builtin', mode: 'servicegym' });
+    } finally {
+      store.close();
+    }
+    const c = await cli(['compare', 'llm-T01', validateId, '--db', db]);
+    expect(c.err).toBe('');
+    expect(c.code).toBe(0);
+    expect(c.out).toContain('task sets: the same 1 tasks');
+    // A validate run stored by an earlier version (no data or mode in its summary) still loads: compare names it, --force compares.
+    const w = RunStore.open(db);
+    try {
+      const old = w.getRun(validateId)!;
+      const { data: _d, mode: _m, ...summary } = old.summary as Record<string, unknown>;
+      w.saveRun({ ...old, id: validateId, summary });
+    } finally {
+      w.close();
+    }
+    const refused = await cli(['compare', 'llm-T01', validateId, '--db', db]);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain(`run ${validateId} does not record its dataset (stored by an earlier servicegym; run it again to record it)`);
+    expect((await cli(['compare', 'llm-T01', validateId, '--db', db, '--force'])).code).toBe(0);
+    const reader = RunStore.open(db, { readonly: true });
+    try {
+      expect(listRunItems(reader).map((x) => x.id).sort()).toEqual(['llm-T01', validateId].sort());
+    } finally {
+      reader.close();
+    }
+  });
+});
+
 describe('CLI habits', () => {
   it('--version prints the package version', async () => {
     const r = await cli(['--version']);

@@ -69,7 +69,7 @@ export async function storeScriptedRun(opts: ScriptedRunOptions): Promise<RunSum
     name: opts.name,
     domain: loaded.domain.name,
     created_at: opts.createdAt,
-    summary: { agent_model: opts.agentModel ?? 'scripted', user_model: 'scripted', trials: opts.trials, ...result.summary, tasks: opts.tasks.length, usage: result.usage },
+    summary: { agent_model: opts.agentModel ?? 'scripted', user_model: 'scripted', trials: opts.trials, data: loaded.source, mode: loaded.mode, ...result.summary, tasks: opts.tasks.length, usage: result.usage },
     record: null,
   });
   return result.summary;
