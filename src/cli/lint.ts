@@ -2,7 +2,7 @@
  * `servicegym lint [--domain retail] [--data-dir DIR] [--json] [-v]`: the dataset's data lints
  * (`src/evaluation/lint.ts`) — reward-basis groups, NL assertions, `communicate_info` or gold
  * actions the reward no longer counts, transfers it does not check, gold actions failing in the
- * gold replay, known-bad tasks with reasons. Exit 0 (a lint describes the data; it is no failure).
+ * gold replay, known-bad tasks with reasons; `--strict` says what strict evaluation counts. Exit 0 (a lint describes the data; it is no failure).
  */
 import type { Command } from 'commander';
 
@@ -16,6 +16,7 @@ export function registerLint(program: Command, setExit: (code: number) => void):
     .option('--policy-variant <name>', "a policy variant of the domain (telecom: workflow)")
     .option('--solo', "tau2's solo mode (telecom): lints what a solo agent can know")
     .option('--tasks <ids>', 'comma-separated task ids (default: all)')
+    .option('--strict', 'describe strict evaluation (ACTION in every reward basis, transfers checked), as validate --strict and run --strict score')
     .option('-v, --verbose', 'print every per-task detail')
     .option('--json', 'print the report as JSON')
     .action(async (flags) => {
@@ -24,7 +25,7 @@ export function registerLint(program: Command, setExit: (code: number) => void):
       const { selectTasks } = await import('../run/task-run.js');
       const loaded = await loadDomainAsync(flags.domain, { dataDir: flags.dataDir, policy: flags.policyVariant, solo: flags.solo === true });
       const tasks = selectTasks(loaded, flags.tasks?.split(',').map((s: string) => s.trim()).filter(Boolean));
-      const report = await lintDataset(loaded, { tasks });
+      const report = await lintDataset(loaded, { tasks, strict: flags.strict === true });
       process.stdout.write(flags.json ? JSON.stringify(report, null, 2) + '\n' : formatLintReport(report, flags.verbose === true) + '\n');
       setExit(0);
     });

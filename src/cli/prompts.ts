@@ -5,7 +5,9 @@
  * each with its own results: the rollouts its run played with that prompt (episodes labelled by
  * the version) and how many succeeded — per version, never one pooled reward for the run.
  */
+import fs from 'node:fs';
 import type { Command } from 'commander';
+import { BadInputError } from '../spec/errors.js';
 import { DEFAULT_STORE_PATH } from '../store/paths.js';
 import type { RunStore } from '../store/store.js';
 import { promptVersions, type ReleaseEntry } from '../release/lifecycle.js';
@@ -51,6 +53,9 @@ export function registerPrompts(program: Command, setExit: (code: number) => voi
     .action(async (flags) => {
       // SQLite loads when the command runs, not for `--help` or other commands.
       const { RunStore } = await import('../store/store.js');
+      if (!fs.existsSync(flags.db)) {
+        throw new BadInputError(`no run store here; prompt versions are stored by \`servicegym optimize CONFIG\` (into the config's "store", else ${DEFAULT_STORE_PATH}, or its --db PATH) and updated by \`canary\`: run optimize first, or give --db the store it wrote`, { file: flags.db });
+      }
       const store = RunStore.open(flags.db, { readonly: true });
       try {
         const versions = promptVersions(storedReleases(store)).map((v) => ({ ...v, results: versionResults(store, v.run_id, v.version) }));

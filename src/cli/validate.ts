@@ -46,7 +46,7 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
     .option('--solo', "tau2's solo mode (telecom): no customer; the agent gets the task's ticket and both tool sets")
     .option('--tasks <ids>', 'comma-separated task ids (default: all)')
     .option('--personas <ids>', `run every task once per scripted persona, e.g. impatient,vague,contradictory,off-policy (known: ${Object.keys(PERSONAS).join(', ')})`)
-    .option('--judge-model <name>', 'judge NL assertions with this model (live; needs SERVICEGYM_API_KEY)')
+    .option('--judge-model <name>', 'judge NL assertions with this model (live, at SERVICEGYM_BASE_URL or OPENAI_BASE_URL, default https://api.openai.com/v1; the key from SERVICEGYM_API_KEY or OPENAI_API_KEY, none for a loopback base URL such as http://127.0.0.1:8000/v1)')
     .option('--strict', "strict evaluation: ACTION in every reward basis, a transfer must be a real call; the dataset's known-bad tasks are left out and listed")
     .option('-j, --concurrency <n>', 'episodes at once', '8')
     .option('--json', 'print the results as JSON')
@@ -69,7 +69,7 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
       const { tasks: selected, excluded } = strictTaskSelection(loaded, selectTasks(loaded, flags.tasks?.split(',').map((s: string) => s.trim()).filter(Boolean)), strict);
       const tasks = tasksOnSurface(loaded, selected, surface, flags.tasks !== undefined);
       checkGoldTools(loaded, tasks, flags.dataDir);
-      const lint = await lintDataset(loaded, { tasks });
+      const lint = await lintDataset(loaded, { tasks, strict });
       const personas = flags.personas !== undefined ? parsePersonas(flags.personas) : undefined;
       const judge = flags.judgeModel ? await judgeModel(flags.judgeModel) : undefined;
       const runId = `validate-${flags.domain}-${loaded.mode}-${sha256Hex(tasks.map((t) => t.id).join(',') + (personas ? `|${personas.join(',')}` : '') + (strict ? '|strict' : '') + (surface.name !== 'api' ? `|${surface.name}` : '')).slice(0, 8)}`;

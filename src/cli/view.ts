@@ -4,14 +4,18 @@
  * `servicegym view --export DIR`: writes the viewer and every run into DIR as a static site that
  * opens from the file system, with no server and no network.
  *
- * The store is checked before anything starts: a missing, locked, foreign or other-schema store
- * exits 2 with the store's message. The server and the exporter are loaded only when this
+ * The store is checked before anything starts: a missing store exits 2 naming the commands that
+ * write one; a locked, foreign or other-schema store exits 2 with the store's message. The server and the exporter are loaded only when this
  * command runs, so other commands start without them.
  */
+import fs from 'node:fs';
 import type { Command } from 'commander';
 import { DEFAULT_STORE_PATH } from '../store/paths.js';
 import { BadInputError } from '../spec/errors.js';
 import { DEFAULT_VIEWER_HOST, DEFAULT_VIEWER_PORT } from '../viewer/defaults.js';
+
+/** The commands whose runs the viewer shows (each stores what it ran). */
+const STORE_WRITERS = '`servicegym run`, `validate`, `replay`, `campaign`, `optimize` and `import tau2-results`';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -51,6 +55,7 @@ export function registerView(program: Command, setExit: (code: number) => void):
       const { progressLogger } = await import('./output.js');
       const log = progressLogger(flags.quiet);
       const port = parsePort(flags.port);
+      if (!fs.existsSync(flags.db)) throw new BadInputError(`no run store here; ${STORE_WRITERS} write one (into ${DEFAULT_STORE_PATH}, or the --db PATH they are given): run one of them first, or give --db the store they wrote`, { file: flags.db });
       RunStore.open(flags.db, { readonly: true }).close();
       if (flags.force && flags.export === undefined) throw new BadInputError('--force goes with --export DIR');
       if (flags.export !== undefined) {

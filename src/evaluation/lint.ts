@@ -9,7 +9,7 @@
 import type { LoadedDomain } from '../spec/domain.js';
 import type { RewardBasis, Task } from '../spec/task.js';
 import { replayGold } from './gold.js';
-import { STRICT_TRANSFER_TOOLS } from './strict.js';
+import { STRICT_TRANSFER_TOOLS, strictBasis } from './strict.js';
 
 /** One lint rule's finding. `level`: `info` describes the data; `warn` means some reward can mislead. */
 export interface LintFinding {
@@ -28,6 +28,8 @@ export interface LintReport {
   mode: string;
   source: string;
   tasks: number;
+  /** Present when the report describes strict evaluation (`--strict`: ACTION in every reward basis). */
+  strict?: true;
   findings: LintFinding[];
 }
 
@@ -35,10 +37,10 @@ const plural = (n: number, w = 'task') => `${n} ${w}${n === 1 ? '' : 's'}`;
 const basisOf = (t: Task): RewardBasis[] => t.evaluation_criteria?.reward_basis ?? [];
 const has = (t: Task, b: RewardBasis) => basisOf(t).includes(b);
 
-function basisFindings(tasks: readonly Task[]): LintFinding[] {
+function basisFindings(tasks: readonly Task[], strict: boolean): LintFinding[] {
   const groups = new Map<string, string[]>();
   for (const t of tasks) {
-    const key = `[${basisOf(t).join(', ')}]`;
+    const key = `[${(strict ? strictBasis(basisOf(t)) : basisOf(t)).join(', ')}]`;
     groups.set(key, [...(groups.get(key) ?? []), t.id]);
   }
   return [...groups.entries()]
@@ -46,7 +48,7 @@ function basisFindings(tasks: readonly Task[]): LintFinding[] {
     .map(([key, ids]) => ({ rule: 'reward_basis', level: 'info' as const, summary: `${plural(ids.length)} on ${key}`, task_ids: ids }));
 }
 
-function criteriaFindings(tasks: readonly Task[], transferTools: readonly string[]): LintFinding[] {
+function criteriaFindings(tasks: readonly Task[], transferTools: readonly string[], strict: boolean): LintFinding[] {
   const out: LintFinding[] = [];
   const add = (rule: string, level: 'info' | 'warn', text: (n: number) => string, pick: (t: Task) => boolean) => {
     const ids = tasks.filter(pick).map((t) => t.id);
@@ -58,8 +60,16 @@ function criteriaFindings(tasks: readonly Task[], transferTools: readonly string
   add('nl_assertions', 'info', (n) => `${plural(n)} with NL assertions (judged only with --judge-model)`, (t) => nl(t) && has(t, 'NL_ASSERTION'));
   add('nl_assertions_not_counted', 'warn', (n) => `${plural(n)} with NL assertions not counted (NL_ASSERTION not in reward_basis)`, (t) => nl(t) && !has(t, 'NL_ASSERTION'));
   add('communicate_info_not_counted', 'warn', (n) => `${plural(n)} with communicate_info no longer counted (COMMUNICATE not in reward_basis)`, (t) => ci(t) && !has(t, 'COMMUNICATE'));
-  add('actions_not_counted', 'info', (n) => `${plural(n)} with gold actions not counted (ACTION not in reward_basis; --strict counts them)`, (t) => actions(t).length > 0 && !has(t, 'ACTION'));
-  add('transfer_not_checked', 'warn', (n) => `${plural(n)} whose gold requires a transfer the reward does not check (an agent that only says it transfers passes; --strict checks it)`, (t) => !has(t, 'ACTION') && actions(t).some((a) => transferTools.includes(a.name)));
+  const uncountedActions = (t: Task) => actions(t).length > 0 && !has(t, 'ACTION');
+  const uncheckedTransfer = (t: Task) => !has(t, 'ACTION') && actions(t).some((a) => transferTools.includes(a.name));
+  if (strict) {
+    // Strict evaluation adds ACTION to every basis (src/evaluation/strict.ts): say what that counts.
+    add('actions_counted_strict', 'info', (n) => `${plural(n)} whose gold actions count only under --strict (ACTION added to their reward_basis)`, uncountedActions);
+    add('transfer_checked_strict', 'info', (n) => `${plural(n)} whose gold transfer --strict checks (a real transfer call is required; an agent that only says it transfers scores 0)`, uncheckedTransfer);
+  } else {
+    add('actions_not_counted', 'info', (n) => `${plural(n)} with gold actions not counted (ACTION not in reward_basis; --strict counts them)`, uncountedActions);
+    add('transfer_not_checked', 'warn', (n) => `${plural(n)} whose gold requires a transfer the reward does not check (an agent that only says it transfers passes; --strict checks it)`, uncheckedTransfer);
+  }
   return out;
 }
 
@@ -95,21 +105,24 @@ function knownBadFindings(loaded: LoadedDomain<any>): LintFinding[] {
 /**
  * Lints the dataset's tasks (default: all of `loaded.tasks`): reward-basis groups, NL assertions,
  * uncounted `communicate_info` / NL assertions / gold actions, unchecked transfers, failing gold
- * actions, known-bad tasks. `transferTools` names the transfer tools (default tau2's).
+ * actions, known-bad tasks. `transferTools` names the transfer tools (default tau2's). With
+ * `strict` the report describes strict evaluation: the basis groups include ACTION, and the gold
+ * actions and transfers the declared basis leaves out are reported as what `--strict` counts.
  */
-export async function lintDataset(loaded: LoadedDomain<any>, opts: { tasks?: readonly Task[]; transferTools?: readonly string[] } = {}): Promise<LintReport> {
+export async function lintDataset(loaded: LoadedDomain<any>, opts: { tasks?: readonly Task[]; transferTools?: readonly string[]; strict?: boolean } = {}): Promise<LintReport> {
   const tasks = opts.tasks ?? loaded.tasks;
-  const findings = [...basisFindings(tasks), ...criteriaFindings(tasks, opts.transferTools ?? STRICT_TRANSFER_TOOLS)];
+  const strict = opts.strict === true;
+  const findings = [...basisFindings(tasks, strict), ...criteriaFindings(tasks, opts.transferTools ?? STRICT_TRANSFER_TOOLS, strict)];
   const gold = await goldErrorFinding(loaded, tasks);
   if (gold) findings.push(gold);
   findings.push(...knownBadFindings(loaded));
   findings.push(...(loaded.lints?.(tasks) ?? []));
-  return { domain: loaded.domain.name, mode: loaded.mode, source: loaded.source, tasks: tasks.length, findings };
+  return { domain: loaded.domain.name, mode: loaded.mode, source: loaded.source, tasks: tasks.length, ...(strict ? { strict: true as const } : {}), findings };
 }
 
 /** The report as text: a header, then one line per finding with its task ids (and details when `verbose`). */
 export function formatLintReport(r: LintReport, verbose = false): string {
-  const lines = [`lint: ${r.domain} (${r.mode} dataset, ${r.source}): ${plural(r.tasks)}`];
+  const lines = [`lint: ${r.domain} (${r.mode} dataset, ${r.source}): ${plural(r.tasks)}${r.strict ? ' (strict: ACTION counted in every reward)' : ''}`];
   for (const f of r.findings) {
     const ids = f.task_ids.length > 20 ? `${f.task_ids.slice(0, 20).join(', ')}, …` : f.task_ids.join(', ');
     lines.push(`  ${f.level === 'warn' ? '!' : '-'} ${f.summary}: ${ids}`);

@@ -113,4 +113,43 @@ describe('README: try it with your own model', () => {
     }
     expect(await exited).toBe(0);
   });
+
+  it("the mock server example runs as given and replies in the shapes the README names", { timeout: 60_000 }, async () => {
+    const text = section('Try it with your own model');
+    const blocks = [...text.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1].replace(/^ {3}/gm, ''));
+    expect(blocks).toHaveLength(1);
+    const dir = tmpDir('sg-readme-mock-');
+    onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
+    // The example as a user saves it, pointed at this checkout's source and a free port.
+    const source = pathToFileURL(path.join(ROOT, 'src', 'models', 'mock-server.ts')).href;
+    expect(blocks[0]).toContain("from './dist/models/mock-server.js'");
+    expect(blocks[0]).toContain('port: 8000,');
+    fs.writeFileSync(path.join(dir, 'mock-model.mjs'), blocks[0].replace('./dist/models/mock-server.js', source).replace('port: 8000,', 'port: 0,'));
+    const tsx = pathToFileURL(path.join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+    const child = spawn(process.execPath, ['--import', tsx, 'mock-model.mjs'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    onTestFinished(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    });
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (d) => (err += String(d)));
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (d) => {
+        out += String(d);
+        const m = /^(http:\/\/127\.0\.0\.1:\d+\/v1)$/m.exec(out);
+        if (m) resolve(m[1]);
+      });
+      child.on('exit', (code) => reject(new Error(`the example exited ${code}: ${out}${err}`)));
+    });
+    const chat = async (body: unknown) => (await (await fetch(`${url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()) as any;
+    const tools = [{ type: 'function', function: { name: 'get_reservation_details', parameters: { type: 'object' } } }];
+    const first = await chat({ model: 'm', messages: [{ role: 'system', content: 'policy' }, { role: 'user', content: 'hi' }], tools });
+    expect(first.choices[0].finish_reason).toBe('tool_calls');
+    expect(first.choices[0].message.tool_calls[0].function).toEqual({ name: 'get_reservation_details', arguments: '{"reservation_id":"8KQ2ZD"}' });
+    const answer = await chat({ model: 'm', messages: [{ role: 'user', content: 'hi' }, first.choices[0].message, { role: 'tool', tool_call_id: first.choices[0].message.tool_calls[0].id, content: '{}' }], tools });
+    expect(answer.choices[0].message.content).toBe('Reservation 8KQ2ZD is basic economy, which cannot be changed.');
+    const user = await chat({ model: 'm', messages: [{ role: 'system', content: 'you are the customer' }, { role: 'user', content: 'Hello, how can I help?' }] });
+    expect(user.choices[0]).toMatchObject({ finish_reason: 'stop', message: { role: 'assistant', content: 'Please move reservation 8KQ2ZD to 2026-10-21.' } });
+    child.kill('SIGTERM');
+  });
 });

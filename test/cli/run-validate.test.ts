@@ -10,6 +10,7 @@ import { main } from '../../src/cli/main.js';
 import { startTwoRoleMock, last, type TwoRoleMock } from '../support/two-role-mock.js';
 import { HAS_SHARED, SHARED, tmpDir } from '../support/paths.js';
 import { runCli } from '../support/cli.js';
+import { startMockServer } from '../../src/models/mock-server.js';
 
 const KEY = 'test-fake-key-DO-NOT-LOG-7171';
 
@@ -30,6 +31,32 @@ describe('validate', () => {
     const plain = await cli(['validate', '--domain', 'gds', '--no-store', '-q', '--tasks', 'T12']);
     expect(plain.out).toMatch(/^validate: 1\/1 tasks score reward 1 and partial 100%/m);
     expect(plain.out).not.toMatch(/^strict:/m);
+  });
+
+  it('--judge-model needs a key only for a base URL that is not loopback, as its help says', async () => {
+    const saved = ['SERVICEGYM_API_KEY', 'OPENAI_API_KEY', 'SERVICEGYM_BASE_URL', 'OPENAI_BASE_URL'].map((k) => [k, process.env[k]] as const);
+    for (const [k] of saved) delete process.env[k];
+    try {
+      const help = (await cli(['validate', '--help'])).out.replace(/\s+/g, ' ');
+      expect(help).toContain('the key from SERVICEGYM_API_KEY or OPENAI_API_KEY, none for a loopback base URL');
+      process.env.SERVICEGYM_BASE_URL = 'https://models.example.com/v1';
+      const remote = await cli(['validate', '--no-store', '-q', '--tasks', 'T01', '--judge-model', 'judge']);
+      expect(remote.code).toBe(2);
+      expect(remote.err).toContain('no API key');
+      // A loopback judge gets called with no key (and no Authorization header).
+      const judge = await startMockServer({ handler: () => ({ content: '{"verdicts": []}' }) });
+      try {
+        process.env.SERVICEGYM_BASE_URL = judge.url;
+        const local = await cli(['validate', '--no-store', '-q', '--tasks', 'T01', '--judge-model', 'judge']);
+        expect(local.err).not.toContain('no API key');
+        expect(judge.requests.length).toBeGreaterThan(0);
+        expect(judge.requests.every((r) => r.headers.authorization === undefined && r.body.model === 'judge')).toBe(true);
+      } finally {
+        await judge.close();
+      }
+    } finally {
+      for (const [k, v] of saved) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+    }
   });
 
   it('reports an unknown task id as bad input', async () => {

@@ -38,3 +38,24 @@ describe.skipIf(!HAS_SHARED)('lint and --strict on tau2 retail', () => {
     expect(j.tasks.map((t: any) => [t.task_id, t.reward])).toEqual([['50', 1]]);
   });
 });
+
+describe('the lint report says what --strict counts', () => {
+  it('lint --strict and validate --strict count gold actions instead of calling them "not counted"', async () => {
+    const plain = await cli(['lint', '--domain', 'airline']);
+    expect(plain.out).toContain('5 tasks with gold actions not counted (ACTION not in reward_basis; --strict counts them): T01, T02, T03, T15, T17');
+    expect(plain.out).toContain('3 tasks on [DB]: T01, T03, T17');
+    const strict = await cli(['lint', '--domain', 'airline', '--strict']);
+    expect(strict.code).toBe(0);
+    expect(strict.out).toContain('lint: airline (servicegym dataset, builtin): 5 tasks (strict: ACTION counted in every reward)');
+    expect(strict.out).toContain('3 tasks on [DB, ACTION]: T01, T03, T17');
+    expect(strict.out).toContain('5 tasks whose gold actions count only under --strict (ACTION added to their reward_basis): T01, T02, T03, T15, T17');
+    expect(strict.out).not.toContain('not counted (ACTION');
+    const v = await cli(['validate', '--no-store', '-q', '--strict', '--domain', 'airline', '--tasks', 'T01']);
+    expect(v.out).toContain('1 task whose gold actions count only under --strict (ACTION added to their reward_basis): T01');
+    expect(v.out).not.toContain('gold actions not counted');
+    const j = JSON.parse((await cli(['lint', '--domain', 'airline', '--strict', '--json'])).out);
+    expect(j.strict).toBe(true);
+    expect(j.findings.map((f: any) => f.rule)).toContain('actions_counted_strict');
+    expect(j.findings.map((f: any) => f.rule)).not.toContain('actions_not_counted');
+  });
+});

@@ -33,11 +33,14 @@ afterEach(() => {
 });
 
 describe('servicegym view', () => {
-  it('exits 2 with the store message when the store is missing', async () => {
+  it('exits 2 naming what writes a store when the store is missing (view: the commands that store runs; prompts: optimize)', async () => {
     const missing = path.join(tmpDir('sg-view-none-'), 'none.db');
     const r = await cli(['view', '--db', missing]);
     expect(r.code).toBe(2);
-    expect(r.err).toBe(`servicegym: error: ${missing}: no servicegym store exists at this path; any servicegym command run with \`--db PATH\` creates it\n`);
+    expect(r.err).toBe(`servicegym: error: ${missing}: no run store here; \`servicegym run\`, \`validate\`, \`replay\`, \`campaign\`, \`optimize\` and \`import tau2-results\` write one (into .servicegym/servicegym.db, or the --db PATH they are given): run one of them first, or give --db the store they wrote\n`);
+    const p = await cli(['prompts', '--db', missing]);
+    expect(p.code).toBe(2);
+    expect(p.err).toBe(`servicegym: error: ${missing}: no run store here; prompt versions are stored by \`servicegym optimize CONFIG\` (into the config's "store", else .servicegym/servicegym.db, or its --db PATH) and updated by \`canary\`: run optimize first, or give --db the store it wrote\n`);
   });
 
   it('exits 2 when the store is from an older schema', async () => {
