@@ -46,7 +46,7 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
     .option('--solo', "tau2's solo mode (telecom): no customer; the agent gets the task's ticket and both tool sets")
     .option('--tasks <ids>', 'comma-separated task ids (default: all)')
     .option('--personas <ids>', `run every task once per scripted persona, e.g. impatient,vague,contradictory,off-policy (known: ${Object.keys(PERSONAS).join(', ')})`)
-    .option('--judge-model <name>', 'judge NL assertions with this model (live, at SERVICEGYM_BASE_URL or OPENAI_BASE_URL, default https://api.openai.com/v1; the key from SERVICEGYM_API_KEY or OPENAI_API_KEY, none for a loopback base URL such as http://127.0.0.1:8000/v1)')
+    .option('--judge-model <name>', 'judge NL assertions with this model (live, at SERVICEGYM_BASE_URL or OPENAI_BASE_URL, else the default base URL; the key from SERVICEGYM_API_KEY or OPENAI_API_KEY, none for a loopback base URL such as http://127.0.0.1:8000/v1)')
     .option('--strict', "strict evaluation: ACTION in every reward basis, a transfer must be a real call; the dataset's known-bad tasks are left out and listed")
     .option('-j, --concurrency <n>', 'episodes at once', '8')
     .option('--json', 'print the results as JSON')
