@@ -5,6 +5,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     pool: 'forks',
     testTimeout: 30_000,
+    // Every run-log record a test run builds is checked against the schema before it is stored (src/store/run-log.ts).
+    env: { SERVICEGYM_CHECK_RECORDS: '1' },
     // Polls (browser pages, background servers) get room on a loaded machine.
     expect: { poll: { timeout: 10_000 } },
   },

@@ -35,10 +35,15 @@ export function modelPin(kind: string, model: { model: string; provider: string 
   return { kind, model: model.model, provider: model.provider, prompt_sha256: null, temperature: temperature ?? null };
 }
 
-/** The evaluation as the record keeps it (judge receipts dropped: they are stored with the run). */
+/** The evaluation as the record keeps it (judge receipts dropped: they are stored with the run); a JSON copy. */
 export function taskEvaluationRecord(ev: TaskEvaluation): EvaluationRecord {
+  return JSON.parse(JSON.stringify(evaluationRecordOf(ev))) as EvaluationRecord;
+}
+
+/** {@link taskEvaluationRecord} without the copy (its values shared with `ev`). */
+function evaluationRecordOf(ev: TaskEvaluation): EvaluationRecord {
   const { receipts: _r, ...rest } = ev;
-  return JSON.parse(JSON.stringify({ kind: 'task', ...rest })) as EvaluationRecord;
+  return { kind: 'task', ...rest } as EvaluationRecord;
 }
 
 /** Usage per role of an evaluation's judge calls (from its receipts); undefined when it made none. */
@@ -100,10 +105,14 @@ function turnsOf(messages: readonly RunLogMessage[], receipts: EpisodeResult<unk
   return turns.length ? { turns } : {};
 }
 
-/** The run-log record of one task episode. */
+/**
+ * The run-log record of one task episode. It shares the episode's messages, action log and
+ * evaluation (no copy: they are not changed once the episode is over), so it is a JSON value only
+ * as serialized: store it (the run store writes its JSON text) or copy it before changing it.
+ */
 export async function taskEpisodeLog<S>(input: TaskEpisodeLogInput<S>): Promise<EpisodeRunLog> {
   const ep = input.episode;
-  const messages = JSON.parse(JSON.stringify(ep.messages)) as RunLogMessage[];
+  const messages = ep.messages as RunLogMessage[];
   const toolCalls: ToolCallRecord[] = ep.toolLog.map((t) => toolCallRecord(t));
   const system = messages[0]?.role === 'system' && typeof messages[0].content === 'string' ? sha256Hex(messages[0].content) : null;
   const usage = JSON.parse(JSON.stringify(ep.usage)) as EpisodeRunLog['usage'];
@@ -124,7 +133,7 @@ export async function taskEpisodeLog<S>(input: TaskEpisodeLogInput<S>): Promise<
     seeds: { episode: null, now: input.env.now, id_seed: input.env.idSeed ?? '' },
     messages,
     tool_calls: toolCalls,
-    action_log: JSON.parse(JSON.stringify(ep.actionLog)),
+    action_log: ep.actionLog as EpisodeRunLog['action_log'],
     ...(await states(input)),
     termination: {
       reason: ep.termination,
@@ -134,7 +143,7 @@ export async function taskEpisodeLog<S>(input: TaskEpisodeLogInput<S>): Promise<
       infra_error: input.infraError ?? null,
       harness_error: input.harnessError ?? null,
     },
-    evaluation: input.evaluation ? taskEvaluationRecord(input.evaluation) : null,
+    evaluation: input.evaluation ? evaluationRecordOf(input.evaluation) : null,
     evaluation_error: input.evaluationError ?? null,
     usage,
     ...(evaluationUsage(input.evaluation) ? { evaluation_usage: evaluationUsage(input.evaluation) } : {}),

@@ -46,13 +46,36 @@ export function writeEpisodeLogs(store: RunStore, runId: string, records: readon
 }
 
 /**
- * {@link writeEpisodeLogs}, batched: the records are checked now and queued in the store
+ * Whether every record {@link queueEpisodeLogs} is given is checked against the schema: set
+ * `SERVICEGYM_CHECK_RECORDS=1` (the test suite does); otherwise the first record of each run in
+ * each store is.
+ */
+const CHECK_EVERY_RECORD = process.env.SERVICEGYM_CHECK_RECORDS === '1';
+const checkedRuns = new WeakMap<RunStore, Set<string>>();
+
+/** Whether `runId`'s next record in `store` is to be checked (see {@link CHECK_EVERY_RECORD}). */
+function toCheck(store: RunStore, runId: string): boolean {
+  if (CHECK_EVERY_RECORD) return true;
+  let runs = checkedRuns.get(store);
+  if (!runs) checkedRuns.set(store, (runs = new Set()));
+  if (runs.has(runId)) return false;
+  runs.add(runId);
+  return true;
+}
+
+/**
+ * {@link writeEpisodeLogs} for records servicegym built itself (`taskEpisodeLog` in src/run/episode-log.ts, typed by
+ * the schema), batched: the records are serialized now and queued in the store
  * ({@link RunStore.queueEpisodes}), written within 20 ms together with other queued episodes and
  * receipts, and before any read of the store's episodes. For a run's stream of finished episodes.
- * @throws BadInputError for a record that does not fit the schema (nothing is queued) or a locked store.
+ * Stored as built (no copy): the schema check — of their stored JSON form — is made on the first
+ * record of each run, or on every record with `SERVICEGYM_CHECK_RECORDS=1` (tests, debugging); a
+ * record read from a file or a user goes through {@link writeEpisodeLogs}, which checks every one.
+ * @throws BadInputError for a checked record that does not fit the schema (nothing is queued) or a locked store.
  */
 export function queueEpisodeLogs(store: RunStore, runId: string, records: readonly EpisodeRunLog[]): void {
-  store.queueEpisodes(records.map((r) => episodeRowOf(runId, parseEpisodeLog(r, { runId, episodeId: r.episode_id }))));
+  for (const r of records) if (toCheck(store, runId)) parseEpisodeLog(JSON.parse(JSON.stringify(r)), { runId, episodeId: r.episode_id });
+  store.queueEpisodes(records.map((r) => episodeRowOf(runId, r)));
 }
 
 /** A stored episode: the row's indexed columns and its record. */

@@ -4,14 +4,14 @@
  * code: a validate run, a faulty scripted run and campaign cases) is migrated in place or, opened
  * read-only, refused with a message that says how to migrate it.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { RunStore } from '../../src/store/store.js';
 import { SCHEMA_V2_DDL } from '../../src/store/migrate-v2.js';
-import { readEpisodeLogs, writeEpisodeLogs } from '../../src/store/run-log.js';
+import { queueEpisodeLogs, readEpisodeLogs, writeEpisodeLogs } from '../../src/store/run-log.js';
 import { BadInputError } from '../../src/spec/errors.js';
 import { episodePayload, runDetail } from '../../src/viewer/queries.js';
 
@@ -106,6 +106,33 @@ describe('the one writer', () => {
       expect(() => writeEpisodeLogs(store, 'x', [other, bad])).toThrow("at $.termination.reason: episode bad of run x is not a run-log record: Invalid input: expected string, received number");
       expect(readEpisodeLogs(store, 'x')).toEqual([]);
     } finally {
+      store.close();
+    }
+  });
+
+  it('queues records servicegym built, checking the first of each run (every one in tests) on its stored JSON form', async () => {
+    const file = v1Store();
+    const store = RunStore.open(file);
+    try {
+      const [good] = readEpisodeLogs(store, 'scripted-airline-faulty');
+      const bad = (id: string) => ({ ...good.record, episode_id: id, termination: { ...good.record.termination, reason: 7 } }) as never;
+      // The test suite sets SERVICEGYM_CHECK_RECORDS=1: every record is checked.
+      expect(process.env.SERVICEGYM_CHECK_RECORDS).toBe('1');
+      expect(() => queueEpisodeLogs(store, 'q', [{ ...good.record, episode_id: 'a' }, bad('b')])).toThrow('episode b of run q is not a run-log record');
+      expect(readEpisodeLogs(store, 'q')).toEqual([]);
+      // Without it, only the first record of each run (per store) is checked.
+      vi.stubEnv('SERVICEGYM_CHECK_RECORDS', '');
+      vi.resetModules();
+      const fresh = await import('../../src/store/run-log.js');
+      expect(() => fresh.queueEpisodeLogs(store, 'r', [bad('first')])).toThrow('episode first of run r is not a run-log record');
+      expect(() => fresh.queueEpisodeLogs(store, 'r', [bad('later')])).not.toThrow();
+      fresh.queueEpisodeLogs(store, 'r', [{ ...good.record, episode_id: 'ok', messages: [...good.record.messages, { role: 'user', content: undefined }] } as never]);
+      expect(() => fresh.queueEpisodeLogs(store, 's', [bad('first-of-s')])).toThrow('episode first-of-s of run s');
+      // stored as built: its JSON text (the undefined content left out, as JSON does)
+      const row = store.getEpisode('r', 'ok')!;
+      expect(JSON.stringify(row.result)).toBe(JSON.stringify({ ...good.record, episode_id: 'ok', messages: [...good.record.messages, { role: 'user' }] }));
+    } finally {
+      vi.unstubAllEnvs();
       store.close();
     }
   });
