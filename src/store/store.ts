@@ -443,7 +443,13 @@ export class RunStore {
        FROM episodes WHERE run_id = ? ORDER BY rowid` + (limit === undefined ? '' : ' LIMIT ?');
     const params: unknown[] = [...names.map((n) => extract[n]), runId, ...(limit === undefined ? [] : [limit])];
     this.flushQueues();
-    const rows = this.guard(() => this.prep(sql).all(...params) as Record<string, unknown>[]);
+    const rows = this.guard(() => {
+      try {
+        return this.prep(sql).all(...params) as Record<string, unknown>[];
+      } catch (err) {
+        throw this.malformedResult(err, runId);
+      }
+    });
     return rows.map((r) => {
       const extracted: Record<string, unknown> = {};
       names.forEach((n, i) => {
@@ -462,6 +468,23 @@ export class RunStore {
         extracted,
       };
     });
+  }
+
+  /**
+   * SQLite's `->` on a result whose bytes were damaged fails with "malformed JSON" (a plain
+   * SQLITE_ERROR): that is a corrupt store, reported like {@link fromJson} does, naming the first
+   * such episode of the run. Any other error is returned as it is.
+   */
+  private malformedResult(err: unknown, runId: string): unknown {
+    if (!(err instanceof Database.SqliteError) || err.message !== 'malformed JSON') return err;
+    const bad = this.prep('SELECT episode_id, result FROM episodes WHERE run_id = ? AND NOT json_valid(result) ORDER BY rowid LIMIT 1').get(runId) as { episode_id: string; result: string } | undefined;
+    if (!bad) return err;
+    try {
+      fromJson(bad.result, this.file, () => `episodes.result of episode '${bad.episode_id}' of run '${runId}'`);
+    } catch (corrupt) {
+      return corrupt;
+    }
+    return err;
   }
 
   /**

@@ -154,6 +154,10 @@ describe('a damaged store', () => {
       expect(err.message).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: this servicegym store is corrupt: episodes\\.result of episode 'e150' of run 'r1' is not the JSON servicegym wrote \\(`));
       expect(thrown(() => store.getEpisode('r1', 'e150'))).toBeInstanceOf(BadInputError);
       expect(store.getEpisode('r1', 'e149')?.result).toEqual(episode(149).result);
+      // The outline (SQLite's own JSON path, as `view` lists a run) names the episode too.
+      const outline = thrown(() => store.episodeOutlines('r1', { i: '$.i' }));
+      expect(outline).toBeInstanceOf(BadInputError);
+      expect(outline.message).toContain(`${file}: this servicegym store is corrupt: episodes.result of episode 'e150' of run 'r1' is not the JSON servicegym wrote`);
     } finally {
       store.close();
     }
@@ -161,5 +165,10 @@ describe('a damaged store', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${file}: this servicegym store is corrupt: episodes.result of episode 'e150'`);
     expect(r.stderr).not.toMatch(/\n\s+at /);
+    const out = path.join(dir, 'site');
+    const v = await runCli(['view', '--db', file, '--export', out]);
+    expect(v.code).toBe(2);
+    expect(v.stderr).toContain(`${file}: this servicegym store is corrupt: episodes.result of episode 'e150'`);
+    expect(v.stderr).not.toMatch(/\n\s+at /);
   });
 });
