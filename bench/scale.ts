@@ -60,6 +60,9 @@ async function startMock(): Promise<{ url: string; stop: () => Promise<void> }> 
 /** Whether the CLI is built: the run children then run dist/ as users do (else the sources through tsx, which costs start-up CPU). */
 const BUILT = fs.existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'));
 
+/** `servicegym` as a command line: the built CLI when there is one, else the sources through tsx (as {@link cliChild} runs them). */
+const CLI = BUILT ? [path.join(ROOT, 'dist', 'cli', 'bin.js')] : [...TSX, path.join(ROOT, 'src', 'cli', 'bin.ts')];
+
 /** Runs `servicegym ARGS` in a child (bench/cli-child.mjs) and returns its cost line. */
 async function cliChild(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ChildCost> {
   const child = spawn(process.execPath, [...(BUILT ? [] : TSX), path.join(ROOT, 'bench', 'cli-child.mjs'), ...args], { cwd: ROOT, env: { ...process.env, SERVICEGYM_API_KEY: 'bench-fake-key', ...(BUILT ? {} : { SERVICEGYM_BENCH_SOURCE: '1' }), ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -160,18 +163,42 @@ async function redisUrl(): Promise<{ url: string; stop: () => Promise<void> } | 
   return startRedis();
 }
 
-async function distributed(url: string, dir: string, episodes: number): Promise<BenchRow[]> {
+/** CPU seconds (user + system) a live child has used so far, from /proc (Linux); undefined elsewhere. */
+function cpuOfPid(pid: number | undefined): number | undefined {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime, in clock ticks of USER_HZ (100 per second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The distributed rows: `episodes` 5-call episodes in one process (`-j 200`), then through 2
+ * workers (`-j 100` each, started before, the same build as the single process) on a private
+ * local Redis, with the CPU of the storing process and of the workers.
+ */
+export async function distributed(url: string, dir: string, episodes: number): Promise<BenchRow[]> {
   const redis = await redisUrl();
   if (!redis) return [{ name: 'distributed run', value: 'skipped (no redis-server on PATH)' }];
   const queue = `bench-${randomUUID()}`;
-  const workers = [0, 1].map(() => spawn(process.execPath, [...TSX, path.join(ROOT, 'src', 'cli', 'bin.ts'), 'worker', '--queue', redis.url, '--queue-name', queue, '-j', '100', '-q'], { cwd: ROOT, env: { ...process.env, SERVICEGYM_API_KEY: 'bench-fake-key' }, stdio: 'ignore' }));
+  // Workers run the same build as the single process (dist/ when built), so the two rows compare like with like.
+  const workers = [0, 1].map(() => spawn(process.execPath, [...CLI, 'worker', '--queue', redis.url, '--queue-name', queue, '-j', '100', '-q'], { cwd: ROOT, env: { ...process.env, SERVICEGYM_API_KEY: 'bench-fake-key' }, stdio: 'ignore' }));
   try {
     const single = await cliChild(runArgs(url, 5, episodes, 200, path.join(dir, 'single.db')));
+    const idle = workers.map((w) => cpuOfPid(w.pid) ?? NaN);
     const queued = await cliChild([...runArgs(url, 5, episodes, 200, path.join(dir, 'queued.db')), '--queue', redis.url, '--queue-name', queue]);
+    const workerCpu = workers.map((w, i) => (cpuOfPid(w.pid) ?? NaN) - idle[i]);
     const ideal = Math.ceil(episodes / 200) * 5 * (LATENCY_MS / 1000);
+    const cpu = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
     return [
-      { name: `${episodes} episodes x 5 calls, one process -j 200`, value: `${single.seconds.toFixed(2)} s`, ratio: `${(single.seconds / ideal).toFixed(2)}x ideal ${ideal.toFixed(1)} s` },
-      { name: `${episodes} episodes x 5 calls, 2 workers -j 100 each on local Redis (workers started before)`, value: `${queued.seconds.toFixed(2)} s`, ratio: `${(queued.seconds / single.seconds).toFixed(2)}x the single process` },
+      { name: `${episodes} episodes x 5 calls, one process -j 200`, value: `${single.seconds.toFixed(2)} s`, ratio: `${(single.seconds / ideal).toFixed(2)}x ideal ${ideal.toFixed(1)} s; CPU ${cpu(single.cpu_ms)}` },
+      {
+        name: `${episodes} episodes x 5 calls, 2 workers -j 100 each on local Redis (workers started before, same build)`,
+        value: `${queued.seconds.toFixed(2)} s`,
+        ratio: `${(queued.seconds / single.seconds).toFixed(2)}x the single process; CPU of the storing process ${cpu(queued.cpu_ms)}, of the workers ${workerCpu.map((c) => `${c.toFixed(2)} s`).join(' + ')}; load average ${os.loadavg()[0].toFixed(1)}`,
+      },
     ];
   } finally {
     await Promise.all(workers.map((w) => new Promise((r) => (w.once('exit', r), w.kill('SIGTERM')))));

@@ -10,8 +10,9 @@ import type { Surface } from '../spec/surface.js';
 import type { ChatModel } from '../models/chat-model.js';
 import type { ImageDelivery } from '../agents/llm-agent.js';
 import { loadSurface } from '../surfaces/catalog.js';
-import { RunStore } from '../store/store.js';
-import { runDomainTasks } from '../run/task-run.js';
+import type { EpisodeRow, ReceiptRow } from '../store/store.js';
+import { runDomainTasks, type EpisodeSink } from '../run/task-run.js';
+import { packReceipts, type EpisodeReceipt } from './packed-receipts.js';
 import { datasetFingerprint, harnessPin, mismatch, surfaceFingerprint, type EpisodeJob, type EpisodeResultMessage, type RunManifest } from './jobs.js';
 import { loadDataset, modelFromPin, type JobKind, type KindContext } from './job-kinds.js';
 
@@ -24,27 +25,40 @@ interface EpisodeContext extends KindContext {
   judge?: ChatModel;
 }
 
+/**
+ * What a run writes to its store, kept in memory for one episode job (no SQLite on the worker):
+ * the receipts in order and the episode row, which the job's result message carries.
+ */
+class EpisodeCapture implements EpisodeSink {
+  readonly receipts: EpisodeReceipt[] = [];
+  readonly rows: EpisodeRow[] = [];
+  receiptCount(): number {
+    return this.receipts.length;
+  }
+  queueReceipt({ run_id: _r, seq: _s, ...receipt }: ReceiptRow): void {
+    this.receipts.push(receipt);
+  }
+  queueEpisodes(rows: EpisodeRow[]): void {
+    this.rows.push(...rows);
+  }
+}
+
 /** Runs one episode job to its result message (the rows a store would hold). */
 async function runEpisodeJob(job: EpisodeJob, jobId: string, m: RunManifest, ctx: EpisodeContext): Promise<EpisodeResultMessage> {
   if ((job.prompt_sha256 ?? null) !== (m.prompt_sha256 ?? null)) throw new BadInputError(`episode ${job.task_id}#${job.trial} of run ${job.run_id} asks for prompt ${String(job.prompt_sha256 ?? null).slice(0, 12)}, the run's manifest has ${String(m.prompt_sha256 ?? null).slice(0, 12)}`);
   const task = ctx.loaded.tasks.find((t) => t.id === job.task_id);
   if (!task) throw new BadInputError(`task '${job.task_id}' of run ${job.run_id} is not in this worker's dataset`);
-  const mem = RunStore.open(':memory:');
-  try {
-    const res = await runDomainTasks({
-      loaded: ctx.loaded, tasks: [task], trials: m.trials, concurrency: 1, agent: m.agent.kind, user: m.user.kind,
-      agentModel: ctx.agentModel, userModel: ctx.userModel, judge: ctx.judge, judgeVotes: m.judge_votes, temperature: m.temperature,
-      personas: m.personas ?? undefined, strict: m.strict, store: mem, settings: m.max_steps ? { maxSteps: m.max_steps } : undefined, runId: jobId, only: [{ taskId: job.task_id, trial: job.trial }],
-      surface: ctx.surface, ...(m.image_delivery ? { imageDelivery: m.image_delivery as ImageDelivery } : {}), ...(m.system_prompt ? { systemPrompt: m.system_prompt } : {}),
-    });
-    const [episode] = mem.episodes(jobId);
-    if (!episode) throw new Error(`episode ${job.task_id}#${job.trial} produced no record`);
-    const { run_id: _r, ...row } = episode;
-    const receipts = mem.receipts(jobId).map(({ run_id: _x, seq: _s, ...r }) => r);
-    return { run_id: job.run_id, job_id: jobId, episode: row, receipts, ...(res.stopped ? { stopped: res.stopped } : {}), worker: `${os.hostname()}:${process.pid}` };
-  } finally {
-    mem.close();
-  }
+  const capture = new EpisodeCapture();
+  const res = await runDomainTasks({
+    loaded: ctx.loaded, tasks: [task], trials: m.trials, concurrency: 1, agent: m.agent.kind, user: m.user.kind,
+    agentModel: ctx.agentModel, userModel: ctx.userModel, judge: ctx.judge, judgeVotes: m.judge_votes, temperature: m.temperature,
+    personas: m.personas ?? undefined, strict: m.strict, store: capture, settings: m.max_steps ? { maxSteps: m.max_steps } : undefined, runId: jobId, only: [{ taskId: job.task_id, trial: job.trial }],
+    surface: ctx.surface, ...(m.image_delivery ? { imageDelivery: m.image_delivery as ImageDelivery } : {}), ...(m.system_prompt ? { systemPrompt: m.system_prompt } : {}),
+  });
+  const [episode] = capture.rows;
+  if (!episode) throw new Error(`episode ${job.task_id}#${job.trial} produced no record`);
+  const { run_id: _r, ...row } = episode;
+  return { run_id: job.run_id, job_id: jobId, episode: row, receipts: packReceipts(capture.receipts), ...(res.stopped ? { stopped: res.stopped } : {}), worker: `${os.hostname()}:${process.pid}` };
 }
 
 /** The `episode` kind. */

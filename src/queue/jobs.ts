@@ -13,7 +13,8 @@ import { Redis } from 'ioredis';
 import type { LoadedDomain } from '../spec/domain.js';
 import { BadInputError } from '../spec/errors.js';
 import { canonicalHash, sha256Hex } from '../util/canonical.js';
-import type { EpisodeRow, ReceiptRow } from '../store/store.js';
+import type { EpisodeRow } from '../store/store.js';
+import type { PackedReceipts } from './packed-receipts.js';
 import type { Surface } from '../spec/surface.js';
 import { agentToolsOf } from '../orchestrator/build.js';
 import { checkRedisUrl } from './redis-url.js';
@@ -108,8 +109,8 @@ export interface EpisodeResultMessage {
   run_id: string;
   job_id: string;
   episode: Omit<EpisodeRow, 'run_id'>;
-  /** The episode's model receipts (the producer numbers them). */
-  receipts: Omit<ReceiptRow, 'run_id' | 'seq'>[];
+  /** The episode's model receipts, packed (src/queue/packed-receipts.ts; the producer numbers them). */
+  receipts: PackedReceipts;
   /** Set when the provider refused the credential on that worker. */
   stopped?: string;
   worker: string;

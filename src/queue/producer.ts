@@ -11,7 +11,8 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Task } from '../spec/task.js';
-import type { RunStore } from '../store/store.js';
+import type { EpisodeRow, ReceiptRow, RunStore } from '../store/store.js';
+import { ReceiptUnpacker } from './packed-receipts.js';
 import { redisReady } from './redis-url.js';
 import { claimRun } from './run-owner.js';
 import { episodeJobId, redisConnection, resultsQueueName, writeManifest, type EpisodeJob, type EpisodeResultMessage, type RunManifest } from './jobs.js';
@@ -49,6 +50,46 @@ export interface QueueRunResult {
 }
 
 const ADD_CHUNK = 500;
+
+/** Results taken off the results queue at once: those that arrive together are stored in one batch. */
+const RESULTS_AT_ONCE = 64;
+/** How long a batch of results gathers before it is written, in ms. */
+const BATCH_MS = 10;
+
+/**
+ * Results stored in batches: the episodes (and their receipts) added within {@link BATCH_MS} are
+ * written together — the receipts in one transaction, then the episodes in one — and each
+ * {@link add} resolves once its episode is committed (rejects with the write's error: nothing of
+ * the batch's receipts is written then, and none of its episodes).
+ */
+class StoreBatch {
+  private receipts: ReceiptRow[] = [];
+  private episodes: EpisodeRow[] = [];
+  private written: Promise<void> | undefined;
+
+  constructor(private readonly store: RunStore) {}
+
+  add(receipts: ReceiptRow[], episode: EpisodeRow): Promise<void> {
+    this.receipts.push(...receipts);
+    this.episodes.push(episode);
+    this.written ??= new Promise<void>((resolve, reject) =>
+      setTimeout(() => {
+        const { receipts: rs, episodes: es } = this;
+        this.receipts = [];
+        this.episodes = [];
+        this.written = undefined;
+        try {
+          if (rs.length) this.store.appendReceipts(rs);
+          this.store.appendEpisodes(es);
+          resolve();
+        } catch (err) {
+          reject(err as Error);
+        }
+      }, BATCH_MS),
+    );
+    return this.written;
+  }
+}
 
 /** Job states in which no worker has started the job, so it can be taken off the queue. */
 const NOT_STARTED = new Set(['waiting', 'delayed', 'prioritized', 'paused', 'waiting-children']);
@@ -138,15 +179,17 @@ export async function runOnQueue(opts: QueueRunOptions): Promise<QueueRunResult>
     if (halted) halted.notStarted += n;
   };
 
+  const unpacker = new ReceiptUnpacker();
+  const batch = new StoreBatch(opts.store);
   const store = async (msg: EpisodeResultMessage) => {
     const episodeId = msg.episode.episode_id;
     if (msg.run_id !== runId || !pending.has(msg.job_id) || storedIds.has(episodeId)) {
       duplicates++;
       return;
     }
-    if (msg.receipts.length) opts.store.appendReceipts(msg.receipts.map((r) => ({ ...r, run_id: runId, seq: seq++ })));
-    opts.store.appendEpisodes([{ ...msg.episode, run_id: runId }]);
     storedIds.add(episodeId);
+    // Stored before its result job completes: a result leaves Redis only once its episode is committed.
+    await batch.add(unpacker.unpack(msg.receipts).map((r) => ({ ...r, run_id: runId, seq: seq++ })), { ...msg.episode, run_id: runId });
     pending.delete(msg.job_id);
     stored++;
     const refused = msg.stopped !== undefined && stopped === undefined;
@@ -157,7 +200,7 @@ export async function runOnQueue(opts: QueueRunOptions): Promise<QueueRunResult>
   };
 
   await writeManifest(redis, opts.queueName, manifest);
-  const results = new Worker<EpisodeResultMessage>(manifest.results_queue, async (job: Job<EpisodeResultMessage>) => store(job.data), { connection: redis, concurrency: 1, removeOnComplete: { count: 0 }, removeOnFail: { age: 24 * 3600 } });
+  const results = new Worker<EpisodeResultMessage>(manifest.results_queue, async (job: Job<EpisodeResultMessage>) => store(job.data), { connection: redis, concurrency: RESULTS_AT_ONCE, removeOnComplete: { count: 0 }, removeOnFail: { age: 24 * 3600 } });
   results.on('failed', (job, err) => fail(new Error(`storing episode ${job?.data.episode.episode_id ?? '?'} failed: ${err.message}`)));
   // A job that failed on the workers after all its attempts ends the run (its reason names the bug).
   const watch = setInterval(() => {

@@ -29,6 +29,9 @@ import { personaApplies } from '../evaluation/checks/index.js';
 import type { EpisodeSettings } from '../orchestrator/settings.js';
 import type { RunStore } from '../store/store.js';
 import { queueEpisodeLogs } from '../store/run-log.js';
+
+/** The store methods a run writes through: receipts and episode rows are queued, numbered from `receiptCount`. */
+export type EpisodeSink = Pick<RunStore, 'receiptCount' | 'queueReceipt' | 'queueEpisodes'>;
 import type { Pin } from '../spec/run-log.js';
 import { kindPin, modelPin, taskEpisodeLog, taskHash } from './episode-log.js';
 import { runTasks, type EpisodeKey, type EpisodeRecord, type FinishedEpisode, type RunResult } from './run-tasks.js';
@@ -111,7 +114,8 @@ export interface DomainRunOptions {
   halt?: () => string | undefined;
   /** The agent's pin in the stored records; default: the agent kind and its model (`custom` with `makeAgent`). */
   agentPin?: Pin;
-  store?: RunStore;
+  /** Where finished episodes and receipts go: a store, or anything with its queueing methods (a queue worker keeps them in memory). */
+  store?: EpisodeSink;
   runId: string;
   finished?: FinishedEpisode[];
   /** Run only these (task, trial) pairs (a shard, or one queued episode); see `RunTasksOptions.only`. */

@@ -51,10 +51,10 @@ export function writeEpisodeLogs(store: RunStore, runId: string, records: readon
  * each store is.
  */
 const CHECK_EVERY_RECORD = process.env.SERVICEGYM_CHECK_RECORDS === '1';
-const checkedRuns = new WeakMap<RunStore, Set<string>>();
+const checkedRuns = new WeakMap<object, Set<string>>();
 
 /** Whether `runId`'s next record in `store` is to be checked (see {@link CHECK_EVERY_RECORD}). */
-function toCheck(store: RunStore, runId: string): boolean {
+function toCheck(store: object, runId: string): boolean {
   if (CHECK_EVERY_RECORD) return true;
   let runs = checkedRuns.get(store);
   if (!runs) checkedRuns.set(store, (runs = new Set()));
@@ -73,7 +73,7 @@ function toCheck(store: RunStore, runId: string): boolean {
  * record read from a file or a user goes through {@link writeEpisodeLogs}, which checks every one.
  * @throws BadInputError for a checked record that does not fit the schema (nothing is queued) or a locked store.
  */
-export function queueEpisodeLogs(store: RunStore, runId: string, records: readonly EpisodeRunLog[]): void {
+export function queueEpisodeLogs(store: Pick<RunStore, 'queueEpisodes'>, runId: string, records: readonly EpisodeRunLog[]): void {
   for (const r of records) if (toCheck(store, runId)) parseEpisodeLog(JSON.parse(JSON.stringify(r)), { runId, episodeId: r.episode_id });
   store.queueEpisodes(records.map((r) => episodeRowOf(runId, r)));
 }

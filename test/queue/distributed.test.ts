@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
+import { RunStore } from '../../src/store/store.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTwoRoleMock, last, type TwoRoleMock } from '../support/two-role-mock.js';
 import { tmpDir } from '../support/paths.js';
@@ -25,6 +26,19 @@ function episodes(db: string): Record<string, unknown>[] {
   sql.close();
   const strip = (v: any): any => (Array.isArray(v) ? v.map(strip) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).filter(([k]) => !['latency_seconds', 'elapsed_seconds', 'model_seconds'].includes(k)).map(([k, x]) => [k, strip(x)])) : v);
   return rows.map((r) => ({ ...r, result: strip(JSON.parse(r.result)) }));
+}
+
+/**
+ * Every receipt's kind, request and response text as the store gives them back, sorted (arrival
+ * order differs); the mock numbers its completions (`"id":"mock-N"`) by arrival, so that id is left out.
+ */
+function receiptTexts(db: string): string[] {
+  const store = RunStore.open(db, { readonly: true });
+  try {
+    return store.receiptTexts('suite-1').map((r) => [r.kind, r.provider, r.request, r.response.replace(/^\{"id":"mock-\d+",/, '{')].join('\n')).sort();
+  } finally {
+    store.close();
+  }
 }
 
 function count(db: string, table: string): number {
@@ -114,6 +128,8 @@ describe.skipIf(!HAS_REDIS)(`run --queue with two workers${NO_REDIS_REASON}`, ()
     expect(many.map((e) => e.episode_id)).toEqual(one.map((e) => e.episode_id));
     expect(many).toEqual(one);
     expect(count(queuedDb, 'receipts')).toBe(count(path.join(dir, 'single.db'), 'receipts'));
+    // The receipts travelled packed (each message once) and read back byte for byte as one process stores them.
+    expect(receiptTexts(queuedDb)).toEqual(receiptTexts(path.join(dir, 'single.db')));
     expect(JSON.parse(queued.out).summary).toEqual(JSON.parse(single.out).summary);
     expect(JSON.parse(queued.out).episodes).toEqual(JSON.parse(single.out).episodes);
     expect(fs.readFileSync(queuedDb).includes(KEY)).toBe(false);
