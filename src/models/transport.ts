@@ -18,6 +18,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import zlib from 'node:zlib';
+import { urlToHttpOptions } from 'node:url';
 import { requestBytes } from '../util/request-text.js';
 import { jsonBoundsProblem, MAX_RESPONSE_BODY_CHARS } from '../util/json-bounds.js';
 
@@ -115,11 +116,40 @@ function reasonOf(text: string): string {
   return reason.length > 300 ? `${reason.slice(0, 300)}…` : reason;
 }
 
-/** A raw HTTP answer: status, headers (lower-case names) and the body as text. */
+/** A raw HTTP answer: status, headers (lower-case names; made when first read) and the body as text. */
 interface RawAnswer {
   status: number;
-  headers: http.IncomingHttpHeaders;
+  readonly headers: http.IncomingHttpHeaders;
   text: string;
+}
+
+/** The `content-encoding` of a response from its raw header list (repeated values joined by `, `, as Node joins them), without making its header object. */
+function contentEncoding(raw: readonly string[]): string | undefined {
+  let value: string | undefined;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    if (raw[i].length === 16 && raw[i].toLowerCase() === 'content-encoding') value = value === undefined ? raw[i + 1] : `${value}, ${raw[i + 1]}`;
+  }
+  return value;
+}
+
+/** Request options of a target URL (host, port, path …), made once per URL object. */
+const TARGETS = new WeakMap<URL, ReturnType<typeof urlToHttpOptions>>();
+function targetOptions(url: URL): ReturnType<typeof urlToHttpOptions> {
+  let t = TARGETS.get(url);
+  if (!t) TARGETS.set(url, (t = urlToHttpOptions(url)));
+  return t;
+}
+
+/** Parsed endpoint URLs by their text (a run calls one or two endpoints thousands of times); never changed once parsed. */
+const ENDPOINTS = new Map<string, URL>();
+function endpointUrl(text: string): URL {
+  let url = ENDPOINTS.get(text);
+  if (!url) {
+    url = new URL(text);
+    if (ENDPOINTS.size >= 64) ENDPOINTS.clear();
+    ENDPOINTS.set(text, url);
+  }
+  return url;
 }
 
 type Faulted = Error & { fault?: FaultKind };
@@ -174,7 +204,7 @@ function exchange(url: URL, body: Buffer, headers: Record<string, string>, timeo
         reject(e);
       } else resolve(answer!);
     };
-    const options = { method: 'POST', agent: AGENTS[url.protocol as 'http:' | 'https:'], headers: { 'content-type': 'application/json', accept: 'application/json', 'content-length': String(body.byteLength), ...headers } };
+    const options = { ...targetOptions(url), method: 'POST', agent: AGENTS[url.protocol as 'http:' | 'https:'], headers: { 'content-type': 'application/json', accept: 'application/json', 'content-length': String(body.byteLength), ...headers } };
     const onResponse = (res: http.IncomingMessage) => {
       const chunks: Buffer[] = [];
       let size = 0;
@@ -191,16 +221,16 @@ function exchange(url: URL, body: Buffer, headers: Record<string, string>, timeo
         if (!res.complete) return cut('the connection closed');
         let text: string;
         try {
-          text = decode(Buffer.concat(chunks), res.headers['content-encoding'] as string | undefined).toString('utf8');
+          text = decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks), contentEncoding(res.rawHeaders)).toString('utf8');
         } catch (e) {
           if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return finish(faulted('the response body is too large once decoded', 'not_json'));
-          return cut(`cannot decode the ${res.headers['content-encoding']} body (${(e as Error).message})`);
+          return cut(`cannot decode the ${contentEncoding(res.rawHeaders)} body (${(e as Error).message})`);
         }
-        finish(null, { status: res.statusCode ?? 0, headers: res.headers, text });
+        finish(null, { status: res.statusCode ?? 0, text, get headers() { return res.headers; } });
       });
     };
     try {
-      req = mod.request(url, options, onResponse);
+      req = mod.request(options, onResponse);
     } catch (e) {
       // A request Node refuses to send (a header value with a line break, an unsupported scheme): no attempt can help.
       return reject(faulted(`the request cannot be sent: ${(e as Error).message}`, 'client_error'));
@@ -304,7 +334,7 @@ export async function postJsonWithRetries(request: unknown, o: TransportOptions)
   const started = Date.now();
   // Serialized once per call, not per attempt; the tools and earlier messages not at all (src/util/request-text.ts).
   const body = requestBytes(request);
-  const target = new URL(o.url);
+  const target = endpointUrl(o.url);
   const faults: FaultKind[] = [];
   let waited = 0;
   const retries = (): CallRetries => ({ attempts: faults.length + 1, waited_seconds: Math.round(waited) / 1000, faults: [...faults] });
