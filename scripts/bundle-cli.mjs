@@ -10,18 +10,21 @@
 // - `import.meta.url` in a bundled module is rewritten to that module's own file in dist/, so
 //   paths to data beside the code (policies, task files, tools.json) resolve as before; tsc's
 //   per-module output and the copied assets stay in dist/.
+// - The build id (src/util/build-id.ts) is stamped into the bundle: a hash of all its code.
 // - Set SERVICEGYM_NO_BUNDLE=1 to skip (dist/cli/bin.js is then tsc's unbundled entry).
-// - `bundleCli({ dist, entry })` is exported for tests (test/cli/bundle.test.ts).
+// - `bundleCli({ dist, entry, stamp })` is exported for tests (test/cli/bundle.test.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { builtinModules } from 'node:module';
+import { createHash } from 'node:crypto';
 import { build } from 'vite';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Packages compiled into the bundle; any other bare import stays external. */
 const BUNDLED = new Set(['zod', 'commander']);
 const PLACEHOLDER = '__SERVICEGYM_DIST_ROOT__/';
+const BUILD_ID_PLACEHOLDER = '__SERVICEGYM_BUILD_ID__';
 
 const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
 const packageOf = (id) => (id.startsWith('@') ? id.split('/').slice(0, 2).join('/') : id.split('/')[0]);
@@ -50,10 +53,31 @@ function ownModuleUrl(dist, outDir) {
 }
 
 /**
+ * Writes the build id into the bundle: 16 hex digits of the sha256 of every chunk's code, in place
+ * of `src/util/build-id.ts`'s placeholder (caches of derived data key on it).
+ */
+const buildStamp = {
+  name: 'servicegym-build-id',
+  generateBundle(_options, bundle) {
+    const chunks = Object.values(bundle).filter((c) => c.type === 'chunk').sort((a, b) => (a.fileName < b.fileName ? -1 : 1));
+    const h = createHash('sha256');
+    for (const c of chunks) h.update(`${c.fileName}\n${c.code}\n`);
+    const id = h.digest('hex').slice(0, 16);
+    let stamped = 0;
+    for (const c of chunks) {
+      if (!c.code.includes(BUILD_ID_PLACEHOLDER)) continue;
+      c.code = c.code.replaceAll(BUILD_ID_PLACEHOLDER, id);
+      stamped++;
+    }
+    if (!stamped) this.error(`no ${BUILD_ID_PLACEHOLDER} placeholder in the bundle (src/util/build-id.ts)`);
+  },
+};
+
+/**
  * Bundles `dist/<entry>` (tsc's output) in place: the entry file becomes the bundle's entry and
  * its chunks go to `chunks/` beside it (emptied first). On failure the unbundled entry is left.
  */
-export async function bundleCli({ dist = path.join(ROOT, 'dist'), entry = 'cli/bin.js' } = {}) {
+export async function bundleCli({ dist = path.join(ROOT, 'dist'), entry = 'cli/bin.js', stamp = true } = {}) {
   const entryFile = path.join(dist, entry);
   const outDir = path.dirname(entryFile);
   fs.rmSync(path.join(outDir, 'chunks'), { recursive: true, force: true });
@@ -64,7 +88,7 @@ export async function bundleCli({ dist = path.join(ROOT, 'dist'), entry = 'cli/b
       configFile: false,
       logLevel: 'warn',
       root: dist,
-      plugins: [ownModuleUrl(dist, outDir)],
+      plugins: [ownModuleUrl(dist, outDir), ...(stamp ? [buildStamp] : [])],
       build: {
         ssr: input,
         outDir,

@@ -3,7 +3,8 @@
  * built tree is bundled in place, and the bundle behaves as the modules did — a module's
  * `import.meta.url` still names its own file (data beside the code resolves), dynamic imports
  * stay in their own chunks and load only when called, zod's messages are unchanged — while the
- * process resolves none of zod's modules (its locales stay out of the bundle).
+ * process resolves none of zod's modules (its locales stay out of the bundle). The build id is
+ * stamped into the bundle (`src/util/build-id.ts`).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,10 +28,11 @@ describe('bundle-cli', () => {
       '#!/usr/bin/env node',
       "import { z } from 'zod';",
       "import { policy } from '../domains/demo/load.js';",
+      "import { BUILD_ID } from '../util/build-id.js';",
       'const arg = process.argv[2];',
       "const issue = z.object({ n: z.number() }).safeParse({ n: 'x' }).error.issues[0];",
       "const lazy = arg === 'lazy' ? (await import('../domains/demo/heavy.js')).heavy() : null;",
-      'console.log(JSON.stringify({ policy: policy(), message: issue.message, path: issue.path, lazy }));',
+      'console.log(JSON.stringify({ policy: policy(), message: issue.message, path: issue.path, lazy, build: BUILD_ID }));',
       '',
     ].join('\n'));
     write('domains/demo/load.js', [
@@ -40,12 +42,13 @@ describe('bundle-cli', () => {
       "export const policy = () => fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'data', 'policy.md'), 'utf8').trim();",
       '',
     ].join('\n'));
+    write('util/build-id.js', fs.readFileSync(path.join(ROOT, 'src', 'util', 'build-id.ts'), 'utf8').replace(/: string( \| null)?/g, ''));
     write('domains/demo/heavy.js', "export const heavy = () => 'HEAVY-MODULE-LOADED';\n");
     write('domains/demo/data/policy.md', 'the demo policy\n');
 
     const script = pathToFileURL(path.join(ROOT, 'scripts', 'bundle-cli.mjs')).href;
-    const { bundleCli } = (await import(/* @vite-ignore */ script)) as { bundleCli: (o: { dist: string; entry: string }) => Promise<void> };
-    await bundleCli({ dist: path.join(dir, 'dist'), entry: 'cli/bin.js' });
+    const { bundleCli } = (await import(/* @vite-ignore */ script)) as { bundleCli: (o: { dist: string; entry: string; stamp: boolean }) => Promise<void> };
+    await bundleCli({ dist: path.join(dir, 'dist'), entry: 'cli/bin.js', stamp: true });
 
     const bin = path.join(dir, 'dist', 'cli', 'bin.js');
     const entry = fs.readFileSync(bin, 'utf8');
@@ -68,7 +71,8 @@ describe('bundle-cli', () => {
       return { out: JSON.parse(r.stdout), resolved: fs.readFileSync(log, 'utf8').split('\n').filter(Boolean) };
     };
     const plain = run('plain');
-    expect(plain.out).toEqual({ policy: 'the demo policy', message: 'Invalid input: expected number, received string', path: ['n'], lazy: null });
+    expect(plain.out).toMatchObject({ policy: 'the demo policy', message: 'Invalid input: expected number, received string', path: ['n'], lazy: null });
+    expect(plain.out.build).toMatch(/^[0-9a-f]{16}$/); // the build id is stamped
     expect(plain.resolved.filter((u) => u.includes('/zod/'))).toEqual([]);
     expect(plain.resolved.filter((u) => u.includes('/chunks/'))).toEqual([]);
     const lazy = run('lazy');

@@ -90,7 +90,7 @@ describe.skipIf(!HAS_SHARED)('validated DB kept on disk', () => {
     fs.writeFileSync(a, text);
     fs.writeFileSync(b, text);
     const validated = loadRetailDb(a);
-    expect(fs.readdirSync(path.join(dir, 'cache', 'validated-db')).filter((f) => f.endsWith('-key-orders.json'))).toHaveLength(1);
+    expect(fs.readdirSync(path.join(dir, 'cache', 'validated-db')).filter((f) => f.endsWith('-key-orders.copy'))).toHaveLength(1);
     const copy = loadRetailDb(b);
     expect(copy).not.toBe(validated);
     expect(JSON.stringify(copy)).toBe(JSON.stringify(validated));
@@ -110,5 +110,44 @@ describe.skipIf(!HAS_SHARED)('validated DB kept on disk', () => {
   it('SERVICEGYM_CACHE_DIR=off keeps nothing on disk', () => {
     expect(dbCacheDir({ SERVICEGYM_CACHE_DIR: 'off' })).toBeNull();
     expect(dbCacheDir({ XDG_CACHE_HOME: '/x' })).toBe(path.join('/x', 'servicegym'));
+  });
+});
+
+describe.skipIf(!HAS_SHARED)('a DB read back from its disk copy', () => {
+  const saved = process.env.SERVICEGYM_CACHE_DIR;
+  let dir: string;
+  beforeAll(() => {
+    dir = tmpDir('sg-dbcache-lazy-');
+    process.env.SERVICEGYM_CACHE_DIR = path.join(dir, 'cache');
+  });
+  afterAll(() => {
+    if (saved === undefined) delete process.env.SERVICEGYM_CACHE_DIR;
+    else process.env.SERVICEGYM_CACHE_DIR = saved;
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('parses each table the first time it is read, and holds the same DB', () => {
+    const f = path.join(dir, 'db.json');
+    fs.copyFileSync(path.join(SHARED, 'peers/tau2/airline/db.json'), f);
+    const loader = () => createCachedDbLoader((value, file) => validateAt(AirlineDbSchema, value, file), { schema: AirlineDbSchema, name: 'airline-db' });
+    const validated = loader()(f);
+    const copy = loader()(f); // a new process: the copy, through the stat index
+    expect(Object.keys(copy)).toEqual(['flights', 'users', 'reservations']);
+    for (const t of ['flights', 'users', 'reservations']) expect(Object.getOwnPropertyDescriptor(copy, t)?.get, t).toBeTypeOf('function');
+    const user = Object.keys(validated.users)[0];
+    expect(copy.users[user]).toEqual(validated.users[user]);
+    expect(Object.getOwnPropertyDescriptor(copy, 'users')?.value).toBe(copy.users); // parsed once, then a plain property
+    expect(Object.getOwnPropertyDescriptor(copy, 'flights')?.get).toBeTypeOf('function'); // not read: not parsed
+    expect(JSON.stringify(copy)).toBe(JSON.stringify(validated));
+    expect(airlineDbHash(new CowDb(copy) as never)).toBe(airlineDbHash(new CowDb(validated) as never));
+  });
+
+  it('a truncated copy is not used: the file is validated again', () => {
+    const f = path.join(dir, 'db.json');
+    const copies = path.join(dir, 'cache', 'validated-db');
+    for (const c of fs.readdirSync(copies)) fs.truncateSync(path.join(copies, c), fs.statSync(path.join(copies, c)).size - 10);
+    const again = createCachedDbLoader((value, file) => validateAt(AirlineDbSchema, value, file), { schema: AirlineDbSchema, name: 'airline-db' })(f);
+    expect(Object.getOwnPropertyDescriptor(again, 'flights')?.value).toBeTypeOf('object'); // validated, not read lazily from the copy
+    expect(Object.keys(again.flights).length).toBeGreaterThan(0);
   });
 });

@@ -24,7 +24,7 @@ export function parseAirlineDb(value: unknown, file = 'db.json'): AirlineDb {
  * copy kept on disk (`createCachedDbLoader`'s `schema`). The returned object is shared:
  * never mutate it — episodes write through {@link CowDb} views.
  */
-export const loadAirlineDb: (file: string) => AirlineDb = createCachedDbLoader((value, file) => parseAirlineDb(value, file), { schema: AirlineDbSchema });
+export const loadAirlineDb: (file: string) => AirlineDb = createCachedDbLoader((value, file) => parseAirlineDb(value, file), { schema: AirlineDbSchema, name: 'airline-db' });
 
 /** What an airline domain is built from. */
 export interface AirlineDomainParts {

@@ -30,7 +30,7 @@ function sha256(text: string): string {
 }
 
 /** Writes `content` to `f` atomically, making its folder; a failure (read-only home, full disk) only loses the speed-up. */
-export function writeAtomically(f: string, content: string): void {
+export function writeAtomically(f: string, content: string | Uint8Array): void {
   try {
     fs.mkdirSync(path.dirname(f), { recursive: true });
     const tmp = `${f}.${process.pid}.tmp`;

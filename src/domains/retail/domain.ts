@@ -32,7 +32,7 @@ export function parseRetailDb(value: unknown, file = 'db.json', text?: string): 
  * Shared: never mutate it — episodes write through {@link CowDb} views. Throws
  * {@link BadInputError} naming the file (and the JSON path of malformed content).
  */
-export const loadRetailDb: (file: string) => RetailDb = createCachedDbLoader(parseRetailDb, { schema: RetailDbSchema, keyOrders: true });
+export const loadRetailDb: (file: string) => RetailDb = createCachedDbLoader(parseRetailDb, { schema: RetailDbSchema, name: 'retail-db', keyOrders: true });
 
 const applyPatch = tableInitialStateHook<RetailDb>('retail', RETAIL_RECORD_SCHEMAS);
 

@@ -1,0 +1,222 @@
+/**
+ * Disk copies of validated data files (a tau2 `db.json`, a `tasks.json`), so a later process reads
+ * a file's validated value back instead of parsing and validating it again.
+ *
+ * - A copy is keyed by the sha256 of the file's text and by what validated it (see
+ *   {@link CopyOptions.name} and {@link copyKey}): a changed file or a changed schema misses.
+ * - A small index keyed by the file's real path, size, modification time, inode and device names
+ *   the copy of the text that file held, so a process that finds its file unchanged reads neither
+ *   the file nor its hash (a file rewritten in place keeps its inode but changes its modification
+ *   time, and misses).
+ * - A copy of an object can keep its top-level values apart (`lazyParts`): each is parsed the first
+ *   time it is read, so a run that uses three records of a 7 MB DB does not parse the rest of it.
+ * - Only successfully validated values are kept; a copy that cannot be read only costs the speed-up.
+ * - Writing a new copy removes those older than a week and all but the newest 32.
+ *
+ * Format of a copy: one header line of JSON (`{"format", "parts": [[key, bytes], …] | null,
+ * "key_orders"}`), then the value's JSON (whole, or each part's JSON one after the other).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { BUILD_ID } from '../../util/build-id.js';
+import { integerKeyOrders, rememberKeyOrders } from './json-key-order.js';
+import { dbCacheDir, setDbContentKey, writeAtomically } from './disk-cache.js';
+
+export { dbCacheDir };
+
+const FORMAT = 'servicegym.validated-copy/2';
+
+/** What a copy is made of and how it is read back. */
+export interface CopyOptions {
+  /** What the value is ("airline-db", "tau2-tasks"): part of the key, so two kinds never share a copy. */
+  name: string;
+  /**
+   * The zod schema the value was validated with, built on demand: its JSON Schema is part of the
+   * key, unless the running code is a stamped build ({@link BUILD_ID}), whose id stands for every
+   * schema in it (then no schema is built to find a copy).
+   */
+  schema: () => z.ZodType;
+  /**
+   * The value also keeps the text order of dicts with integer-like keys (`rememberKeyOrders` of
+   * `integerKeyOrders(text)`, see `json-key-order.ts`), which JSON does not carry: the copy stores
+   * those orders and reading it attaches them again.
+   */
+  keyOrders?: boolean;
+  /** The value is an object whose top-level values are parsed on first read (table DBs). */
+  lazyParts?: boolean;
+  /**
+   * The value is a base DB: it gets its copy's name as content key (`setDbContentKey` of
+   * `disk-cache.ts`), so what is derived from it (its tau2 hash stream) is cached under that name.
+   */
+  contentKey?: boolean;
+}
+
+const keys = new Map<string, string>();
+
+/** 16 hex digits naming what validated a copy: the build id, else the schema's JSON Schema (computed once per name and process). */
+export function copyKey(opts: Pick<CopyOptions, 'name' | 'schema'>): string {
+  let key = keys.get(opts.name);
+  if (!key) {
+    const by = BUILD_ID ?? JSON.stringify(z.toJSONSchema(opts.schema(), { unrepresentable: 'any' }));
+    keys.set(opts.name, (key = createHash('sha256').update(`${FORMAT}\n${opts.name}\n${by}`).digest('hex').slice(0, 16)));
+  }
+  return key;
+}
+
+const suffix = (opts: CopyOptions) => `${copyKey(opts)}${opts.keyOrders ? '-key-orders' : ''}.copy`;
+const COPY_NAME = /^[0-9a-f]{64}-[0-9a-f]{16}(-key-orders)?\.copy$/;
+
+function copyFile(text: string, opts: CopyOptions): string | null {
+  const dir = dbCacheDir();
+  return dir ? path.join(dir, 'validated-db', `${createHash('sha256').update(text).digest('hex')}-${suffix(opts)}`) : null;
+}
+
+/** Where a file's index entry is kept: keyed by real path, size, modification time, inode and device (and the copy key). */
+function indexFile(real: string, stat: fs.Stats, opts: CopyOptions): string | null {
+  const dir = dbCacheDir();
+  if (!dir) return null;
+  const id = createHash('sha256').update(JSON.stringify([real, stat.size, stat.mtimeMs, stat.ino, stat.dev])).digest('hex').slice(0, 32);
+  return path.join(dir, 'validated-db-index', `${id}-${suffix(opts)}`);
+}
+
+interface Header {
+  format: string;
+  parts: [string, number][] | null;
+  key_orders: [string, string[]][] | null;
+}
+
+/** The copy in file `f`, or undefined when it is missing, unreadable or of another format. */
+function readCopy<D>(f: string, opts: CopyOptions): D | undefined {
+  let buf: Buffer;
+  try {
+    buf = fs.readFileSync(f);
+  } catch {
+    return undefined;
+  }
+  const nl = buf.indexOf(10);
+  let header: Header;
+  try {
+    header = JSON.parse(buf.toString('utf8', 0, nl < 0 ? buf.length : nl)) as Header;
+  } catch {
+    return undefined;
+  }
+  if (nl < 0 || header.format !== FORMAT) return undefined;
+  const orders = header.key_orders ? new Map(header.key_orders) : null;
+  if (!header.parts) {
+    try {
+      const value = JSON.parse(buf.toString('utf8', nl + 1)) as D;
+      return orders ? rememberKeyOrders(value, orders) : value;
+    } catch {
+      return undefined;
+    }
+  }
+  // A truncated copy (a full disk) must not fail later, at the first read of a part.
+  if (header.parts.reduce((n, [, bytes]) => n + bytes, nl + 1) !== buf.length) return undefined;
+  return lazyObject(buf, nl + 1, header.parts, orders) as D;
+}
+
+/**
+ * An object whose top-level values are the JSON texts `parts` (key, byte length) laid one after
+ * another in `buf` from `start`, each parsed the first time it is read (then a plain property).
+ */
+function lazyObject(buf: Buffer, start: number, parts: [string, number][], orders: Map<string, string[]> | null): Record<string, unknown> {
+  const obj: Record<string, unknown> = {};
+  const settle = (key: string, value: unknown) => Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  let at = start;
+  for (const [key, bytes] of parts) {
+    const from = at;
+    at += bytes;
+    const own = orders && [...orders].filter(([p]) => p.split('/')[1] === key.replace(/~/g, '~0').replace(/\//g, '~1'));
+    Object.defineProperty(obj, key, {
+      enumerable: true,
+      configurable: true,
+      get: () => {
+        const value = JSON.parse(buf.toString('utf8', from, from + bytes)) as unknown;
+        if (own?.length) rememberKeyOrders({ [key]: value }, new Map(own));
+        settle(key, value);
+        return value;
+      },
+      set: (value: unknown) => settle(key, value),
+    });
+  }
+  const rootOrder = orders?.get('');
+  if (rootOrder) rememberKeyOrders(obj, new Map([['', rootOrder]]));
+  return obj;
+}
+
+/** The validated copy of an unchanged file through the index, without reading the file; else undefined. */
+export function copyOfFile<D>(real: string, stat: fs.Stats, opts: CopyOptions): D | undefined {
+  const idx = indexFile(real, stat, opts);
+  if (!idx) return undefined;
+  let name: string;
+  try {
+    name = fs.readFileSync(idx, 'utf8');
+  } catch {
+    return undefined;
+  }
+  if (!COPY_NAME.test(name)) return undefined;
+  return keyed(readCopy<D>(path.join(path.dirname(path.dirname(idx)), 'validated-db', name), opts), name, opts);
+}
+
+/** The validated copy of `text` (a file's content), or undefined (no copy, unreadable, or caching off). */
+export function copyOfText<D>(text: string, opts: CopyOptions): D | undefined {
+  const f = copyFile(text, opts);
+  return f ? keyed(readCopy<D>(f, opts), path.basename(f), opts) : undefined;
+}
+
+/** `value`, named by the copy `name` as its content key when `opts.contentKey` (see {@link CopyOptions.contentKey}). */
+function keyed<D>(value: D | undefined, name: string, opts: CopyOptions): D | undefined {
+  if (opts.contentKey && typeof value === 'object' && value !== null) setDbContentKey(value, `validated-${name.replace(/\.copy$/, '')}`);
+  return value;
+}
+
+/** The bytes of a copy of `value` (see the module doc). */
+function copyBytes(text: string, value: unknown, opts: CopyOptions): Buffer {
+  const keyOrders = opts.keyOrders ? [...integerKeyOrders(text)] : null;
+  if (!opts.lazyParts || value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return Buffer.from(`${JSON.stringify({ format: FORMAT, parts: null, key_orders: keyOrders } satisfies Header)}\n${JSON.stringify(value)}`);
+  }
+  const bodies = Object.entries(value).map(([k, v]) => [k, Buffer.from(JSON.stringify(v) ?? 'null')] as const);
+  const header: Header = { format: FORMAT, parts: bodies.map(([k, b]) => [k, b.length]), key_orders: keyOrders };
+  return Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), ...bodies.map(([, b]) => b)]);
+}
+
+/** Copies and index entries older than this are removed when a new copy is written. */
+const KEEP_MS = 7 * 24 * 3600 * 1000;
+/** At most this many copies (and index entries) are kept, the newest. */
+const KEEP_FILES = 32;
+
+/**
+ * Removes from `dir` the files written more than {@link KEEP_MS} ago, and all but the newest
+ * {@link KEEP_FILES} (each build, schema change or edited file makes new copies). Best effort.
+ */
+function prune(dir: string): void {
+  try {
+    const now = Date.now();
+    const files = fs.readdirSync(dir).map((name) => ({ f: path.join(dir, name), mtime: fs.statSync(path.join(dir, name)).mtimeMs })).sort((a, b) => b.mtime - a.mtime);
+    files.forEach(({ f, mtime }, i) => {
+      if (i >= KEEP_FILES - 1 || now - mtime > KEEP_MS) fs.rmSync(f, { force: true });
+    });
+  } catch {
+    // a missing folder, or another process pruning at the same time
+  }
+}
+
+/**
+ * Keeps a copy of `value` (validated from `text`) and indexes the file that held `text` (both
+ * written atomically; a failure to write only loses the speed-up).
+ */
+export function rememberCopy(text: string, value: unknown, from: { real: string; stat: fs.Stats }, opts: CopyOptions): void {
+  const f = copyFile(text, opts);
+  if (!f) return;
+  keyed(value, path.basename(f), opts);
+  if (!fs.existsSync(f)) {
+    prune(path.dirname(f));
+    prune(path.join(path.dirname(path.dirname(f)), 'validated-db-index'));
+    writeAtomically(f, copyBytes(text, value, opts));
+  }
+  const idx = indexFile(from.real, from.stat, opts);
+  if (idx && fs.existsSync(f)) writeAtomically(idx, path.basename(f));
+}
