@@ -89,11 +89,13 @@ export function passHatKIntervals(trials: TrialRewards, opts?: BootstrapOptions)
   const cap = Math.min(...list.map(([, r]) => r.length));
   if (cap < 1) throw new RangeError('pass^k: a task has no trials');
   const out: PassHatKInterval[] = [];
-  const samples = drawIndices(list.length, o); // every k resamples the same tasks
+  let samples: number[][] | undefined; // every k resamples the same tasks (drawn when first needed)
   for (let k = 1; k <= cap; k++) {
     const perTask = list.map(([, r]) => taskPassHatK(r.length, r.filter(isSuccess).length, k));
     const value = passHatK(new Map(list), k);
-    const { low, high } = bootstrap(perTask.length, (idx) => idx.reduce((s, i) => s + perTask[i], 0) / idx.length, o, samples);
+    // Every task alike (one task, or all passing): every resample's mean is that value, so the interval is exact without drawing.
+    const alike = perTask.every((p) => p === perTask[0]);
+    const { low, high } = alike ? { low: perTask[0], high: perTask[0] } : bootstrap(perTask.length, (idx) => idx.reduce((s, i) => s + perTask[i], 0) / idx.length, o, (samples ??= drawIndices(list.length, o)));
     out.push({ k, value, low: clean(Math.min(low, value)), high: clean(Math.max(high, value)) });
   }
   return out;
