@@ -47,7 +47,7 @@ describe.skipIf(!HAS_SHARED)('validated DB kept on disk', () => {
     // Both carry the copy's name as content key, so the hash stream is kept once and read back (same hash as tau2's reference).
     expect(dbContentKey(copy)).toBe(dbContentKey(validated));
     expect(fs.readdirSync(path.join(dir, 'cache', 'db-hash'))).toHaveLength(1);
-    const readBack = createCachedDbLoader((value, file) => validateAt(AirlineDbSchema, value, file), { schema: AirlineDbSchema })(b);
+    const readBack = createCachedDbLoader((value, file) => validateAt(AirlineDbSchema, value, file), { schema: AirlineDbSchema, name: 'airline-db' })(b);
     const hasher = createTableDbHasher<AirlineDb>(TABLE_RECORD_TYPES);
     expect(hasher(new CowDb(readBack))).toBe(airlineDbHash(new CowDb(validated) as never));
     const c = path.join(dir, 'c.json');
@@ -61,7 +61,7 @@ describe.skipIf(!HAS_SHARED)('validated DB kept on disk', () => {
     const f = path.join(dir, 'indexed.json');
     fs.writeFileSync(f, text);
     // A fresh loader stands for a new process: no in-process cache.
-    const loader = () => createCachedDbLoader((value, file) => validateAt(AirlineDbSchema, value, file), { schema: AirlineDbSchema });
+    const loader = () => createCachedDbLoader((value, file) => validateAt(AirlineDbSchema, value, file), { schema: AirlineDbSchema, name: 'airline-db' });
     const first = loader()(f);
     const read = vi.spyOn(fs, 'readFileSync');
     try {
