@@ -12,7 +12,10 @@
  * - Store bytes per episode at 10 and 40 calls per episode (SQLite file plus WAL over episodes).
  * - Start-up: `servicegym --help` and `validate` of one tau2 airline task (whole processes),
  *   and whole-process `validate` of all tau2 airline tasks.
- * - Distributed: the same episodes through 2 `servicegym worker`s on a local Redis against one process.
+ * - Distributed: the same episodes through 2 `servicegym worker`s on a local Redis against one process,
+ *   workers and single process from the same build (dist/ when built), with the CPU time of the
+ *   storing process and of each worker (on a 2-core machine the three processes share the cores, so
+ *   the CPU sum, not the wall time, says what distribution costs).
  *
  * Temporary folders are removed at the end. Sizes can be lowered with BENCH_P2_EPISODES and
  * BENCH_P2_LONG_EPISODES (default 1000 each).
