@@ -80,7 +80,7 @@ export class QueueRolloutRunner implements RolloutRunner {
     const redis = redisConnection(o.url);
     // A Redis that is down is an error now, before the manifest, not a run that waits forever.
     await redisReady(redis, o.url);
-    const claim = await claimRun(redis, o.queueName, o.manifest.run_id).catch(async (err: unknown) => {
+    const claim = await claimRun(redis, o.queueName, o.manifest.run_id, undefined, '`servicegym optimize` of the same config with --resume').catch(async (err: unknown) => {
       await redis.quit().catch(() => {});
       throw err;
     });

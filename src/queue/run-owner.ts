@@ -29,10 +29,12 @@ function claimKey(queueName: string, runId: string): string {
 
 /**
  * Claims run `runId` on queue `queueName` for this process, for `leaseMs` renewed while held.
+ * `resume` is how the user continues the run once a dead holder's claim lapsed (the refusal
+ * names it): `--resume <run id>` for `run`, `--resume` on the same config for `optimize`.
  * @throws BadInputError when another live process holds the claim (the message names its host and
  *   pid, and says when a dead holder's claim lapses).
  */
-export async function claimRun(redis: Redis, queueName: string, runId: string, leaseMs = RUN_CLAIM_LEASE_MS): Promise<RunClaim> {
+export async function claimRun(redis: Redis, queueName: string, runId: string, leaseMs = RUN_CLAIM_LEASE_MS, resume = `--resume ${runId}`): Promise<RunClaim> {
   const key = claimKey(queueName, runId);
   const token = JSON.stringify({ host: os.hostname(), pid: process.pid, at: new Date().toISOString(), id: randomUUID() });
   if ((await redis.set(key, token, 'PX', leaseMs, 'NX')) !== 'OK') {
@@ -46,7 +48,7 @@ export async function claimRun(redis: Redis, queueName: string, runId: string, l
     }
     throw new BadInputError(
       `run '${runId}' is already being stored by ${who} through this Redis (queue ${queueName}); two storing processes would each take part of its episodes. ` +
-        `Wait for it to finish; if that process is gone, its claim lapses within ${Math.ceil(leaseMs / 1000)} s and --resume ${runId} continues`,
+        `Wait for it to finish; if that process is gone, its claim lapses within ${Math.ceil(leaseMs / 1000)} s and ${resume} continues`,
     );
   }
   const timer = setInterval(() => {

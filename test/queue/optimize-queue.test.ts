@@ -201,6 +201,9 @@ describe.skipIf(!HAS_REDIS)(`optimize --queue${NO_REDIS_REASON}`, () => {
         const second = await runCli(['optimize', file, '-q', '--fresh', '--out-dir', out, '--db', path.join(dir, 'second.db'), '--queue', redis.url, '--queue-name', queueName]);
         expect(second.code).toBe(2);
         expect(second.stderr).toContain(`run '${runId}' is already being stored by process ${process.pid} on`);
+        // optimize's --resume takes no run id: the refusal says how an optimise run continues.
+        expect(second.stderr).toContain('s and `servicegym optimize` of the same config with --resume continues');
+        expect(second.stderr).not.toContain(`--resume ${runId}`);
         // Nothing was touched: no output marker, no journal, no store, no manifest, no job.
         expect(fs.readdirSync(out)).toEqual(['keep.txt']);
         expect(fs.existsSync(path.join(dir, 'second.db'))).toBe(false);
