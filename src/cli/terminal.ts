@@ -4,7 +4,13 @@
  * domain must offer a command interpreter, see `src/surfaces/terminal.ts`), which is how
  * users learn the emulator and rehearse a task. With `--task`, the task's work item is shown first
  * and, on leaving (`QUIT` or end of input), the session is scored like an episode: the tau2-style
- * reward, the partial score and the checks that failed.
+ * reward, the partial score and the failed checks that count (`src/evaluation/counted.ts`: outside
+ * `--strict` the gold-action check is a diagnostic, not listed). `--strict` scores as `validate
+ * --strict` does.
+ *
+ * Exit rule, as `validate`'s: 0 when the scored session reaches reward 1 (or without `--task`);
+ * 1 when its reward is below 1 or not judged, so a script can tell a failed rehearsal; 2 for bad
+ * input (an unknown domain or task).
  */
 import readline from 'node:readline';
 import type { Command } from 'commander';
@@ -18,10 +24,11 @@ function workItem(task: Task): string {
 }
 
 /** Runs the prompt until QUIT or end of input; returns the exit code. */
-async function session(domainName: string, taskId: string | undefined, input: NodeJS.ReadableStream, out: NodeJS.WritableStream): Promise<number> {
+async function session(domainName: string, taskId: string | undefined, strict: boolean, input: NodeJS.ReadableStream, out: NodeJS.WritableStream): Promise<number> {
   const { loadDomainAsync } = await import('../domains/catalog.js');
   const { Environment } = await import('../env/environment.js');
   const { evaluateTask } = await import('../evaluation/compose.js');
+  const { countedFailures } = await import('../evaluation/counted.js');
   const { taskInitialState } = await import('../evaluation/initial-state.js');
   const { selectTasks } = await import('../run/task-run.js');
   const { loadSurface } = await import('../surfaces/catalog.js');
@@ -59,10 +66,10 @@ async function session(domainName: string, taskId: string | undefined, input: No
   out.write('\n');
   if (!task) return 0;
   messages.push({ role: 'assistant', content: 'Session ended.' });
-  const ev = await evaluateTask({ loaded, task, trace: { messages, actionLog: env.actionLog, termination: 'agent_stop', finalState: env.state }, env: envOpts });
-  const failed = ev.checks.filter((c) => c.verdict === 'fail');
-  out.write(`${task.id}: reward ${ev.reward ?? 'not judged'}, partial ${(ev.partial * 100).toFixed(0)}%\n${failed.map((c) => `  failed ${c.id}: ${c.evidence}`).join('\n')}${failed.length ? '\n' : ''}`);
-  return 0;
+  const ev = await evaluateTask({ loaded, task, trace: { messages, actionLog: env.actionLog, termination: 'agent_stop', finalState: env.state }, env: envOpts, strict });
+  const failed = countedFailures(ev, task);
+  out.write(`${task.id}: reward ${ev.reward ?? 'not judged'}, partial ${(ev.partial * 100).toFixed(0)}%${strict ? ' (strict)' : ''}\n${failed.map((c) => `  failed ${c.id}: ${c.evidence}`).join('\n')}${failed.length ? '\n' : ''}`);
+  return ev.reward === 1 ? 0 : 1;
 }
 
 /** Registers `terminal` on the program; `setExit` receives the exit code. */
@@ -72,7 +79,9 @@ export function registerTerminal(program: Command, setExit: (code: number) => vo
     .description("open a domain's terminal surface at a prompt (e.g. the gds emulator); --task shows a task and scores the session on QUIT")
     .argument('<domain>', 'a domain whose agent works through a terminal (gds)')
     .option('--task <id>', 'show this task and score the session when it ends')
-    .action(async (domain: string, flags: { task?: string }) => {
-      setExit(await session(domain, flags.task, process.stdin, process.stdout));
+    .option('--strict', 'with --task: score strictly, as validate --strict (ACTION in the reward basis: the host operations committed must be the gold ones)')
+    .addHelpText('after', '\nExit status: 0 when the scored session reaches reward 1 (always 0 without --task); 1 when its reward is below 1 or not judged; 2 for an unknown domain or task.\nAt the prompt the domain\'s own entries apply; the gds terminal lists them on HELP and explains one on HELP <entry> (e.g. HELP X).')
+    .action(async (domain: string, flags: { task?: string; strict?: boolean }) => {
+      setExit(await session(domain, flags.task, flags.strict === true, process.stdin, process.stdout));
     });
 }

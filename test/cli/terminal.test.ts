@@ -30,6 +30,21 @@ function drive(argv: string[], entries: string[]): Promise<{ screen: string; cod
   }));
 }
 
+/** Runs the command with `entries` on a pipe (one per line, then end of input); resolves with stdout and the exit code. */
+function piped(argv: string[], entries: string[]): Promise<{ out: string; err: string; code: number | null }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'bin.ts'), ...argv], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+  child.stdin.end(entries.map((e) => `${e}\n`).join(''));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+  return new Promise((resolve) => child.on('close', (code) => {
+    clearTimeout(timer);
+    resolve({ out, err, code });
+  }));
+}
+
 describe('servicegym terminal', () => {
   it.skipIf(!HAS_SCRIPT)('a person rebooks T12 at the prompt and gets the session scored', async () => {
     const { screen, code } = await drive(['terminal', 'gds', '--task', 'T12'], ['*LKJ8TQ', '120OCTJFKORD', '02M3', 'X1', '3WCHR/1-1.1', '6AGENT', 'E', 'QUIT']);
@@ -38,6 +53,27 @@ describe('servicegym terminal', () => {
     expect(screen).toContain('3 XA 208  F0 A0 J1 C0 Y0 B0 M2 H0 Q1  JFKORD 1300 1445 738');
     expect(screen).toContain('OK 1400 LKJ8TQ');
     expect(screen).toMatch(/T12: reward 1, partial 100%/);
+  }, 120_000);
+
+  it('exits 1 when the scored session is below reward 1, listing only the failed checks that count (tau2_action only under --strict)', async () => {
+    const quit = await piped(['terminal', 'gds', '--task', 'T12'], ['*LKJ8TQ', 'QUIT']);
+    expect(quit.code).toBe(1);
+    expect(quit.out).toMatch(/^T12: reward 0, partial 0%$/m);
+    expect(quit.out).toContain('  failed tau2_db: ');
+    expect(quit.out).toContain('  failed correct_flight: ');
+    expect(quit.out).not.toContain('tau2_action');
+    const strict = await piped(['terminal', 'gds', '--task', 'T12', '--strict'], ['QUIT']);
+    expect(strict.code).toBe(1);
+    expect(strict.out).toMatch(/^T12: reward 0, partial \d+% \(strict\)$/m);
+    expect(strict.out).toContain('  failed tau2_action: ');
+    const done = await piped(['terminal', 'gds', '--task', 'T12', '--strict'], ['*LKJ8TQ', '120OCTJFKORD', '02M3', 'X1', '3WCHR/1-1.1', '6AGENT', 'E', 'QUIT']);
+    expect(done.out).toMatch(/^T12: reward 1, partial 100% \(strict\)$/m);
+    expect(done.code).toBe(0);
+    const free = await piped(['terminal', 'gds'], ['HELP', 'QUIT']);
+    expect(free.code).toBe(0);
+    expect(free.out).toContain('XA RESERVATIONS TERMINAL - HELP');
+    const help = await runCli(['terminal', '--help']);
+    expect(help.out).toContain('Exit status: 0 when the scored session reaches reward 1 (always 0 without --task); 1 when its reward is below 1 or not judged');
   }, 120_000);
 
   it('refuses a domain without a terminal surface, and an unknown task', async () => {

@@ -3,7 +3,8 @@
  * (see data/command_reference.md): `*ABC123` retrieve, `*R` `*I` `*H` displays, `1DDMMMXXXYYY`
  * availability, `0{n}{class}{line}` sell, `X{n}` cancel segments, `.{n}HK` accept a schedule change,
  * `3{SSR}/{segs}-{pax}` special service, `5` remark, `9` phone, `6` received from, `E`/`ER` end
- * transaction, `I`/`IR` ignore, `WTKT` reissue tickets. Changes stay in the work area until end
+ * transaction, `I`/`IR` ignore, `WTKT` reissue tickets, `HELP` / `HELP <entry>` the command
+ * reference (help.ts). Changes stay in the work area until end
  * transaction; ignore discards them. Errors read as a terminal's (`INVALID FORMAT`, `NEED RECEIVED
  * FROM`, `UNABLE - NO SEATS`), never a stack trace. Each entry is one function in a table; the
  * changes themselves are the host's transactions (host.ts), shared with the host's operations.
@@ -13,6 +14,7 @@ import { availabilityScreen, historyScreen, itineraryScreen, numberedSegments, p
 import type { Pnr } from './schema.js';
 import type { GdsState } from './state.js';
 import { endTransaction } from './commit.js';
+import { helpScreen } from './help.js';
 import { acceptScheduleChange, addSsr, addText, cancelSegment, reissueTickets, retrieve, sellSegment } from './host.js';
 
 const routeIndex = new WeakMap<object, Map<string, string[]>>();
@@ -172,6 +174,7 @@ export const ENTRIES: readonly [RegExp, Handler][] = [
   [/^I$/, (c) => ignore(c, false)],
   [/^ER$/, (c) => end(c, true)],
   [/^E$/, (c) => end(c, false)],
+  [/^HELP(?:\s+(.+))?$/, ({ m }) => helpScreen(m[1])],
 ];
 
 /** Interprets one entry line (upper-cased, trimmed); unknown or malformed entries give `INVALID FORMAT`. */

@@ -3,10 +3,16 @@
  * schedule changes, received-from and end transaction, ignore, ticketing, errors that read like a
  * terminal's, 64-column screens and paging.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadDomain } from '../../../src/domains/index.js';
 import { Environment } from '../../../src/env/environment.js';
 import type { GdsState } from '../../../src/domains/gds/index.js';
+import { parseReference } from '../../../src/domains/gds/help.js';
+import { ROOT } from '../../support/paths.js';
+
+const REFERENCE = path.join(ROOT, 'src', 'domains', 'gds', 'data', 'command_reference.md');
 
 const loaded = loadDomain('gds');
 function terminal() {
@@ -102,6 +108,45 @@ describe('the XA terminal', () => {
     for (const bad of ['', 'HELLO', '1XXOCTJFKORD', '0', 'X', '3WCHR', '*R1', 'DROP TABLE pnrs']) expect(await t.send(bad)).toMatch(/^(INVALID FORMAT|NO PNR IN WORK AREA|NO AVAILABILITY DISPLAYED)/);
     expect(await t.send('131FEBJFKORD')).toBe('INVALID DATE');
     expect(await t.send('02M3')).toBe('NO PNR IN WORK AREA');
+  });
+
+  it("HELP lists the command reference like a host's help, HELP <entry> explains one, and neither touches the work area", async () => {
+    const t = terminal();
+    await t.send('*LKJ8TQ');
+    await t.send('5PAX ADVISED');
+    const index = await t.send('HELP');
+    const lines = index.split('\n');
+    expect(lines[0]).toBe('XA RESERVATIONS TERMINAL - HELP');
+    expect(lines.every((l) => l.length <= 64)).toBe(true);
+    expect(index).toContain('X{N}         CANCEL SEGMENT N (ALSO X1-2 OR X1/3); ITS SSRS GO');
+    expect(index).toContain('‡ MORE - MD TO MOVE DOWN');
+    const rest = await t.send('MD');
+    expect(rest).toContain('IR           IGNORE AND REDISPLAY THE PNR AS IT WAS');
+    expect(rest).toContain('SCROLL       MD DOWN  MU UP  MT TOP  MB BOTTOM');
+    // Every entry of the reference is in the list.
+    const all = `${index}\n${rest}`;
+    for (const s of parseReference(fs.readFileSync(REFERENCE, 'utf8')).filter((x) => !/ERROR/.test(x.title))) for (const e of s.entries) expect(all).toContain(e.entry);
+    expect(await t.send('HELP X')).toBe(['X{N}         CANCEL SEGMENT N (ALSO X1-2 OR X1/3); ITS SSRS GO', '             WITH IT; A SEGMENT SOLD IN THIS TRANSACTION IS JUST', '             WITHDRAWN', '             E.G. X1'].join('\n'));
+    expect(await t.send('help x1')).toBe(await t.send('HELP X'));
+    expect((await t.send('HELP E')).split('\n').filter((l) => /^\S/.test(l)).map((l) => l.split(/\s{2,}/)[0])).toEqual(['E', 'ER']);
+    expect((await t.send('HELP *I')).split('\n')[0]).toBe('*I           ITINERARY ONLY');
+    expect((await t.send('HELP 120OCTJFKORD')).split('\n')[0]).toBe('1DDMMMXXXYYY AVAILABILITY ON A DATE FROM XXX TO YYY, ONE');
+    expect(await t.send('HELP SSR')).toContain('SSR CODES: WCHR WHEELCHAIR (CAN CLIMB STAIRS)');
+    const errors = await t.send('HELP ERRORS');
+    expect(errors.split('\n')[0]).toBe('ERROR RESPONSES');
+    expect(errors).toContain('NEED RECEIVED FROM\n             ENTER 6... BEFORE E');
+    expect(await t.send('HELP ZZZ')).toBe('NO HELP FOR ZZZ - ENTER HELP FOR THE ENTRY LIST');
+    expect(await t.send('HELPX')).toBe('INVALID FORMAT');
+    // The work area is as it was: the pending remark is still there and the transaction ends.
+    await t.send('6AGENT');
+    expect(await t.send('E')).toBe('OK 1400 LKJ8TQ');
+    expect(t.pnr('LKJ8TQ').remarks).toContain('PAX ADVISED');
+  });
+
+  it("every example the reference gives is an entry the terminal knows", async () => {
+    for (const s of parseReference(fs.readFileSync(REFERENCE, 'utf8'))) {
+      for (const e of s.entries.filter((x) => x.example)) expect(await terminal().send(e.example!), e.entry).not.toMatch(/^INVALID FORMAT/);
+    }
   });
 
   it('pages long displays with a continuation marker and MD/MU/MT/MB', async () => {

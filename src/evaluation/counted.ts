@@ -1,0 +1,24 @@
+/**
+ * Which checks of a task evaluation count (src/evaluation/compose.ts `evaluateTask`): the tau2
+ * component checks of the reward basis the episode was scored on (under `--strict` ACTION is in
+ * every basis), the servicegym checks the partial-credit rubric or `zero_if_failed` name, and the
+ * strict-mode flags. The other component checks (e.g. `tau2_action` outside strict mode) are
+ * diagnostics: computed, but no part of the reward or the partial score.
+ */
+import type { Task } from '../spec/task.js';
+import type { CheckResult, TaskEvaluation } from './types.js';
+
+/** Kinds of the tau2 component checks (`tau2_db` is `DB`, ...). */
+const COMPONENT_KINDS = new Set(['DB', 'ENV_ASSERTION', 'COMMUNICATE', 'NL_ASSERTION', 'ACTION']);
+
+/** True when `check` feeds `ev`'s reward or partial score (see the module doc). */
+export function checkCounts(check: CheckResult, ev: Pick<TaskEvaluation, 'reward_basis' | 'rubric'>, task?: Pick<Task, 'servicegym'>): boolean {
+  if (COMPONENT_KINDS.has(check.kind) && check.id.startsWith('tau2_')) return (ev.reward_basis as string[]).includes(check.kind);
+  if (check.kind === 'STRICT') return true;
+  return ev.rubric.some((r) => r.checks.includes(check.id)) || (task?.servicegym?.zero_if_failed ?? []).includes(check.id);
+}
+
+/** The failed checks that count towards `ev`'s reward or partial score, in evaluation order. */
+export function countedFailures(ev: Pick<TaskEvaluation, 'reward_basis' | 'rubric' | 'checks'>, task?: Pick<Task, 'servicegym'>): CheckResult[] {
+  return ev.checks.filter((c) => c.verdict === 'fail' && checkCounts(c, ev, task));
+}
