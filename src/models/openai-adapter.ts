@@ -19,6 +19,7 @@ import { withModel } from './chat-model.js';
 import type { LiveModelConfig } from './config.js';
 import { postJsonWithRetries, TransportError, type TransportOptions } from './transport.js';
 import { redactSecrets, redactUrlCredentials } from '../util/redact.js';
+import { elementJson } from '../util/json-text.js';
 
 /** A {@link ChatModel} on any OpenAI-compatible endpoint; the key stays in memory, never in receipts. */
 export class OpenAICompatibleModel implements ChatModel {
@@ -69,7 +70,8 @@ export class OpenAICompatibleModel implements ChatModel {
       throw new ProviderError(this.redact(`${role} call to ${this.endpoint} failed: ${(e as Error).message}`), { status: t?.status, retries: t?.retries, fatal: t?.fatal });
     }
     // A provider that echoes the key inside a 200 body must not get it into a receipt.
-    if (this.apiKey.length >= 8 && JSON.stringify(body).includes(this.apiKey.slice(-8))) body = JSON.parse(this.redact(JSON.stringify(body)));
+    // (The body's text is kept per object: the store writes the same text for the receipt.)
+    if (this.apiKey.length >= 8 && elementJson(body).includes(this.apiKey.slice(-8))) body = JSON.parse(this.redact(JSON.stringify(body)));
     const elapsedSeconds = Math.round(performance.now() - started) / 1000;
     const parsed = isChatResponse(body) ? ({ success: true } as const) : ChatResponseSchema.safeParse(body);
     if (!parsed.success) {

@@ -18,11 +18,21 @@ import { canonicalHash, sha256Hex } from '../util/canonical.js';
 import { UsageTracker } from '../models/usage.js';
 import { turnTimings } from './turn-timings.js';
 
-/** A tool call as the record keeps it: the output as text, or as content parts when the tool answered with parts. */
+/** A tool call as the record keeps it: the output as text, or as content parts when the tool answered with parts. A JSON copy. */
 export function toolCallRecord(t: ToolLogEntry): ToolCallRecord {
-  return JSON.parse(
-    JSON.stringify({ step: t.step, requestor: t.requestor, name: t.name, arguments: t.arguments, output: t.parts ?? t.output, error: t.error, mutating: t.mutating, ...(t.harnessError ? { harness_error: t.harnessError } : {}) }),
-  ) as ToolCallRecord;
+  return JSON.parse(JSON.stringify(toolCallRecordOf(t))) as ToolCallRecord;
+}
+
+/** {@link toolCallRecord} without the copy (arguments and output shared with `t`). */
+function toolCallRecordOf(t: ToolLogEntry): ToolCallRecord {
+  return { step: t.step, requestor: t.requestor, name: t.name, arguments: t.arguments, output: (t.parts ?? t.output) as ToolCallRecord['output'], error: t.error, mutating: t.mutating, ...(t.harnessError ? { harness_error: t.harnessError } : {}) };
+}
+
+/** The last system prompt hashed and its sha256: a run's episodes mostly share one prompt. */
+let lastPrompt: { text: string; sha256: string } | undefined;
+function promptSha256(text: string): string {
+  if (lastPrompt?.text !== text) lastPrompt = { text, sha256: sha256Hex(text) };
+  return lastPrompt.sha256;
 }
 
 /** A pin with only a kind (oracle, scripted, replay …). */
@@ -106,15 +116,15 @@ function turnsOf(messages: readonly RunLogMessage[], receipts: EpisodeResult<unk
 }
 
 /**
- * The run-log record of one task episode. It shares the episode's messages, action log and
- * evaluation (no copy: they are not changed once the episode is over), so it is a JSON value only
+ * The run-log record of one task episode. It shares the episode's messages, tool calls' arguments
+ * and outputs, action log and evaluation (no copy: they are not changed once the episode is over), so it is a JSON value only
  * as serialized: store it (the run store writes its JSON text) or copy it before changing it.
  */
 export async function taskEpisodeLog<S>(input: TaskEpisodeLogInput<S>): Promise<EpisodeRunLog> {
   const ep = input.episode;
   const messages = ep.messages as RunLogMessage[];
-  const toolCalls: ToolCallRecord[] = ep.toolLog.map((t) => toolCallRecord(t));
-  const system = messages[0]?.role === 'system' && typeof messages[0].content === 'string' ? sha256Hex(messages[0].content) : null;
+  const toolCalls: ToolCallRecord[] = ep.toolLog.map(toolCallRecordOf);
+  const system = messages[0]?.role === 'system' && typeof messages[0].content === 'string' ? promptSha256(messages[0].content) : null;
   const usage = JSON.parse(JSON.stringify(ep.usage)) as EpisodeRunLog['usage'];
   const modelSeconds = Object.values(usage).reduce((s, u) => s + (u.latency_seconds ?? 0), 0);
   return {

@@ -14,6 +14,7 @@
  * stored (a known prefix, a known template) was checked when it was first written.
  */
 import type { Hash } from 'node:crypto';
+import { elementJson } from '../util/json-text.js';
 import type Database from 'better-sqlite3';
 import {
   containsSecret,
@@ -24,7 +25,6 @@ import {
   prefixKeys,
   splitRequest,
   templateKey,
-  toJsonText,
   type SplitRequest,
 } from './receipt-codec.js';
 
@@ -180,7 +180,8 @@ export class ReceiptTables {
    * @throws TypeError when `request`/`response` cannot be JSON-stringified.
    */
   encode(row: ReceiptRow): EncodedReceipt {
-    const response = toJsonText(row.response);
+    // A response object is not changed once received: its text is made once (the model adapter may have made it already).
+    const response = elementJson(row.response);
     const request = splitRequest(row.request);
     const { request: _q, response: _r, ...meta } = row;
     const enc: EncodedReceipt = { row: meta, request, response, keys: [], known: 0, knownId: null, state: null, continued: null };
