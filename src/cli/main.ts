@@ -5,26 +5,46 @@
  */
 import { Command, CommanderError } from 'commander';
 import { BadInputError, ProviderError, ReplayMissError } from '../spec/errors.js';
-import { registerReplay } from './replay.js';
-import { registerCampaign } from './campaign.js';
-import { registerImportRecord } from './import-record.js';
-import { registerValidate } from './validate.js';
-import { registerRun } from './run.js';
-import { registerConformance } from './conformance.js';
-import { registerOptimize } from './optimize.js';
-import { registerPrompts } from './prompts.js';
-import { registerCanary } from './canary.js';
-import { registerView } from './view.js';
-import { registerLint } from './lint.js';
-import { registerCompare } from './compare.js';
-import { registerCompareSurfaces } from './compare-surfaces.js';
-import { registerTerminal } from './terminal.js';
-import { registerWorker } from './worker.js';
-import { registerMergeShards } from './merge-shards.js';
 import { packageVersion } from './paths.js';
-import { registerRescore } from './rescore.js';
-import { registerEvaluate } from './evaluate.js';
-import { registerImportTau2 } from './import-tau2.js';
+
+/** How a command module adds its command to the program. */
+type Register = (program: Command, setExit: (code: number) => void) => void;
+
+/**
+ * Every command, by name, in the order the help lists them: each loads its own module, so a run
+ * of one command compiles only that command's module (and what it imports), not all of them.
+ */
+export const COMMANDS: Record<string, () => Promise<Register>> = {
+  replay: async () => (await import('./replay.js')).registerReplay,
+  campaign: async () => (await import('./campaign.js')).registerCampaign,
+  'import-record': async () => (await import('./import-record.js')).registerImportRecord,
+  validate: async () => (await import('./validate.js')).registerValidate,
+  run: async () => (await import('./run.js')).registerRun,
+  conformance: async () => (await import('./conformance.js')).registerConformance,
+  lint: async () => (await import('./lint.js')).registerLint,
+  optimize: async () => (await import('./optimize.js')).registerOptimize,
+  canary: async () => (await import('./canary.js')).registerCanary,
+  prompts: async () => (await import('./prompts.js')).registerPrompts,
+  view: async () => (await import('./view.js')).registerView,
+  compare: async () => (await import('./compare.js')).registerCompare,
+  'compare-surfaces': async () => (await import('./compare-surfaces.js')).registerCompareSurfaces,
+  terminal: async () => (await import('./terminal.js')).registerTerminal,
+  rescore: async () => (await import('./rescore.js')).registerRescore,
+  evaluate: async () => (await import('./evaluate.js')).registerEvaluate,
+  import: async () => (await import('./import-tau2.js')).registerImportTau2,
+  worker: async () => (await import('./worker.js')).registerWorker,
+  'merge-shards': async () => (await import('./merge-shards.js')).registerMergeShards,
+};
+
+/**
+ * The commands to register for `argv`: the named command alone when the first argument names
+ * one (its parsing, help and errors are the same with or without the others), else all of them
+ * (the program's help, `--version`, an unknown command and its suggestions).
+ */
+function commandsFor(argv: string[]): string[] {
+  const first = argv[2];
+  return first !== undefined && Object.hasOwn(COMMANDS, first) ? [first] : Object.keys(COMMANDS);
+}
 
 /** Runs the CLI on `argv` (as process.argv) and returns the exit code; never calls process.exit. */
 export async function main(argv: string[]): Promise<number> {
@@ -37,25 +57,9 @@ export async function main(argv: string[]): Promise<number> {
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s), outputError: (s, write) => write(`servicegym: ${s}`) })
     .showHelpAfterError('(add --help for usage)');
-  registerReplay(program, setExit);
-  registerCampaign(program, setExit);
-  registerImportRecord(program, setExit);
-  registerValidate(program, setExit);
-  registerRun(program, setExit);
-  registerConformance(program, setExit);
-  registerLint(program, setExit);
-  registerOptimize(program, setExit);
-  registerCanary(program, setExit);
-  registerPrompts(program, setExit);
-  registerView(program, setExit);
-  registerCompare(program, setExit);
-  registerCompareSurfaces(program, setExit);
-  registerTerminal(program, setExit);
-  registerRescore(program, setExit);
-  registerEvaluate(program, setExit);
-  registerImportTau2(program, setExit);
-  registerWorker(program, setExit);
-  registerMergeShards(program, setExit);
+  const names = commandsFor(argv);
+  const registers = await Promise.all(names.map((n) => COMMANDS[n]()));
+  for (const register of registers) register(program, setExit);
   try {
     await program.parseAsync(argv);
     return code;

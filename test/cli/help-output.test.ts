@@ -4,7 +4,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/cli/main.js';
 import { runCli } from '../support/cli.js';
 import { ROOT } from '../support/paths.js';
 
@@ -26,6 +28,15 @@ describe('help output', () => {
       at = i + e.trimEnd().length;
     }
   });
+
+  it("each entry of the command map registers exactly the command of its name (a command's run loads only its own entry)", async () => {
+    const program = new Command();
+    for (const [name, load] of Object.entries(COMMANDS)) {
+      const before = program.commands.length;
+      (await load())(program, () => {});
+      expect(program.commands.slice(before).map((c) => c.name())).toEqual([name]);
+    }
+  }, 120_000);
 
   const commands = fs.readdirSync(FIXTURES).filter((f) => f !== 'root.txt').map((f) => f.replace(/\.txt$/, ''));
   it.each(commands)('%s --help is unchanged', async (name) => {
