@@ -46,7 +46,7 @@ function sortedEntries(trials: TrialRewards): [string, readonly (number | null)[
 }
 
 /** The `q`-quantile of sorted `xs` (linear interpolation between order statistics). */
-function quantile(xs: readonly number[], q: number): number {
+function quantile(xs: ArrayLike<number>, q: number): number {
   const h = (xs.length - 1) * q;
   const lo = Math.floor(h);
   return xs[lo] + (h - lo) * ((xs[Math.min(lo + 1, xs.length - 1)] ?? xs[lo]) - xs[lo]);
@@ -69,8 +69,7 @@ function drawIndices(n: number, o: Required<BootstrapOptions>): number[][] {
  * draws when the caller already has them (the same for every statistic over the same `n` and seed).
  */
 function bootstrap(n: number, stat: (idx: number[]) => number, o: Required<BootstrapOptions>, samples = drawIndices(n, o)): { low: number; high: number } {
-  const draws = samples.map(stat);
-  draws.sort((a, b) => a - b);
+  const draws = Float64Array.from(samples, stat).sort(); // numeric order
   const tail = (1 - o.level) / 2;
   return { low: quantile(draws, tail), high: quantile(draws, 1 - tail) };
 }

@@ -54,6 +54,9 @@ function toNumber(r: Ratio): number {
 function taskRatio(n: number, c: number, k: number): Ratio {
   if (!Number.isInteger(c) || c < 0 || c > n) throw new RangeError(`pass^k: successes ${c} must be an integer in [0, ${n}]`);
   if (!Number.isInteger(k) || k < 1 || k > n) throw new RangeError(`pass^k: k = ${k} must be an integer in [1, ${n}] (the trial count)`);
+  // What reducing C(c, k) / C(n, k) gives, without computing C(n, k), when every trial failed or succeeded.
+  if (k > c) return { num: 0n, den: 1n };
+  if (c === n) return { num: 1n, den: 1n };
   return reduce({ num: binomial(c, k), den: binomial(n, k) });
 }
 

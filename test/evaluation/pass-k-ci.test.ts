@@ -19,6 +19,19 @@ describe('pass^k with a bootstrap interval over tasks', () => {
     expect(ci[0].high - ci[0].low).toBeGreaterThan(0.2); // six tasks: a wide interval
   });
 
+  it('gives the recorded intervals (every k resamples the same tasks; all-failed and all-passed tasks take the short path)', () => {
+    const six = new Map(Object.entries({ a: [1, 1, 1, 1, 1, 1], b: [1, 0, 1, 1, 1, 0], c: [0, 0, 0, 0, 0, 0], d: [1, 1, 0, 1, 1, 1], e: [1, 1, 1, 1, 1, 1], f: [0, 1, 0, 0, null, 1] }));
+    expect(passHatKIntervals(six, { seed: 3 })).toEqual([
+      { k: 1, value: 0.6388888888888888, low: 0.333333333333, high: 0.916666666667 },
+      { k: 2, value: 0.5222222222222223, low: 0.2, high: 0.844444444444 },
+      { k: 3, value: 0.45, low: 0.116666666667, high: 0.833333333333 },
+      { k: 4, value: 0.4, low: 0.066666666667, high: 0.777777777778 },
+      { k: 5, value: 0.3611111111111111, low: 0.027777777778, high: 0.722222222222 },
+      { k: 6, value: 0.3333333333333333, low: 0, high: 0.666666666667 },
+    ]);
+    expect(passHatKIntervals(tasks({ a: [0, 0, 0], b: [0, 0, 0] }))).toEqual([1, 2, 3].map((k) => ({ k, value: 0, low: 0, high: 0 })));
+  });
+
   it('is deterministic: same rewards and seed, same interval, whatever the task order', () => {
     const shuffled = new Map([...run.entries()].reverse());
     expect(passHatKIntervals(shuffled, { seed: 7 })).toEqual(passHatKIntervals(run, { seed: 7 }));
