@@ -5,7 +5,7 @@
  * hashes then cost in proportion to the records touched, not to the size of the DB.
  */
 import { diffState, type FieldDiff } from './diff.js';
-import { canonicalJson } from '../util/canonical.js';
+import { canonicalEqual } from '../util/canonical.js';
 
 export type Tables = Record<string, Record<string, unknown>>;
 
@@ -132,13 +132,13 @@ export class CowDb<T extends Tables = Tables> {
    * records either view touched; views over different bases fall back to comparing everything.
    */
   static equal<T extends Tables>(a: CowDb<T>, b: CowDb<T>): boolean {
-    if (a.base !== b.base) return canonicalJson(a.materialize()) === canonicalJson(b.materialize());
+    if (a.base !== b.base) return canonicalEqual(a.materialize(), b.materialize());
     for (const [t, ids] of CowDb.touchedUnion(a, b)) {
       for (const id of ids) {
         const x = a.get(t, id);
         const y = b.get(t, id);
         if (x === y) continue;
-        if (x === undefined || y === undefined || canonicalJson(x) !== canonicalJson(y)) return false;
+        if (x === undefined || y === undefined || !canonicalEqual(x, y)) return false;
       }
       // No id-count check needed: an id present in one view and not the other was added or
       // removed by one of them, so it is touched and compared above.

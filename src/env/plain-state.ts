@@ -3,13 +3,13 @@
  * hash, field diff.
  */
 import type { StateOps } from '../spec/state.js';
-import { canonicalHash, canonicalJson } from '../util/canonical.js';
+import { canonicalEqual, canonicalHash } from '../util/canonical.js';
 import { diffState } from './diff.js';
 
 /** StateOps for plain JSON states: structuredClone fork, canonical-JSON equality and sha256 hash, field diff. */
 export const plainStateOps: StateOps<any> = {
   fork: (s) => structuredClone(s),
-  equal: (a, b) => canonicalJson(a) === canonicalJson(b),
+  equal: (a, b) => canonicalEqual(a, b),
   diff: (a, b) => diffState(a, b),
   hash: (s) => canonicalHash(s),
 };

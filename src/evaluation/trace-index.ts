@@ -8,7 +8,7 @@ import { contentText } from '../spec/content.js';
 import type { ChatMessage } from '../spec/messages.js';
 import type { CallMatch } from '../spec/task.js';
 import { BadInputError } from '../spec/errors.js';
-import { canonicalJson } from '../util/canonical.js';
+import { canonicalEqual } from '../util/canonical.js';
 import { json } from './evidence.js';
 import type { EpisodeTrace } from './types.js';
 
@@ -57,7 +57,7 @@ export function isRecord(v: unknown): v is Record<string, unknown> {
 /** JSON deep equality up to object key order; `undefined` (absent) equals only `undefined`. */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === undefined || b === undefined) return a === b;
-  return canonicalJson(a) === canonicalJson(b);
+  return canonicalEqual(a, b);
 }
 
 /**

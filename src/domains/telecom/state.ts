@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { diffState } from '../../env/diff.js';
 import type { StateOps } from '../../spec/state.js';
-import { canonicalJson } from '../../util/canonical.js';
+import { canonicalEqual } from '../../util/canonical.js';
 import { pyDumps } from '../../util/pyjson.js';
 import { simulateNetworkSearch } from './device.js';
 import { TELECOM_DB_TYPES, TELECOM_USER_DB_TYPES, type Line, type TelecomDb, type TelecomUserDb } from './schema.js';
@@ -42,7 +42,7 @@ export function telecomUserDbHash(s: TelecomState): string {
  */
 export const telecomStateOps: StateOps<TelecomState> = {
   fork: (s) => structuredClone(s),
-  equal: (a, b) => canonicalJson(a.db) === canonicalJson(b.db) && canonicalJson(a.user) === canonicalJson(b.user),
+  equal: (a, b) => canonicalEqual(a.db, b.db) && canonicalEqual(a.user, b.user),
   diff: (a, b) => diffState(a.db, b.db),
   hash: telecomDbHash,
   userDb: { hash: telecomUserDbHash, diff: (a, b) => diffState(a.user, b.user) },
