@@ -150,4 +150,34 @@ describe.skipIf(!HAS_SHARED)('a DB read back from its disk copy', () => {
     expect(Object.getOwnPropertyDescriptor(again, 'flights')?.value).toBeTypeOf('object'); // validated, not read lazily from the copy
     expect(Object.keys(again.flights).length).toBeGreaterThan(0);
   });
+
+  it('a copy damaged in place (same size) is not used: the file is validated again, the copy replaced', () => {
+    const f = path.join(dir, 'damaged.json');
+    fs.copyFileSync(path.join(SHARED, 'peers/tau2/airline/db.json'), f);
+    const loader = () => createCachedDbLoader((value, file) => validateAt(AirlineDbSchema, value, file), { schema: AirlineDbSchema, name: 'airline-db' });
+    const validated = loader()(f);
+    const user = Object.keys(validated.users)[0];
+    const copies = path.join(dir, 'cache', 'validated-db');
+    const [name] = fs.readdirSync(copies).filter((c) => fs.readFileSync(path.join(copies, c)).includes(`"${user}"`));
+    const copy = path.join(copies, name);
+    const buf = fs.readFileSync(copy);
+    // One byte in the users table: a quote that no longer parses (the table would fail when first read, mid-run) ...
+    const broken = Buffer.from(buf);
+    broken[buf.indexOf(`"${user}"`, buf.indexOf(10))] = 0x78;
+    fs.writeFileSync(copy, broken);
+    const again = loader()(f);
+    expect(Object.getOwnPropertyDescriptor(again, 'users')?.value).toBeTypeOf('object'); // validated, not read from the copy
+    expect(again.users[user]).toEqual(validated.users[user]);
+    // ... and the copy was replaced: the next process reads it lazily again.
+    expect(fs.readFileSync(copy).equals(buf)).toBe(true);
+    expect(Object.getOwnPropertyDescriptor(loader()(f), 'users')?.get).toBeTypeOf('function');
+    // A damaged value that still parses (another first name) is not read either.
+    const first = validated.users[user].name.first_name;
+    const at = buf.indexOf(`"first_name":"${first}"`);
+    expect(at).toBeGreaterThan(0);
+    const other = Buffer.from(buf);
+    other[at + 14] = other[at + 14] === 0x5a ? 0x59 : 0x5a;
+    fs.writeFileSync(copy, other);
+    expect(loader()(f).users[user].name.first_name).toBe(first);
+  });
 });

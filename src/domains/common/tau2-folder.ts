@@ -94,7 +94,7 @@ function loadWithCopy<D>(file: string, real: string, stat: fs.Stats, copy: CopyO
   const text = readTextFile(file);
   const known = copyOfText<D>(text, copy);
   const value = known !== undefined ? known : parseText(text, file, parse);
-  rememberCopy(text, value, { real, stat }, copy);
+  rememberCopy(text, value, { real, stat }, copy, known !== undefined);
   return value;
 }
 

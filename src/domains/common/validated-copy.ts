@@ -10,10 +10,13 @@
  *   time, and misses).
  * - A copy of an object can keep its top-level values apart (`lazyParts`): each is parsed the first
  *   time it is read, so a run that uses three records of a 7 MB DB does not parse the rest of it.
- * - Only successfully validated values are kept; a copy that cannot be read only costs the speed-up.
+ * - Only successfully validated values are kept; a copy that cannot be read only costs the speed-up,
+ *   and is replaced: the header keeps the sha256 of the rest of the copy, checked before any part
+ *   is handed out, so a damaged copy is never read (a lazily parsed part would otherwise fail, or
+ *   give other data, in the middle of a run).
  * - Writing a new copy removes those older than a week and all but the newest 32.
  *
- * Format of a copy: one header line of JSON (`{"format", "parts": [[key, bytes], …] | null,
+ * Format of a copy: one header line of JSON (`{"format", "sha256", "parts": [[key, bytes], …] | null,
  * "key_orders"}`), then the value's JSON (whole, or each part's JSON one after the other).
  */
 import fs from 'node:fs';
@@ -26,7 +29,7 @@ import { dbCacheDir, setDbContentKey, writeAtomically } from './disk-cache.js';
 
 export { dbCacheDir };
 
-const FORMAT = 'servicegym.validated-copy/2';
+const FORMAT = 'servicegym.validated-copy/3';
 
 /** What a copy is made of and how it is read back. */
 export interface CopyOptions {
@@ -83,11 +86,13 @@ function indexFile(real: string, stat: fs.Stats, opts: CopyOptions): string | nu
 
 interface Header {
   format: string;
+  /** Hex sha256 of every byte after the header line. */
+  sha256: string;
   parts: [string, number][] | null;
   key_orders: [string, string[]][] | null;
 }
 
-/** The copy in file `f`, or undefined when it is missing, unreadable or of another format. */
+/** The copy in file `f`, or undefined when it is missing, unreadable, of another format or damaged (its checksum does not match). */
 function readCopy<D>(f: string, opts: CopyOptions): D | undefined {
   let buf: Buffer;
   try {
@@ -103,6 +108,7 @@ function readCopy<D>(f: string, opts: CopyOptions): D | undefined {
     return undefined;
   }
   if (nl < 0 || header.format !== FORMAT) return undefined;
+  if (createHash('sha256').update(buf.subarray(nl + 1)).digest('hex') !== header.sha256) return undefined;
   const orders = header.key_orders ? new Map(header.key_orders) : null;
   if (!header.parts) {
     try {
@@ -112,7 +118,6 @@ function readCopy<D>(f: string, opts: CopyOptions): D | undefined {
       return undefined;
     }
   }
-  // A truncated copy (a full disk) must not fail later, at the first read of a part.
   if (header.parts.reduce((n, [, bytes]) => n + bytes, nl + 1) !== buf.length) return undefined;
   return lazyObject(buf, nl + 1, header.parts, orders) as D;
 }
@@ -176,11 +181,19 @@ function keyed<D>(value: D | undefined, name: string, opts: CopyOptions): D | un
 function copyBytes(text: string, value: unknown, opts: CopyOptions): Buffer {
   const keyOrders = opts.keyOrders ? [...integerKeyOrders(text)] : null;
   if (!opts.lazyParts || value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return Buffer.from(`${JSON.stringify({ format: FORMAT, parts: null, key_orders: keyOrders } satisfies Header)}\n${JSON.stringify(value)}`);
+    const body = Buffer.from(JSON.stringify(value) ?? 'null');
+    return Buffer.concat([Buffer.from(`${JSON.stringify({ format: FORMAT, sha256: sha256Of([body]), parts: null, key_orders: keyOrders } satisfies Header)}\n`), body]);
   }
   const bodies = Object.entries(value).map(([k, v]) => [k, Buffer.from(JSON.stringify(v) ?? 'null')] as const);
-  const header: Header = { format: FORMAT, parts: bodies.map(([k, b]) => [k, b.length]), key_orders: keyOrders };
+  const header: Header = { format: FORMAT, sha256: sha256Of(bodies.map(([, b]) => b)), parts: bodies.map(([k, b]) => [k, b.length]), key_orders: keyOrders };
   return Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), ...bodies.map(([, b]) => b)]);
+}
+
+/** Hex sha256 of `chunks` one after the other. */
+function sha256Of(chunks: readonly Buffer[]): string {
+  const h = createHash('sha256');
+  for (const c of chunks) h.update(c);
+  return h.digest('hex');
 }
 
 /** Copies and index entries older than this are removed when a new copy is written. */
@@ -206,13 +219,15 @@ function prune(dir: string): void {
 
 /**
  * Keeps a copy of `value` (validated from `text`) and indexes the file that held `text` (both
- * written atomically; a failure to write only loses the speed-up).
+ * written atomically; a failure to write only loses the speed-up). `copyRead`: the copy of `text`
+ * was just read back ({@link copyOfText}); when false, a copy already there is unreadable or
+ * damaged and is replaced.
  */
-export function rememberCopy(text: string, value: unknown, from: { real: string; stat: fs.Stats }, opts: CopyOptions): void {
+export function rememberCopy(text: string, value: unknown, from: { real: string; stat: fs.Stats }, opts: CopyOptions, copyRead = false): void {
   const f = copyFile(text, opts);
   if (!f) return;
   keyed(value, path.basename(f), opts);
-  if (!fs.existsSync(f)) {
+  if (!copyRead) {
     prune(path.dirname(f));
     prune(path.join(path.dirname(path.dirname(f)), 'validated-db-index'));
     writeAtomically(f, copyBytes(text, value, opts));
