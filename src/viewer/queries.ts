@@ -104,6 +104,9 @@ function listItem(run: Omit<RunRow, 'record'>, outlines: EpisodeOutline[], promp
     ...(usageRetries(summary.usage) ? { retries: usageRetries(summary.usage) } : {}),
     has_optimizer: run.kind !== 'run',
     tags: runTags(summary),
+    // The same labels for `run` and `validate` runs: both record the surface and strict mode from their start.
+    ...(str(summary.surface) ? { surface: str(summary.surface)! } : {}),
+    ...(summary.strict === true ? { strict: true as const } : {}),
     status: runStatus(run.kind, summary, opts.isWriting?.(run.id) ?? false),
   };
 }

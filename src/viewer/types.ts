@@ -54,6 +54,10 @@ export interface RunListItem {
   has_optimizer: boolean;
   /** Tags given at start (`run --tag`, stored as `summary.tags`); empty when none. */
   tags: string[];
+  /** The surface the agent worked through (`api`, `terminal`, `pixels` ...), as the run recorded it (`run`, `validate`); absent when not recorded. */
+  surface?: string;
+  /** True when the run was evaluated in strict mode (`run --strict`, `validate --strict`); absent otherwise. */
+  strict?: true;
   /**
    * `complete`; `in_progress` (a live process holds the run's lock: scores cover what is stored so
    * far); `interrupted` (not finished and nobody is writing it: resume it).

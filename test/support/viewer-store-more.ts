@@ -87,7 +87,7 @@ export async function fillLargerViewerStore(dir: string): Promise<LargerViewerSt
   const retailId = idOf('validate retail');
   await quietCli(['validate', '--domain', 'gds', '--db', db, '-q']);
   const gdsId = idOf('validate gds');
-  await quietCli(['validate', '--domain', 'gds', '--tasks', 'G01,G02', '--db', db, '-q']);
+  await quietCli(['validate', '--domain', 'gds', '--tasks', 'G01,G02', '--strict', '--db', db, '-q']);
   const gdsSmokeId = idOf('validate gds', [gdsId]);
   const calls = await mockRun(db);
   const mockRunId = idOf('run airline');

@@ -18,6 +18,7 @@ import type { CompareView, EpisodeChunk, EpisodeDetail, RunDetail, RunListItem, 
 import { acquireRunLock } from '../../src/store/run-lock.js';
 import { fillViewerStore, type ViewerStore } from '../support/viewer-store.js';
 import { tmpDir } from '../support/paths.js';
+import { runCli } from '../support/cli.js';
 
 let s: ViewerStore;
 let uiDir: string;
@@ -50,6 +51,19 @@ describe('GET /api/runs', () => {
     ]);
     expect(body[2]).toMatchObject({ labels: ['initial', 'automatic_candidate', 'manual'], total_tokens: 80769, cost_usd: null, has_optimizer: true });
     for (const r of body) expect(r.prompt_hash).toMatch(/^[0-9a-f]{12}$/);
+  });
+
+  it('labels task runs, validate runs too, with the surface and strict mode they recorded', async () => {
+    const { body } = await get<RunListItem[]>('/api/runs');
+    const byId = new Map(body.map((r) => [r.id, r]));
+    expect(byId.get(s.validateId)).toMatchObject({ surface: 'api' });
+    expect(byId.get(s.validateId)!.strict).toBeUndefined();
+    expect(byId.get(s.campaignId)!.surface).toBeUndefined();
+    const db = path.join(tmpDir('sg-viewer-labels-'), 'store.db');
+    expect((await runCli(['validate', '--domain', 'gds', '--tasks', 'T12', '--strict', '--db', db, '-q'])).code).toBe(0);
+    expect((await runCli(['validate', '--domain', 'gds', '--tasks', 'T12', '--surface', 'api', '--db', db, '-q'])).code).toBe(0);
+    const runs = (await get<RunListItem[]>('/api/runs', db)).body;
+    expect(runs.map((r) => [r.name, r.surface, r.strict ?? false]).sort()).toEqual([['validate gds', 'api', false], ['validate gds', 'terminal', true]]);
   });
 
   it('picks up a run written while the viewer is open', async () => {

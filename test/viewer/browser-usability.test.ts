@@ -165,6 +165,16 @@ describe.skipIf(SKIP !== null)(SKIP ?? 'servicegym view: find, compare, trust (c
       const smoke = page.locator(`tr[data-run-id="${store.gdsSmokeId}"]`);
       expect(await smoke.locator('.run-name a').first().innerText()).toBe('gds smoke');
       expect(await smoke.locator('[data-testid="run-tags"] a').allInnerTexts()).toEqual(['#smoke', '#nightly']);
+      // Validate runs are labelled with their surface and strict mode, as run runs are; 'strict' finds them.
+      expect(await smoke.locator('[data-testid="run-surface"]').innerText()).toBe('terminal');
+      expect(await smoke.locator('[data-testid="run-strict"]').innerText()).toBe('strict');
+      const full = page.locator(`tr[data-run-id="${store.gdsId}"]`);
+      expect(await full.locator('[data-testid="run-surface"]').innerText()).toBe('terminal');
+      expect(await full.locator('[data-testid="run-strict"]').count()).toBe(0);
+      await page.locator('input[name="q"]').fill('strict');
+      await expect.poll(ids, WAIT).toEqual([store.gdsSmokeId]);
+      await page.locator('input[name="q"]').fill('gds');
+      await expect.poll(async () => (await ids()).length, WAIT).toBe(2);
       await smoke.locator('[data-testid="run-tags"] a', { hasText: '#nightly' }).click();
       await expect.poll(ids, WAIT).toEqual([store.gdsSmokeId]);
       expect(new URL(page.url()).hash).toBe('#/?tag=nightly');

@@ -32,3 +32,27 @@ export function Tags({ tags, href }: { tags: readonly string[]; href: (tag: stri
     </span>
   );
 }
+
+/** A run's surface and strict mode (` · terminal · strict`), as recorded by `run` and `validate`; nothing when neither is. */
+export function RunModeLabels({ run }: { run: Pick<RunListItem, 'surface' | 'strict'> }) {
+  return (
+    <>
+      {run.surface ? (
+        <>
+          {' · '}
+          <span data-testid="run-surface" title="the surface the agent worked through">
+            {run.surface}
+          </span>
+        </>
+      ) : null}
+      {run.strict ? (
+        <>
+          {' · '}
+          <span data-testid="run-strict" title="evaluated in strict mode: ACTION in every reward basis, a transfer must be a real call, known-bad tasks left out">
+            strict
+          </span>
+        </>
+      ) : null}
+    </>
+  );
+}

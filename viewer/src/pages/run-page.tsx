@@ -14,7 +14,7 @@ import { EpisodeTable } from '../components/episode-table.js';
 import { RunNotes } from '../components/run-notes.js';
 import { Downloads, LabelTable } from '../components/run-extras.js';
 import { UsageTable } from '../components/usage-table.js';
-import { RunStatusBadge, Tags } from '../components/run-status.js';
+import { RunModeLabels, RunStatusBadge, Tags } from '../components/run-status.js';
 import { compareHref, optimizerHref, runHref, runsHref, type RunFilters } from '../route.js';
 import { cost, DASH, labelSummary, pct, score, tokens, when } from '../format.js';
 import { usePageTitle } from '../title.js';
@@ -87,7 +87,8 @@ function RunView({ detail, filters }: { detail: RunDetail; filters: RunFilters }
         {run.name} <RunStatusBadge run={run} />
       </h1>
       <p className="meta">
-        <span className="tag">{run.kind}</span> {run.domain ?? 'no domain'} · agent <b className="mono">{run.agent_model ?? DASH}</b> · user <b className="mono">{run.user_model ?? DASH}</b> · prompt{' '}
+        <span className="tag">{run.kind}</span> {run.domain ?? 'no domain'}
+        <RunModeLabels run={run} /> · agent <b className="mono">{run.agent_model ?? DASH}</b> · user <b className="mono">{run.user_model ?? DASH}</b> · prompt{' '}
         <span className="mono">{run.prompt_hash ?? DASH}</span> · {when(run.created_at)} <Tags tags={run.tags} href={(tag) => runsHref({ tag })} />
       </p>
       <RunNotes detail={detail} />

@@ -1,14 +1,15 @@
 /**
  * The runs list: one row per run with name, tags and status, models and prompt hash, size,
  * scores, cost and date; a search box (name, id, domain, models, tags, prompt hash) and a tag
- * filter, both kept in the URL. The key columns (partial, pass^k, failed, cost, date) fit a
+ * filter, both kept in the URL. A task run (`run` or `validate`) is labelled with its surface and
+ * strict mode where it recorded them. The key columns (partial, pass^k, failed, cost, date) fit a
  * 1440 px window: models and prompt share one column, kind and domain another.
  */
 import { useEffect, useMemo, useState } from 'react';
 import type { RunListItem } from '../../../src/viewer/types.js';
 import { loadRuns, useLoad } from '../data.js';
 import { Show } from '../components/problem.js';
-import { RunStatusBadge, Tags } from '../components/run-status.js';
+import { RunModeLabels, RunStatusBadge, Tags } from '../components/run-status.js';
 import { compareHref, optimizerHref, runHref, runsHref, type RunsFilters } from '../route.js';
 import { cost, DASH, labelSummary, pct, score, tokens, when } from '../format.js';
 import { usePageTitle } from '../title.js';
@@ -19,7 +20,7 @@ const passLine = (run: RunListItem) => (run.pass_hat_k.length ? run.pass_hat_k.m
 /** True when `run` matches the search text (every word somewhere) and the tag. */
 export function runMatches(run: RunListItem, f: RunsFilters): boolean {
   if (f.tag && !run.tags.includes(f.tag)) return false;
-  const hay = [run.name, run.id, run.kind, run.domain, run.agent_model, run.user_model, run.prompt_hash, ...run.tags, ...run.tags.map((t) => `#${t}`)]
+  const hay = [run.name, run.id, run.kind, run.domain, run.agent_model, run.user_model, run.prompt_hash, run.surface, run.strict ? 'strict' : null, ...run.tags, ...run.tags.map((t) => `#${t}`)]
     .filter(Boolean)
     .join(' ')
     .toLowerCase();
@@ -46,7 +47,10 @@ function RunRow({ run, picked, onPick }: { run: RunListItem; picked: boolean; on
       </td>
       <td data-label="domain">
         {run.domain ?? DASH}
-        <div className="sub">{run.kind}</div>
+        <div className="sub">
+          {run.kind}
+          <RunModeLabels run={run} />
+        </div>
       </td>
       <td data-label="models" className="models">
         <div className="mono" title="agent model">{run.agent_model ?? DASH}</div>
