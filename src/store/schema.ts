@@ -125,7 +125,12 @@ export function ensureSchema(db: Database.Database, file: string, readonly: bool
     return version;
   };
 
-  if (check() === STORE_SCHEMA_VERSION) return;
+  if (check() === STORE_SCHEMA_VERSION) {
+    // A migration whose VACUUM was cut short (process killed, a reader busy) left its free pages:
+    // the next writer finishes the compaction.
+    if (!readonly) compactAfterMigration(db);
+    return;
+  }
   let migrated = false;
   // Re-check under a write lock: another process may have initialised or migrated meanwhile.
   db.transaction(() => {
@@ -150,10 +155,12 @@ export function ensureSchema(db: Database.Database, file: string, readonly: bool
 export const VACUUM_FREE_SHARE = 0.25;
 
 /**
- * After a committed migration: when at least {@link VACUUM_FREE_SHARE} of the file's pages are
- * free, VACUUMs the store and truncates its WAL, so the file shrinks to what it holds. A store
- * another process is reading meanwhile (SQLITE_BUSY/LOCKED) keeps its size for now: the migration
- * itself is done and nothing is lost; a later `VACUUM` (e.g. `sqlite3 FILE VACUUM`) shrinks it.
+ * After a committed migration, and when a writer opens a current store: when at least
+ * {@link VACUUM_FREE_SHARE} of the file's pages are free, VACUUMs the store and truncates its WAL,
+ * so the file shrinks to what it holds. A store another process is reading meanwhile
+ * (SQLITE_BUSY/LOCKED) keeps its size for now: nothing is lost, and the next writer to open it
+ * (or `sqlite3 FILE VACUUM`) shrinks it. A migration killed during its VACUUM is compacted the
+ * same way by the next writer.
  */
 function compactAfterMigration(db: Database.Database): void {
   const pages = db.pragma('page_count', { simple: true }) as number;

@@ -92,6 +92,29 @@ describe('the v2 → v3 migration', () => {
     expect(after.free).toBeGreaterThan(0);
     expect(after.free / after.pages).toBeLessThan(VACUUM_FREE_SHARE);
   });
+
+  it('finishes a compaction cut short (a migration killed during its VACUUM): the next writer shrinks the file, a reader leaves it', () => {
+    const file = path.join(dir, 'v3-unvacuumed.db');
+    RunStore.open(file).close();
+    // What a migration killed mid-VACUUM leaves: a current store whose pages are mostly free.
+    const raw = new Database(file);
+    raw.exec('CREATE TABLE leftovers (x BLOB)');
+    const put = raw.prepare('INSERT INTO leftovers VALUES (?)');
+    raw.transaction(() => {
+      for (let i = 0; i < 400; i++) put.run(Buffer.alloc(8192, i % 251));
+    })();
+    raw.exec('DROP TABLE leftovers');
+    raw.pragma('wal_checkpoint(TRUNCATE)');
+    raw.close();
+    const loose = pragmas(file);
+    expect(loose.version).toBe(3);
+    expect(loose.free / loose.pages).toBeGreaterThan(VACUUM_FREE_SHARE);
+    RunStore.open(file, { readonly: true }).close();
+    expect(pragmas(file).free).toBe(loose.free);
+    RunStore.open(file).close();
+    expect(pragmas(file).free).toBe(0);
+    expect(bytes(file)).toBeLessThan(loose.pages * 4096 / 4);
+  });
 });
 
 function episode(i: number): EpisodeRow {
