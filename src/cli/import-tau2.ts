@@ -36,7 +36,7 @@ export function registerImportTau2(program: Command, setExit: (code: number) => 
     .description("store a tau2-bench results file as a run, re-score every simulation with servicegym and report agreement with tau2's rewards")
     .requiredOption('--data-dir <dir>', "the tau2-bench domain folder the simulations ran on (db.json, tasks.json, policy.md)")
     .option('--domain <name>', 'domain (default: the results file\'s environment_info.domain_name)')
-    .option('--judge-model <name>', 'judge NL assertions with this model (live; needs SERVICEGYM_API_KEY)')
+    .option('--judge-model <name>', 'judge NL assertions with this model (live, at SERVICEGYM_BASE_URL or OPENAI_BASE_URL, else the default base URL; the key from SERVICEGYM_API_KEY or OPENAI_API_KEY, none for a loopback base URL such as http://127.0.0.1:8000/v1)')
     .option('--db <path>', 'run store (SQLite)', DEFAULT_STORE_PATH)
     .option('--no-store', 'do not save the run')
     .option('--json', 'print the agreement as JSON')
