@@ -78,8 +78,10 @@ export function registerCompare(program: Command, setExit: (code: number) => voi
         if (!db) throw new BadInputError(`no run '${b}' in the store`, { file: flags.db });
         const v = compareRunResults(comparedRun(da), comparedRun(db));
         if (!v.task_sets.same && !flags.force) {
-          const some = (xs: string[]) => (xs.length ? `: ${xs.slice(0, 8).join(', ')}${xs.length > 8 ? ', …' : ''}` : '');
-          throw new BadInputError(`the runs are not comparable: ${v.task_sets.reason}; only in A ${v.task_sets.only_a.length}${some(v.task_sets.only_a)}; only in B ${v.task_sets.only_b.length}${some(v.task_sets.only_b)}. ${v.task_sets.common ? `Add --force to compare the ${v.task_sets.common} common tasks` : 'They share no task'}`);
+          const { only_a, only_b, common } = v.task_sets;
+          const list = (side: string, xs: string[]) => (xs.length ? `; only in ${side}: ${xs.slice(0, 8).join(', ')}${xs.length > 8 ? ', …' : ''}` : '');
+          const next = common ? `Add --force to compare their ${common} common task${common === 1 ? '' : 's'}` : 'They share no task';
+          throw new BadInputError(`the runs are not comparable: ${v.task_sets.reason}${list('A', only_a)}${list('B', only_b)}. ${next}`);
         }
         if (v.task_sets.common === 0) throw new BadInputError('the runs share no task; there is nothing to compare');
         process.stdout.write(flags.json ? JSON.stringify(v, null, 2) + '\n' : compareText(v) + '\n');

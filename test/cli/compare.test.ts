@@ -88,6 +88,9 @@ describe('servicegym compare', () => {
     expect(r.code).toBe(2);
     expect(r.err).toContain('the runs are not comparable: different datasets (A: airline');
     expect(r.err).toContain('They share no task');
+    // Each side's own tasks are listed by id; an empty side is not mentioned.
+    expect(r.err).toMatch(/; only in A: T\d+/);
+    expect(r.err).not.toMatch(/only in [AB] \d/);
     expect((await cli(['compare', s.faultyId, s.campaignId, '--db', s.db, '--force'])).code).toBe(2);
   });
 
