@@ -45,8 +45,11 @@ export function parseJsonText(text: string, file: string): unknown {
     const line = before.split('\n').length;
     const col = offset - before.lastIndexOf('\n');
     const what = err ? printParseErrorCode(err.error) : 'InvalidJSON';
-    // An error token that runs to the end (e.g. a string cut off mid-way) also means truncation.
-    const truncated = err && offset + err.length >= text.trimEnd().length - 1 ? ' (the file looks truncated)' : '';
+    // Parsing stopped at the end of the text, or on a string/number/comment cut off by the end:
+    // the file was cut short (a missing value before a closing brace is a syntax error, not this).
+    const end = text.trimEnd().length;
+    const cutToken = err !== undefined && offset + err.length >= end && /^UnexpectedEndOf/.test(what);
+    const truncated = offset >= end || cutToken ? ' (the file looks truncated)' : '';
     throw new BadInputError(`invalid JSON (${what}) at line ${line}, column ${col}${truncated}; expected a complete JSON document`, {
       file,
       // Right after a comma jsonc-parser reports an empty property name; name the enclosing object.
