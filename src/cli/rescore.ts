@@ -45,6 +45,27 @@ export async function rescoreRun(store: RunStore, runId: string, dataDir?: strin
   return out;
 }
 
+/**
+ * The skipped episodes, one line per reason (in order of first appearance): `E1: skipped (why)` for
+ * one episode, `N episodes skipped (why): E1, E2, E3, …` for more (a campaign run skips every case
+ * for the same reason).
+ */
+export function skippedLines(outcomes: readonly RescoreOutcome[]): string {
+  const byReason = new Map<string, string[]>();
+  for (const o of outcomes) {
+    if (o.status !== 'skipped') continue;
+    const reason = o.reason ?? 'not rescorable';
+    const ids = byReason.get(reason) ?? [];
+    ids.push(o.episode_id);
+    byReason.set(reason, ids);
+  }
+  let text = '';
+  for (const [reason, ids] of byReason) {
+    text += ids.length === 1 ? `${ids[0]}: skipped (${reason})\n` : `${ids.length} episodes skipped (${reason}): ${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', …' : ''}\n`;
+  }
+  return text;
+}
+
 /** Registers `rescore`; exit 1 when some episode's evaluation was not reproduced. */
 export function registerRescore(program: Command, setExit: (code: number) => void): void {
   program
@@ -66,8 +87,8 @@ export function registerRescore(program: Command, setExit: (code: number) => voi
         } else {
           for (const o of outcomes) {
             if (o.status === 'different') process.stdout.write(`${o.episode_id}: ${o.differences.length} difference(s)\n${o.differences.map((d) => `  ${d}\n`).join('')}`);
-            if (o.status === 'skipped') process.stdout.write(`${o.episode_id}: skipped (${o.reason})\n`);
           }
+          process.stdout.write(skippedLines(outcomes));
           process.stdout.write(`rescore: ${count('same')}/${outcomes.length - count('skipped')} evaluations reproduced, ${different} with differences${count('skipped') ? `, ${count('skipped')} skipped` : ''}\n`);
         }
         setExit(different ? 1 : 0);

@@ -190,5 +190,11 @@ describe('a store written by the previous version', () => {
     const campaign = fixture.runs.find((r) => r.kind === 'campaign')!.id as string;
     const c = await rescore(campaign, file);
     expect([c.code, c.json.skipped, c.json.same]).toEqual([0, 3, 0]);
+    // In text, the cases skipped for one reason are one line, not one line each.
+    const text = await runCli(['rescore', campaign, '--db', file]);
+    const skipped = text.out.split('\n').filter((l) => l.includes('skipped ('));
+    expect(skipped).toHaveLength(1);
+    expect(skipped[0]).toMatch(/^3 episodes skipped \(.+\): \S+, \S+, \S+$/);
+    expect(text.out).toContain('rescore: 0/0 evaluations reproduced, 0 with differences, 3 skipped');
   }, 120_000);
 });
