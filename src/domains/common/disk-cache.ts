@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { sha256Hex } from '../../util/canonical.js';
 
 /**
  * The cache folder: `SERVICEGYM_CACHE_DIR`, else `$XDG_CACHE_HOME/servicegym`, else
@@ -22,11 +23,6 @@ import { fileURLToPath } from 'node:url';
 export function dbCacheDir(env: NodeJS.ProcessEnv = process.env): string | null {
   if (env.SERVICEGYM_CACHE_DIR === 'off') return null;
   return env.SERVICEGYM_CACHE_DIR || path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'servicegym');
-}
-
-/** Hex sha256 of a UTF-8 string. */
-function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
 /** Writes `content` to `f` atomically, making its folder; a failure (read-only home, full disk) only loses the speed-up. */
@@ -73,7 +69,7 @@ export function sourceFingerprint(moduleUrl: string, relative: readonly string[]
 
 /** 32 hex digits naming `parts` (their JSON). */
 export function cacheKey(parts: unknown): string {
-  return sha256(JSON.stringify(parts)).slice(0, 32);
+  return sha256Hex(JSON.stringify(parts)).slice(0, 32);
 }
 
 const contentKeys = new WeakMap<object, string>();
@@ -104,7 +100,7 @@ export function cachedJson<T extends object>(folder: string, key: () => string, 
   if (value === undefined) {
     value = make();
     const body = JSON.stringify(value);
-    writeAtomically(f, `${sha256(body)}\n${body}`);
+    writeAtomically(f, `${sha256Hex(body)}\n${body}`);
   }
   setDbContentKey(value, k);
   return value;
@@ -114,7 +110,7 @@ export function cachedJson<T extends object>(folder: string, key: () => string, 
 function parseChecked<T extends object>(text: string | undefined): T | undefined {
   if (text === undefined || text.indexOf('\n') !== 64) return undefined;
   const body = text.slice(65);
-  if (text.slice(0, 64) !== sha256(body)) return undefined;
+  if (text.slice(0, 64) !== sha256Hex(body)) return undefined;
   try {
     const value = JSON.parse(body) as unknown;
     return typeof value === 'object' && value !== null ? (value as T) : undefined;

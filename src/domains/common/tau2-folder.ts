@@ -11,7 +11,6 @@ import { TaskSchema, type Task } from '../../spec/task.js';
 import { parseJsonText, readTextFile } from '../../util/json-file.js';
 import { copyOfFile, copyOfText, rememberCopy, type CopyOptions } from './validated-copy.js';
 
-export { dbCacheDir } from './validated-copy.js';
 
 /**
  * Validates `value`; throws {@link BadInputError} naming `file` and the JSON path of the first

@@ -27,7 +27,6 @@ import { BUILD_ID } from '../../util/build-id.js';
 import { integerKeyOrders, rememberKeyOrders } from './json-key-order.js';
 import { dbCacheDir, setDbContentKey, writeAtomically } from './disk-cache.js';
 
-export { dbCacheDir };
 
 const FORMAT = 'servicegym.validated-copy/3';
 
