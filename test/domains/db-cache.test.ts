@@ -7,38 +7,29 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadAirlineDb, airlineDbHash } from '../../src/domains/airline/index.js';
 import { loadRetailDb, retailDbHash } from '../../src/domains/retail/index.js';
 import { pythonKeyOrder } from '../../src/domains/common/json-key-order.js';
-import { createCachedDbLoader, dbCacheDir, validateAt } from '../../src/domains/common/tau2-folder.js';
+import { createCachedDbLoader, validateAt } from '../../src/domains/common/tau2-folder.js';
 import { CowDb } from '../../src/env/cow-db.js';
-import { dbContentKey } from '../../src/domains/common/disk-cache.js';
+import { dbCacheDir, dbContentKey } from '../../src/domains/common/disk-cache.js';
 import { createTableDbHasher } from '../../src/domains/common/table-hash.js';
 import { AirlineDbSchema, TABLE_RECORD_TYPES, type AirlineDb } from '../../src/domains/airline/schema.js';
-import { HAS_SHARED, SHARED, tmpDir } from '../support/paths.js';
+import { HAS_SHARED, SHARED } from '../support/paths.js';
+import { useTempCacheDir } from '../support/cache-dir.js';
 
 describe.skipIf(!HAS_SHARED)('validated DB kept on disk', () => {
-  const saved = process.env.SERVICEGYM_CACHE_DIR;
-  let dir: string;
-  beforeAll(() => {
-    dir = tmpDir('sg-dbcache-');
-    process.env.SERVICEGYM_CACHE_DIR = path.join(dir, 'cache');
-  });
-  afterAll(() => {
-    if (saved === undefined) delete process.env.SERVICEGYM_CACHE_DIR;
-    else process.env.SERVICEGYM_CACHE_DIR = saved;
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const tempDir = useTempCacheDir('sg-dbcache-');
 
   it('reads back exactly the validated DB, and misses when the file changes', () => {
     const text = fs.readFileSync(path.join(SHARED, 'peers/tau2/airline/db.json'), 'utf8');
-    const a = path.join(dir, 'a.json');
-    const b = path.join(dir, 'b.json');
+    const a = path.join(tempDir(), 'a.json');
+    const b = path.join(tempDir(), 'b.json');
     fs.writeFileSync(a, text);
     fs.writeFileSync(b, text);
     const validated = loadAirlineDb(a);
-    const copies = fs.readdirSync(path.join(dir, 'cache', 'validated-db'));
+    const copies = fs.readdirSync(path.join(tempDir(), 'cache', 'validated-db'));
     expect(copies).toHaveLength(1);
     const copy = loadAirlineDb(b); // another path: not the in-process cache, the disk copy
     expect(copy).not.toBe(validated);
@@ -46,19 +37,19 @@ describe.skipIf(!HAS_SHARED)('validated DB kept on disk', () => {
     expect(airlineDbHash(new CowDb(copy) as never)).toBe(airlineDbHash(new CowDb(validated) as never));
     // Both carry the copy's name as content key, so the hash stream is kept once and read back (same hash as tau2's reference).
     expect(dbContentKey(copy)).toBe(dbContentKey(validated));
-    expect(fs.readdirSync(path.join(dir, 'cache', 'db-hash'))).toHaveLength(1);
+    expect(fs.readdirSync(path.join(tempDir(), 'cache', 'db-hash'))).toHaveLength(1);
     const readBack = createCachedDbLoader((value, file) => validateAt(AirlineDbSchema, value, file), { schema: AirlineDbSchema, name: 'airline-db' })(b);
     const hasher = createTableDbHasher<AirlineDb>(TABLE_RECORD_TYPES);
     expect(hasher(new CowDb(readBack))).toBe(airlineDbHash(new CowDb(validated) as never));
-    const c = path.join(dir, 'c.json');
+    const c = path.join(tempDir(), 'c.json');
     fs.writeFileSync(c, text.replace('"flights"', '"flights" ').trimEnd() + '\n');
     loadAirlineDb(c);
-    expect(fs.readdirSync(path.join(dir, 'cache', 'validated-db'))).toHaveLength(2);
+    expect(fs.readdirSync(path.join(tempDir(), 'cache', 'validated-db'))).toHaveLength(2);
   });
 
   it('a later process finds an unchanged file through the stat index without reading it; a file rewritten in place is read again', () => {
     const text = fs.readFileSync(path.join(SHARED, 'peers/tau2/airline/db.json'), 'utf8');
-    const f = path.join(dir, 'indexed.json');
+    const f = path.join(tempDir(), 'indexed.json');
     fs.writeFileSync(f, text);
     // A fresh loader stands for a new process: no in-process cache.
     const loader = () => createCachedDbLoader((value, file) => validateAt(AirlineDbSchema, value, file), { schema: AirlineDbSchema, name: 'airline-db' });
@@ -85,12 +76,12 @@ describe.skipIf(!HAS_SHARED)('validated DB kept on disk', () => {
 
   it("retail's copy keeps the text order of its integer-keyed dicts (variants print in tau2's order; same DB hash)", () => {
     const text = fs.readFileSync(path.join(SHARED, 'peers/tau2/retail/db.json'), 'utf8');
-    const a = path.join(dir, 'retail-a.json');
-    const b = path.join(dir, 'retail-b.json');
+    const a = path.join(tempDir(), 'retail-a.json');
+    const b = path.join(tempDir(), 'retail-b.json');
     fs.writeFileSync(a, text);
     fs.writeFileSync(b, text);
     const validated = loadRetailDb(a);
-    expect(fs.readdirSync(path.join(dir, 'cache', 'validated-db')).filter((f) => f.endsWith('-key-orders.copy'))).toHaveLength(1);
+    expect(fs.readdirSync(path.join(tempDir(), 'cache', 'validated-db')).filter((f) => f.endsWith('-key-orders.copy'))).toHaveLength(1);
     const copy = loadRetailDb(b);
     expect(copy).not.toBe(validated);
     expect(JSON.stringify(copy)).toBe(JSON.stringify(validated));
@@ -102,7 +93,7 @@ describe.skipIf(!HAS_SHARED)('validated DB kept on disk', () => {
   });
 
   it('a bad file is still reported with its path (nothing cached for it)', () => {
-    const bad = path.join(dir, 'bad.json');
+    const bad = path.join(tempDir(), 'bad.json');
     fs.writeFileSync(bad, JSON.stringify({ flights: { X: { flight_number: 1 } }, users: {}, reservations: {} }));
     expect(() => loadAirlineDb(bad)).toThrow(/flights/);
   });
@@ -114,20 +105,10 @@ describe.skipIf(!HAS_SHARED)('validated DB kept on disk', () => {
 });
 
 describe.skipIf(!HAS_SHARED)('a DB read back from its disk copy', () => {
-  const saved = process.env.SERVICEGYM_CACHE_DIR;
-  let dir: string;
-  beforeAll(() => {
-    dir = tmpDir('sg-dbcache-lazy-');
-    process.env.SERVICEGYM_CACHE_DIR = path.join(dir, 'cache');
-  });
-  afterAll(() => {
-    if (saved === undefined) delete process.env.SERVICEGYM_CACHE_DIR;
-    else process.env.SERVICEGYM_CACHE_DIR = saved;
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const tempDir = useTempCacheDir('sg-dbcache-lazy-');
 
   it('parses each table the first time it is read, and holds the same DB', () => {
-    const f = path.join(dir, 'db.json');
+    const f = path.join(tempDir(), 'db.json');
     fs.copyFileSync(path.join(SHARED, 'peers/tau2/airline/db.json'), f);
     const loader = () => createCachedDbLoader((value, file) => validateAt(AirlineDbSchema, value, file), { schema: AirlineDbSchema, name: 'airline-db' });
     const validated = loader()(f);
@@ -143,8 +124,8 @@ describe.skipIf(!HAS_SHARED)('a DB read back from its disk copy', () => {
   });
 
   it('a truncated copy is not used: the file is validated again', () => {
-    const f = path.join(dir, 'db.json');
-    const copies = path.join(dir, 'cache', 'validated-db');
+    const f = path.join(tempDir(), 'db.json');
+    const copies = path.join(tempDir(), 'cache', 'validated-db');
     for (const c of fs.readdirSync(copies)) fs.truncateSync(path.join(copies, c), fs.statSync(path.join(copies, c)).size - 10);
     const again = createCachedDbLoader((value, file) => validateAt(AirlineDbSchema, value, file), { schema: AirlineDbSchema, name: 'airline-db' })(f);
     expect(Object.getOwnPropertyDescriptor(again, 'flights')?.value).toBeTypeOf('object'); // validated, not read lazily from the copy
@@ -152,12 +133,12 @@ describe.skipIf(!HAS_SHARED)('a DB read back from its disk copy', () => {
   });
 
   it('a copy damaged in place (same size) is not used: the file is validated again, the copy replaced', () => {
-    const f = path.join(dir, 'damaged.json');
+    const f = path.join(tempDir(), 'damaged.json');
     fs.copyFileSync(path.join(SHARED, 'peers/tau2/airline/db.json'), f);
     const loader = () => createCachedDbLoader((value, file) => validateAt(AirlineDbSchema, value, file), { schema: AirlineDbSchema, name: 'airline-db' });
     const validated = loader()(f);
     const user = Object.keys(validated.users)[0];
-    const copies = path.join(dir, 'cache', 'validated-db');
+    const copies = path.join(tempDir(), 'cache', 'validated-db');
     const [name] = fs.readdirSync(copies).filter((c) => fs.readFileSync(path.join(copies, c)).includes(`"${user}"`));
     const copy = path.join(copies, name);
     const buf = fs.readFileSync(copy);

@@ -7,27 +7,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadTau2Tasks } from '../../src/domains/common/tau2-folder.js';
 import { BadInputError } from '../../src/spec/errors.js';
-import { HAS_SHARED, ROOT, SHARED, tmpDir } from '../support/paths.js';
+import { HAS_SHARED, ROOT, SHARED } from '../support/paths.js';
+import { useTempCacheDir } from '../support/cache-dir.js';
 
 describe.skipIf(!HAS_SHARED)('validated tasks kept on disk', () => {
-  const saved = process.env.SERVICEGYM_CACHE_DIR;
-  let dir: string;
-  beforeAll(() => {
-    dir = tmpDir('sg-taskcache-');
-    process.env.SERVICEGYM_CACHE_DIR = path.join(dir, 'cache');
-  });
-  afterAll(() => {
-    if (saved === undefined) delete process.env.SERVICEGYM_CACHE_DIR;
-    else process.env.SERVICEGYM_CACHE_DIR = saved;
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-  const copies = () => (fs.existsSync(path.join(dir, 'cache', 'validated-db')) ? fs.readdirSync(path.join(dir, 'cache', 'validated-db')) : []);
+  const tempDir = useTempCacheDir('sg-taskcache-');
+  const copies = () => (fs.existsSync(path.join(tempDir(), 'cache', 'validated-db')) ? fs.readdirSync(path.join(tempDir(), 'cache', 'validated-db')) : []);
 
   it('reads an unchanged file back without reading it; each call gets its own array', () => {
-    const f = path.join(dir, 'tasks.json');
+    const f = path.join(tempDir(), 'tasks.json');
     fs.copyFileSync(path.join(SHARED, 'peers/tau2/airline/tasks.json'), f);
     const first = loadTau2Tasks(f);
     expect(first).toHaveLength(50);
@@ -46,7 +37,7 @@ describe.skipIf(!HAS_SHARED)('validated tasks kept on disk', () => {
   });
 
   it('a file edited after a cached run gives the new content', () => {
-    const f = path.join(dir, 'tasks.json');
+    const f = path.join(tempDir(), 'tasks.json');
     const tasks = JSON.parse(fs.readFileSync(f, 'utf8'));
     expect((loadTau2Tasks(f)[0].user_scenario.instructions as { reason_for_call: string }).reason_for_call).not.toBe('A changed reason.');
     tasks[0].user_scenario.instructions.reason_for_call = 'A changed reason.';
@@ -56,7 +47,7 @@ describe.skipIf(!HAS_SHARED)('validated tasks kept on disk', () => {
   });
 
   it('a malformed file is still reported with its file and JSON path, and is not cached', () => {
-    const f = path.join(dir, 'tasks.json');
+    const f = path.join(tempDir(), 'tasks.json');
     const tasks = JSON.parse(fs.readFileSync(f, 'utf8'));
     loadTau2Tasks(f);
     tasks[3].bogus = 1;
@@ -72,10 +63,10 @@ describe.skipIf(!HAS_SHARED)('validated tasks kept on disk', () => {
   });
 
   it('SERVICEGYM_CACHE_DIR=off: validate keeps no copy and still reads the edited file', () => {
-    const folder = path.join(dir, 'folder');
+    const folder = path.join(tempDir(), 'folder');
     fs.mkdirSync(folder);
     for (const name of ['db.json', 'policy.md', 'tasks.json']) fs.copyFileSync(path.join(SHARED, 'peers/tau2/airline', name), path.join(folder, name));
-    const off = path.join(dir, 'off');
+    const off = path.join(tempDir(), 'off');
     const validate = () => spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'bin.ts'), 'validate', '--data-dir', folder, '--tasks', '0', '--no-store', '-q', '--json'], { cwd: ROOT, env: { ...process.env, SERVICEGYM_CACHE_DIR: 'off', HOME: off, XDG_CACHE_HOME: off }, encoding: 'utf8', timeout: 120_000 });
     expect(validate().status).toBe(0);
     const tasks = JSON.parse(fs.readFileSync(path.join(folder, 'tasks.json'), 'utf8'));
@@ -89,33 +80,23 @@ describe.skipIf(!HAS_SHARED)('validated tasks kept on disk', () => {
 });
 
 describe('copies kept on disk are pruned', () => {
-  const saved = process.env.SERVICEGYM_CACHE_DIR;
-  let dir: string;
-  beforeAll(() => {
-    dir = tmpDir('sg-taskcache-prune-');
-    process.env.SERVICEGYM_CACHE_DIR = path.join(dir, 'cache');
-  });
-  afterAll(() => {
-    if (saved === undefined) delete process.env.SERVICEGYM_CACHE_DIR;
-    else process.env.SERVICEGYM_CACHE_DIR = saved;
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const tempDir = useTempCacheDir('sg-taskcache-prune-');
 
   it('writing a copy removes those older than a week and keeps at most the newest 32', () => {
-    const copies = path.join(dir, 'cache', 'validated-db');
+    const copies = path.join(tempDir(), 'cache', 'validated-db');
     fs.mkdirSync(copies, { recursive: true });
     const old = path.join(copies, `${'a'.repeat(64)}-${'b'.repeat(16)}.copy`);
     fs.writeFileSync(old, 'x');
     fs.utimesSync(old, new Date(Date.now() - 8 * 24 * 3600e3), new Date(Date.now() - 8 * 24 * 3600e3));
     const task = { id: 't0', user_scenario: { instructions: 'Ask for a refund.' }, evaluation_criteria: { actions: [], reward_basis: ['DB'] } };
     for (let i = 0; i < 40; i++) {
-      const f = path.join(dir, `tasks-${i}.json`);
+      const f = path.join(tempDir(), `tasks-${i}.json`);
       fs.writeFileSync(f, JSON.stringify([{ ...task, id: `t${i}` }]));
       expect(loadTau2Tasks(f)[0].id).toBe(`t${i}`);
     }
     const left = fs.readdirSync(copies);
     expect(left).not.toContain(path.basename(old));
     expect(left).toHaveLength(32);
-    expect(loadTau2Tasks(path.join(dir, 'tasks-39.json'))[0].id).toBe('t39');
+    expect(loadTau2Tasks(path.join(tempDir(), 'tasks-39.json'))[0].id).toBe('t39');
   });
 });
