@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
+import { LIVE_FLAG_HELP } from './live-flags.js';
 import { DEFAULT_STORE_PATH } from '../store/paths.js';
 import { BadInputError } from '../spec/errors.js';
 import type { Receipt } from '../spec/receipt.js';
@@ -19,11 +20,11 @@ export function registerCampaign(program: Command, setExit: (code: number) => vo
     .option('--model <name>', 'model name (else SERVICEGYM_MODEL)')
     .option('--base-url <url>', 'OpenAI-compatible base URL (else SERVICEGYM_BASE_URL / OPENAI_BASE_URL)')
     .option('--provider <label>', 'provider label written to receipts (else the base URL host)')
-    .option('--timeout <seconds>', 'per-attempt timeout in seconds (default 120)')
-    .option('--max-retries <n>', 'retries on 429/5xx/timeouts (default 4)')
-    .option('--max-retry-after <seconds>', 'longest retry-after wait honoured; longer ones are cut to it (default 60)')
-    .option('--call-deadline <seconds>', 'total time for one model call across attempts and waits (default 600)')
-    .option('--body-timeout <seconds>', 'an attempt whose body sends no byte for this long is retried (default 30)')
+    .option('--timeout <seconds>', LIVE_FLAG_HELP.timeout)
+    .option('--max-retries <n>', LIVE_FLAG_HELP.maxRetries)
+    .option('--max-retry-after <seconds>', LIVE_FLAG_HELP.maxRetryAfter)
+    .option('--call-deadline <seconds>', LIVE_FLAG_HELP.callDeadline)
+    .option('--body-timeout <seconds>', LIVE_FLAG_HELP.bodyTimeout)
     .option('--receipts <file>', 'receipt journal (JSON Lines), appended as calls return', '.servicegym/receipts.jsonl')
     .option('--resume', 'serve calls already in the receipt journal instead of repeating them')
     .option('--fresh', 'start over: discard an existing receipt journal')

@@ -39,8 +39,9 @@ const replayedAsRecorded = (r: TrajectoryReplay) => r.toolOutputDifferences.leng
 /** Registers `evaluate`. */
 export function registerEvaluate(program: Command, setExit: (code: number) => void): void {
   program
-    .command('evaluate <trajectory>')
+    .command('evaluate')
     .description('score recorded trajectories (chat-completions messages, as run stores them; JSON or JSON Lines) by replaying their tool calls in a fresh environment')
+    .argument('<trajectory>', 'a JSON file holding one list of chat messages, or JSON Lines: one list or {"task_id", "persona"?, "messages"} per line')
     .requiredOption('--domain <name>', 'domain')
     .option('--data-dir <dir>', "a tau2-bench domain folder (default: servicegym's own dataset)")
     .option('--task <id>', 'the task of the trajectory (JSON Lines: of the lines without task_id)')

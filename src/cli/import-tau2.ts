@@ -32,8 +32,9 @@ export function agreementReport(imp: Tau2Import): string {
 export function registerImportTau2(program: Command, setExit: (code: number) => void): void {
   const imp = program.command('import').description('import runs made by other tools');
   imp
-    .command('tau2-results <results>')
+    .command('tau2-results')
     .description("store a tau2-bench results file as a run, re-score every simulation with servicegym and report agreement with tau2's rewards")
+    .argument('<results>', "a tau2-bench results JSON file (info, tasks, simulations)")
     .requiredOption('--data-dir <dir>', "the tau2-bench domain folder the simulations ran on (db.json, tasks.json, policy.md)")
     .option('--domain <name>', 'domain (default: the results file\'s environment_info.domain_name)')
     .option('--judge-model <name>', 'judge NL assertions with this model (live, at SERVICEGYM_BASE_URL or OPENAI_BASE_URL, else the default base URL; the key from SERVICEGYM_API_KEY or OPENAI_API_KEY, none for a loopback base URL such as http://127.0.0.1:8000/v1)')

@@ -15,6 +15,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
+import { LIVE_FLAG_HELP } from './live-flags.js';
 import { BadInputError } from '../spec/errors.js';
 import { DEFAULT_STORE_PATH } from '../store/paths.js';
 
@@ -32,12 +33,12 @@ export function registerOptimize(program: Command, setExit: (code: number) => vo
     .option('--no-store', 'do not save the run to the store')
     .option('--base-url <url>', 'OpenAI-compatible base URL for roles without their own (else SERVICEGYM_BASE_URL / OPENAI_BASE_URL)')
     .option('--provider <label>', 'provider label for receipts')
-    .option('--timeout <seconds>', 'per-attempt timeout in seconds')
-    .option('--max-retries <n>', 'retries on 429/5xx/timeouts')
+    .option('--timeout <seconds>', LIVE_FLAG_HELP.timeout)
+    .option('--max-retries <n>', LIVE_FLAG_HELP.maxRetries)
     .option('--strict', "task suites: strict evaluation of every rollout (ACTION in every reward basis, real transfer calls); the dataset's known-bad tasks are left out")
-    .option('--max-retry-after <seconds>', 'longest retry-after wait honoured; longer ones are cut to it (default 60)')
-    .option('--call-deadline <seconds>', 'total time for one model call across attempts and waits (default 600)')
-    .option('--body-timeout <seconds>', 'an attempt whose body sends no byte for this long is retried (default 30)')
+    .option('--max-retry-after <seconds>', LIVE_FLAG_HELP.maxRetryAfter)
+    .option('--call-deadline <seconds>', LIVE_FLAG_HELP.callDeadline)
+    .option('--body-timeout <seconds>', LIVE_FLAG_HELP.bodyTimeout)
     .option('--json', 'print the run record as JSON instead of the report')
     .option('-q, --quiet', 'no progress on stderr')
     .option('--queue <url>', "run the rollouts on workers ('servicegym worker') through this Redis, e.g. redis://127.0.0.1:6379; this process decides and stores")

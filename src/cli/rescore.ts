@@ -69,8 +69,9 @@ export function skippedLines(outcomes: readonly RescoreOutcome[]): string {
 /** Registers `rescore`; exit 1 when some episode's evaluation was not reproduced. */
 export function registerRescore(program: Command, setExit: (code: number) => void): void {
   program
-    .command('rescore <run-id>')
+    .command('rescore')
     .description('re-evaluate every stored episode of a run from its record alone and report any difference from the stored evaluation')
+    .argument('<run-id>', "the run to re-score: an id the runs list shows ('servicegym view', or the run_id 'run --json' prints)")
     .option('--db <path>', 'run store (SQLite)', DEFAULT_STORE_PATH)
     .option('--data-dir <dir>', 'the tau2-bench domain folder to load tasks from (default: the one recorded, or servicegym\'s own dataset)')
     .option('--json', 'print the outcome per episode as JSON')

@@ -11,6 +11,7 @@
  * printed. A resumed run must give the same personas.
  */
 import type { Command } from 'commander';
+import { LIVE_FLAG_HELP } from './live-flags.js';
 import { addSurfaceFlags, surfaceFromFlags, tasksOnSurface } from './surface-flags.js';
 import type { TaskEvaluation } from '../evaluation/types.js';
 import { isSuccess } from '../evaluation/pass-k.js';
@@ -51,11 +52,11 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
     .option('--judge-votes <n>', 'judge calls per transcript rule; the majority decides', '3')
     .option('--base-url <url>', 'OpenAI-compatible base URL (else SERVICEGYM_BASE_URL / OPENAI_BASE_URL)')
     .option('--provider <label>', 'provider label for receipts')
-    .option('--timeout <seconds>', 'per-attempt timeout in seconds')
-    .option('--max-retries <n>', 'retries on 429/5xx/timeouts')
-    .option('--max-retry-after <seconds>', 'longest retry-after wait honoured; longer ones are cut to it (default 60)')
-    .option('--call-deadline <seconds>', 'total time for one model call across attempts and waits (default 600)')
-    .option('--body-timeout <seconds>', 'an attempt whose body sends no byte for this long is retried (default 30)')
+    .option('--timeout <seconds>', LIVE_FLAG_HELP.timeout)
+    .option('--max-retries <n>', LIVE_FLAG_HELP.maxRetries)
+    .option('--max-retry-after <seconds>', LIVE_FLAG_HELP.maxRetryAfter)
+    .option('--call-deadline <seconds>', LIVE_FLAG_HELP.callDeadline)
+    .option('--body-timeout <seconds>', LIVE_FLAG_HELP.bodyTimeout)
     .option('--screenshots <where>', 'where a model gets tool-result images: tool_result (in the tool message) or user_message (a user message after it)', 'tool_result')
     .option('--temperature <t>', 'sampling temperature of agent and user', '0')
     .option('--strict', "strict evaluation: ACTION in every reward basis, a transfer must be a real call; the dataset's known-bad tasks are left out and listed")

@@ -48,6 +48,12 @@ export interface LiveModelFlags {
   bodyTimeout?: string | number;
 }
 
+/**
+ * The defaults the table above gives, used by {@link resolveLiveModelConfig} and shown by every
+ * command's `--help` (seconds, except `maxRetries`: retries after the first attempt).
+ */
+export const LIVE_MODEL_DEFAULTS = { timeoutSeconds: 120, maxRetries: 4, maxRetryAfterSeconds: 60, callDeadlineSeconds: 600, bodyTimeoutSeconds: 30 } as const;
+
 const first = (env: NodeJS.ProcessEnv, names: string[]): string | undefined =>
   names.map((n) => env[n]).find((v) => v !== undefined && v !== '');
 
@@ -89,8 +95,8 @@ export function resolveLiveModelConfig(flags: LiveModelFlags, env: NodeJS.Proces
     // The key goes as a Bearer token; a user:pass@ in the URL could only leak (and fetch refuses it).
     throw new BadInputError(`base URL '${redactUrlCredentials(baseURL)}' carries credentials (user:pass@host); put the credential in SERVICEGYM_API_KEY instead`);
   }
-  const timeoutSeconds = Number(flags.timeout ?? env.SERVICEGYM_TIMEOUT ?? 120);
-  const maxRetries = Number(flags.maxRetries ?? env.SERVICEGYM_MAX_RETRIES ?? 4);
+  const timeoutSeconds = Number(flags.timeout ?? env.SERVICEGYM_TIMEOUT ?? LIVE_MODEL_DEFAULTS.timeoutSeconds);
+  const maxRetries = Number(flags.maxRetries ?? env.SERVICEGYM_MAX_RETRIES ?? LIVE_MODEL_DEFAULTS.maxRetries);
   if (!(timeoutSeconds > 0)) throw new BadInputError(`timeout must be a positive number of seconds, got '${flags.timeout ?? env.SERVICEGYM_TIMEOUT}'`);
   if (!(Number.isInteger(maxRetries) && maxRetries >= 0)) throw new BadInputError(`max retries must be a whole number >= 0`);
   const seconds = (flag: string | number | undefined, envName: string, flagName: string, dflt: number, min: number): number => {
@@ -99,9 +105,9 @@ export function resolveLiveModelConfig(flags: LiveModelFlags, env: NodeJS.Proces
     if (!(Number.isFinite(v) && v >= min)) throw new BadInputError(`${flagName} (${envName}) must be a number of seconds >= ${min}, got '${raw}'`);
     return v;
   };
-  const maxRetryAfterSeconds = seconds(flags.maxRetryAfter, 'SERVICEGYM_MAX_RETRY_AFTER', '--max-retry-after', 60, 0);
-  const callDeadlineSeconds = seconds(flags.callDeadline, 'SERVICEGYM_CALL_DEADLINE', '--call-deadline', 600, 0.001);
-  const bodyTimeoutSeconds = seconds(flags.bodyTimeout, 'SERVICEGYM_BODY_TIMEOUT', '--body-timeout', 30, 0.001);
+  const maxRetryAfterSeconds = seconds(flags.maxRetryAfter, 'SERVICEGYM_MAX_RETRY_AFTER', '--max-retry-after', LIVE_MODEL_DEFAULTS.maxRetryAfterSeconds, 0);
+  const callDeadlineSeconds = seconds(flags.callDeadline, 'SERVICEGYM_CALL_DEADLINE', '--call-deadline', LIVE_MODEL_DEFAULTS.callDeadlineSeconds, 0.001);
+  const bodyTimeoutSeconds = seconds(flags.bodyTimeout, 'SERVICEGYM_BODY_TIMEOUT', '--body-timeout', LIVE_MODEL_DEFAULTS.bodyTimeoutSeconds, 0.001);
   const provider = flags.provider ?? env.SERVICEGYM_PROVIDER ?? host;
   return { baseURL, apiKey, model, provider, timeoutSeconds, maxRetries, maxRetryAfterSeconds, callDeadlineSeconds, bodyTimeoutSeconds };
 }
