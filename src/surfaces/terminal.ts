@@ -76,14 +76,17 @@ export function showScreen(output: string, pager: PagerState, g: TerminalGeometr
 
 /**
  * Handles a scroll entry (`MD`, `MU`, `MT`, `MB`) against the pager, or returns null when `line`
- * is not one. At either end of the display the screen says so, as terminals do.
+ * is not one. Pages are whole screens of `pageLines - 1` lines from the top, as a GDS pages a long
+ * display: `MD` moves down by a full page and shows no line twice, so the last page may be
+ * shorter; `MB` shows that last page and `MU` the page above. At either end of the display the
+ * screen says so, as terminals do.
  */
 export function scroll(line: string, pager: PagerState, g: TerminalGeometry): string | null {
   const cmd = line.trim().toUpperCase();
   if (!['MD', 'MU', 'MT', 'MB'].includes(cmd)) return null;
   if (pager.lines.length === 0) return 'NOTHING TO SCROLL';
   const room = g.pageLines - 1;
-  const last = Math.max(0, pager.lines.length - room);
+  const last = Math.floor((pager.lines.length - 1) / room) * room;
   const next = cmd === 'MD' ? pager.top + room : cmd === 'MU' ? pager.top - room : cmd === 'MT' ? 0 : last;
   if (cmd === 'MD' && pager.top >= last) return 'NO MORE - END OF DISPLAY';
   if (cmd === 'MU' && pager.top === 0) return 'NO MORE - TOP OF DISPLAY';

@@ -10,7 +10,7 @@ import { Environment } from '../../src/env/environment.js';
 import { BadInputError } from '../../src/spec/errors.js';
 import type { Domain } from '../../src/spec/domain.js';
 import { getSurface, surfaces } from '../../src/surfaces/index.js';
-import { MORE_MARKER, interpreterOf, terminalTool, wrapScreen, type CommandInterpreter, type TerminalHost } from '../../src/surfaces/terminal.js';
+import { MORE_MARKER, interpreterOf, scroll, showScreen, terminalTool, wrapScreen, type CommandInterpreter, type TerminalHost } from '../../src/surfaces/terminal.js';
 import { miniDomain, type MiniState } from '../support/mini-domain.js';
 
 /** An order desk: 30 lines of orders for LIST, a cancel through the back-end, terminal-style errors. */
@@ -73,6 +73,25 @@ describe('the terminal surface', () => {
     expect((await send('CANCEL O1')).split('\n')).toEqual(['O1 CANCELLED - A VER', 'Y LONG CONFIRMATION ', 'LINE']);
     expect(await send('FROB')).toBe('INVALID FORMAT');
     await env.close();
+  });
+
+  it('MD moves down by a full page and shows no line twice, whatever the display length; MB and MU stay on those pages', () => {
+    const g = { width: 20, pageLines: 6 };
+    for (const n of [1, 5, 6, 7, 11, 12, 13, 36]) {
+      const text = Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n');
+      const pager = { lines: [] as string[], top: 0 };
+      const pages = [showScreen(text, pager, g)];
+      for (let s = scroll('MD', pager, g); s !== 'NO MORE - END OF DISPLAY'; s = scroll('MD', pager, g)) pages.push(s!);
+      const shown = pages.flatMap((p) => p.split('\n').filter((l) => l !== MORE_MARKER));
+      expect(shown, `${n} lines`).toEqual(text.split('\n'));
+      expect(pages).toHaveLength(Math.ceil(n / 5));
+      // MB shows the last page MD reached; MU from there the page above it.
+      expect(scroll('MT', pager, g)).toBe(pages[0]);
+      if (pages.length > 1) {
+        expect(scroll('MB', pager, g)).toBe(pages.at(-1));
+        expect(scroll('MU', pager, g)).toBe(pages.at(-2));
+      }
+    }
   });
 
   it('records what an entry did to the back-end, caused by the entry; the pager is per episode', async () => {
