@@ -106,12 +106,22 @@ const entryLines = (e: HelpEntry, withExample: boolean): string[] => {
 let cached: HelpSection[] | undefined;
 const reference = () => (cached ??= parseReference(readTextFile(path.join(HERE, 'data', 'command_reference.md'))));
 
+/**
+ * The word `HELP <word>` names a section by, as the index lists it: the title's first word in the
+ * plural (`ERROR RESPONSES` → `ERRORS`, `DISPLAYS`, `CHANGES`), a gerund as is (`ENDING`).
+ * {@link helpScreen} accepts the singular too.
+ */
+export function sectionKeyword(section: { title: string }): string {
+  const word = section.title.split(/\s+/)[0];
+  return /(S|ING)$/.test(word) ? word : `${word}S`;
+}
+
 /** The entry list: every section's entries, one line each (wrapped), then how to get more. */
 function indexScreen(sections: readonly HelpSection[]): string {
   const lines = ['XA RESERVATIONS TERMINAL - HELP'];
   for (const s of sections.filter((x) => !/ERROR/.test(x.title))) lines.push(s.title, ...s.entries.flatMap((e) => entryLines(e, false)));
   lines.push(`${'SCROLL'.padEnd(COLUMN)}MD DOWN  MU UP  MT TOP  MB BOTTOM`);
-  lines.push(...wrap('', `HELP <ENTRY> FOR ONE ENTRY (E.G. HELP X); HELP ${sections.map((s) => s.title.split(/\s+/)[0]).join(', HELP ')} FOR A SECTION`, 0));
+  lines.push(...wrap('', `HELP <ENTRY> FOR ONE ENTRY (E.G. HELP X); HELP ${sections.map(sectionKeyword).join(', HELP ')} FOR A SECTION`, 0));
   return lines.join('\n');
 }
 

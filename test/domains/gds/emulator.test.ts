@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { loadDomain } from '../../../src/domains/index.js';
 import { Environment } from '../../../src/env/environment.js';
 import type { GdsState } from '../../../src/domains/gds/index.js';
-import { parseReference } from '../../../src/domains/gds/help.js';
+import { helpScreen, parseReference } from '../../../src/domains/gds/help.js';
 import { ROOT } from '../../support/paths.js';
 
 const REFERENCE = path.join(ROOT, 'src', 'domains', 'gds', 'data', 'command_reference.md');
@@ -121,6 +121,8 @@ describe('the XA terminal', () => {
     expect(index).toContain('X{N}         CANCEL SEGMENT N (ALSO X1-2 OR X1/3); ITS SSRS GO');
     expect(index).toContain('‡ MORE - MD TO MOVE DOWN');
     const rest = await t.send('MD');
+    // MD moves down a full page: the two screens together are the list, no line twice.
+    expect([...lines.slice(0, -1), ...rest.split('\n')]).toEqual(helpScreen().split('\n'));
     expect(rest).toContain('IR           IGNORE AND REDISPLAY THE PNR AS IT WAS');
     expect(rest).toContain('SCROLL       MD DOWN  MU UP  MT TOP  MB BOTTOM');
     // Every entry of the reference is in the list.
@@ -132,6 +134,12 @@ describe('the XA terminal', () => {
     expect((await t.send('HELP *I')).split('\n')[0]).toBe('*I           ITINERARY ONLY');
     expect((await t.send('HELP 120OCTJFKORD')).split('\n')[0]).toBe('1DDMMMXXXYYY AVAILABILITY ON A DATE FROM XXX TO YYY, ONE');
     expect(await t.send('HELP SSR')).toContain('SSR CODES: WCHR WHEELCHAIR (CAN CLIMB STAIRS)');
+    // The index names each section as the terminal accepts it (HELP ERRORS, as the README says).
+    const sectionsLine = rest.split('\n').slice(-2).join(' ');
+    expect(sectionsLine).toContain('HELP DISPLAYS, HELP CHANGES, HELP ENDING, HELP ERRORS FOR A SECTION');
+    for (const [, word] of sectionsLine.matchAll(/HELP ([A-Z]+)(?=,| FOR A SECTION)/g)) expect(await t.send(`HELP ${word}`), word).not.toMatch(/^NO HELP/);
+    expect(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')).toContain('`HELP ERRORS` the');
+    expect(await t.send('HELP ERROR')).toBe(await t.send('HELP ERRORS'));
     const errors = await t.send('HELP ERRORS');
     expect(errors.split('\n')[0]).toBe('ERROR RESPONSES');
     expect(errors).toContain('NEED RECEIVED FROM\n             ENTER 6... BEFORE E');
