@@ -34,7 +34,9 @@ async function session(domainName: string, taskId: string | undefined, strict: b
   const { loadSurface } = await import('../surfaces/catalog.js');
   const loaded = await loadDomainAsync(domainName);
   const surface = await loadSurface('terminal');
+  const { interpreterOf } = await import('../surfaces/terminal.js');
   const [tool] = surface.tools(loaded.domain); // BadInputError when the domain offers no command interpreter
+  const interp = interpreterOf(loaded.domain)!;
   const task = taskId ? selectTasks(loaded, [taskId])[0] : undefined;
   const envOpts = { now: loaded.now ?? '1970-01-01T00:00:00', idSeed: '' };
   const state = task ? await taskInitialState(loaded.domain, task, envOpts) : undefined;
@@ -59,6 +61,10 @@ async function session(domainName: string, taskId: string | undefined, strict: b
       messages.push({ role: 'tool', tool_call_id: id, content: entry.output });
       out.write(`${entry.output}\n> `);
     }
+    // QUIT or end of input (Ctrl-D): what was never committed is not in the store the session is
+    // scored on, as a host ignores an open transaction when the terminal is left; say so.
+    const open = interp.uncommitted?.(env.state);
+    if (open) out.write(`\nWARNING: ${open}${task ? ' (SCORED WITHOUT THEM)' : ''}`);
   } finally {
     rl.close();
     await env.close();

@@ -119,6 +119,13 @@ export interface CommandInterpreter<S = any> {
    * null or absent: the gold actions are entries of the tool and the oracle types them.
    */
   oracle?(task: Task): readonly string[] | null;
+  /**
+   * What a session would leave uncommitted if it ended now (changes a host throws away when the
+   * terminal is left without committing them, e.g. a GDS sale never ended with `E`), as one line
+   * for the person at the prompt; null when nothing is open. `servicegym terminal` warns with it
+   * before scoring.
+   */
+  uncommitted?(state: S): string | null;
 }
 
 /** A domain object that offers a command interpreter. */

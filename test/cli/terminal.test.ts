@@ -76,6 +76,19 @@ describe('servicegym terminal', () => {
     expect(help.out).toContain('Exit status: 0 when the scored session reaches reward 1 (always 0 without --task); 1 when its reward is below 1 or not judged');
   }, 120_000);
 
+  it('end of input (Ctrl-D) or QUIT with a sale never ended warns, before the score, that it was not committed', async () => {
+    const eof = await piped(['terminal', 'gds', '--task', 'T12'], ['*LKJ8TQ', '120OCTJFKORD', '02M3']);
+    expect(eof.code).toBe(1);
+    const warning = 'WARNING: PNR LKJ8TQ HAS 1 PENDING CHANGE(S) NOT ENDED (SOLD XA208 M 20OCT JFKORD 2): NOT COMMITTED - END WITH E OR ER FIRST; LEAVING THE TERMINAL IGNORES THEM (SCORED WITHOUT THEM)';
+    expect(eof.out).toContain(warning);
+    expect(eof.out.indexOf(warning)).toBeLessThan(eof.out.indexOf('T12: reward 0'));
+    const quit = await piped(['terminal', 'gds'], ['*LKJ8TQ', 'X1', 'QUIT']);
+    expect(quit.out).toMatch(/WARNING: PNR LKJ8TQ HAS 1 PENDING CHANGE\(S\) NOT ENDED \(.*XA204.*\): NOT COMMITTED/);
+    const ended = await piped(['terminal', 'gds', '--task', 'T12'], ['*LKJ8TQ', '120OCTJFKORD', '02M3', 'X1', '3WCHR/1-1.1', '6AGENT', 'E']);
+    expect(ended.out).not.toContain('WARNING');
+    expect(ended.code).toBe(0);
+  }, 120_000);
+
   it('refuses a domain without a terminal surface, and an unknown task', async () => {
     const r = await runCli(['terminal', 'banking']);
     expect(r.code).toBe(2);

@@ -72,6 +72,10 @@ export const gdsInterpreter: CommandInterpreter<GdsState> = {
     return screen;
   },
   oracle: (task) => gdsOracleEntries(task),
+  uncommitted: ({ session }) =>
+    session.changes.length && session.area
+      ? `PNR ${session.area.locator} HAS ${session.changes.length} PENDING CHANGE(S) NOT ENDED (${session.changes.map((c) => c.text).join('; ')}): NOT COMMITTED - END WITH E OR ER FIRST; LEAVING THE TERMINAL IGNORES THEM`
+      : null,
 };
 
 /** The terminal tool (`gds_command`: one entry in, the 64-column screen out), the terminal surface's only tool for the GDS. */
