@@ -8,7 +8,8 @@
  *   calls × 300 ms; the ratio is wall time over it. The run's CPU time per model call (user +
  *   system, start-up included: reliable on a loaded machine, where the wall ratio is not; the
  *   load average is printed beside it). Peak RSS of the run's process, and memory per 1,000
- *   episodes (peak minus the RSS before the run, scaled).
+ *   episodes (peak minus the RSS before the run, scaled). The run is the bundled CLI users run
+ *   (dist/cli/bin.js), timed from the load of its modules to the process's exit (bench/cli-child.mjs).
  * - Store bytes per episode at 10 and 40 calls per episode (SQLite file plus WAL over episodes).
  * - Start-up: `servicegym --help` and `validate` of one tau2 airline task (whole processes),
  *   and whole-process `validate` of all tau2 airline tasks.
@@ -61,7 +62,7 @@ async function startMock(): Promise<{ url: string; stop: () => Promise<void> }> 
 }
 
 /** Whether the CLI is built: the run children then run dist/ as users do (else the sources through tsx, which costs start-up CPU). */
-const BUILT = fs.existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'));
+const BUILT = fs.existsSync(path.join(ROOT, 'dist', 'cli', 'bin.js'));
 
 /** `servicegym` as a command line: the built CLI when there is one, else the sources through tsx (as {@link cliChild} runs them). */
 const CLI = BUILT ? [path.join(ROOT, 'dist', 'cli', 'bin.js')] : [...TSX, path.join(ROOT, 'src', 'cli', 'bin.ts')];

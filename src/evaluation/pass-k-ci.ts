@@ -14,7 +14,7 @@
  * Pure: no clock, no I/O, no Node APIs (the viewer runs it in the browser too).
  */
 import { Rng } from '../util/rng.js';
-import { isSuccess, passHatK, taskPassHatK, type TrialRewards } from './pass-k.js';
+import { isSuccess, passHatKCurve, taskPassHatKCurve, type TrialRewards } from './pass-k.js';
 
 /** Bootstrap settings: `seed` (default 0), `resamples` (default 2000), `level` (default 0.95). */
 export interface BootstrapOptions {
@@ -52,24 +52,31 @@ function quantile(xs: ArrayLike<number>, q: number): number {
   return xs[lo] + (h - lo) * ((xs[Math.min(lo + 1, xs.length - 1)] ?? xs[lo]) - xs[lo]);
 }
 
-/** The `resamples` bootstrap draws of `n` indices (from a fresh generator seeded with `seed`). */
-function drawIndices(n: number, o: Required<BootstrapOptions>): number[][] {
+/**
+ * The `resamples` bootstrap draws of `n` indices (from a fresh generator seeded with `seed`), in
+ * one array: draw b is `[b * n, (b + 1) * n)`.
+ */
+function drawIndices(n: number, o: Required<BootstrapOptions>): Int32Array {
   const rng = new Rng(o.seed);
-  const out: number[][] = [];
-  for (let b = 0; b < o.resamples; b++) {
-    const idx = new Array<number>(n);
-    for (let i = 0; i < n; i++) idx[i] = Math.floor(rng.next() * n);
-    out.push(idx);
-  }
+  const out = new Int32Array(o.resamples * n);
+  for (let j = 0; j < out.length; j++) out[j] = Math.floor(rng.next() * n);
   return out;
 }
 
 /**
- * Percentile interval of `stat` over `resamples` bootstrap draws of `n` indices; `samples`: those
- * draws when the caller already has them (the same for every statistic over the same `n` and seed).
+ * Percentile interval of the mean of `values` over bootstrap draws of their indices (`samples`:
+ * {@link drawIndices} of `values.length`, shared by every statistic over the same n and seed).
+ * Each draw's mean is summed in draw order from 0 and divided by n.
  */
-function bootstrap(n: number, stat: (idx: number[]) => number, o: Required<BootstrapOptions>, samples = drawIndices(n, o)): { low: number; high: number } {
-  const draws = Float64Array.from(samples, stat).sort(); // numeric order
+function bootstrap(values: Float64Array, o: Required<BootstrapOptions>, samples: Int32Array = drawIndices(values.length, o)): { low: number; high: number } {
+  const n = values.length;
+  const draws = new Float64Array(o.resamples);
+  for (let b = 0, j = 0; b < draws.length; b++) {
+    let s = 0;
+    for (const end = j + n; j < end; j++) s += values[samples[j]];
+    draws[b] = s / n;
+  }
+  draws.sort(); // numeric order
   const tail = (1 - o.level) / 2;
   return { low: quantile(draws, tail), high: quantile(draws, 1 - tail) };
 }
@@ -88,13 +95,19 @@ export function passHatKIntervals(trials: TrialRewards, opts?: BootstrapOptions)
   const cap = Math.min(...list.map(([, r]) => r.length));
   if (cap < 1) throw new RangeError('pass^k: a task has no trials');
   const out: PassHatKInterval[] = [];
-  let samples: number[][] | undefined; // every k resamples the same tasks (drawn when first needed)
+  const values = passHatKCurve(new Map(list));
+  const curves = list.map(([, r]) => taskPassHatKCurve(r.length, r.filter(isSuccess).length));
+  let samples: Int32Array | undefined; // every k resamples the same tasks (drawn when first needed)
+  let last: { perTask: Float64Array; low: number; high: number } | undefined;
   for (let k = 1; k <= cap; k++) {
-    const perTask = list.map(([, r]) => taskPassHatK(r.length, r.filter(isSuccess).length, k));
-    const value = passHatK(new Map(list), k);
+    const perTask = Float64Array.from(curves, (c) => c[k - 1]);
+    const value = values[k - 1].value;
     // Every task alike (one task, or all passing): every resample's mean is that value, so the interval is exact without drawing.
     const alike = perTask.every((p) => p === perTask[0]);
-    const { low, high } = alike ? { low: perTask[0], high: perTask[0] } : bootstrap(perTask.length, (idx) => idx.reduce((s, i) => s + perTask[i], 0) / idx.length, o, (samples ??= drawIndices(list.length, o)));
+    // The same per-task values as the previous k (e.g. each task all-passed or all-failed): the same draws give the same interval.
+    const same = last !== undefined && last.perTask.every((p, i) => Object.is(p, perTask[i]));
+    const { low, high } = alike ? { low: perTask[0], high: perTask[0] } : same ? last! : bootstrap(perTask, o, (samples ??= drawIndices(list.length, o)));
+    if (!alike) last = { perTask, low, high };
     out.push({ k, value, low: clean(Math.min(low, value)), high: clean(Math.max(high, value)) });
   }
   return out;
@@ -169,10 +182,10 @@ export function compareTrialSets(a: TrialRewards, b: TrialRewards, opts: Bootstr
   });
   const da = common.map(([, r]) => rate(r));
   const db = common.map(([id]) => rate(mb.get(id)!));
-  const meanOf = (xs: number[], idx?: number[]) => (idx ? idx.reduce((s, i) => s + xs[i], 0) / idx.length : xs.reduce((s, x) => s + x, 0) / xs.length);
+  const meanOf = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
   const diffs = db.map((x, i) => x - da[i]);
   const delta = meanOf(diffs);
-  const { low, high } = bootstrap(diffs.length, (idx) => meanOf(diffs, idx), o);
+  const { low, high } = bootstrap(Float64Array.from(diffs), o);
   const lo = clean(Math.min(low, delta));
   const hi = clean(Math.max(high, delta));
   return { tasks: common.length, a: clean(meanOf(da)), b: clean(meanOf(db)), delta: clean(delta), low: lo, high: hi, level: o.level, beyond_noise: lo > 0 || hi < 0, per_task };

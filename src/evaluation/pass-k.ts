@@ -61,6 +61,32 @@ function taskRatio(n: number, c: number, k: number): Ratio {
 }
 
 /**
+ * One task's exact pass^k for every k = 1..n (index k - 1), each reduced: C(c, k) / C(n, k) built
+ * step by step as C(c, k) / C(n, k) = C(c, k - 1) / C(n, k - 1) · (c - k + 1) / (n - k + 1), so no
+ * binomial is computed (a reduced fraction is unique: the same values as {@link taskRatio}).
+ */
+function taskRatioCurve(n: number, c: number): Ratio[] {
+  taskRatio(n, c, 1); // the same RangeErrors
+  const out: Ratio[] = [];
+  let r: Ratio = { num: 1n, den: 1n };
+  for (let k = 1; k <= n; k++) {
+    if (k > c) r = { num: 0n, den: 1n };
+    else if (c !== n) r = reduce({ num: r.num * BigInt(c - k + 1), den: r.den * BigInt(n - k + 1) });
+    out.push(r);
+  }
+  return out;
+}
+
+/**
+ * One task's pass^k for k = 1..n: `[pass^1, pass^2, …]` (index k - 1), each equal to
+ * {@link taskPassHatK}(n, c, k), computed in one pass. Throws RangeError unless 1 ≤ n and
+ * 0 ≤ c ≤ n (integers).
+ */
+export function taskPassHatKCurve(n: number, c: number): number[] {
+  return taskRatioCurve(n, c).map(toNumber);
+}
+
+/**
  * One task's pass^k = C(c, k) / C(n, k) for n trials with c successes.
  * Example: n = 4, c = 2 ⇒ pass^1 = 1/2, pass^2 = 1/6, pass^3 = pass^4 = 0.
  * Throws RangeError unless 1 ≤ k ≤ n and 0 ≤ c ≤ n (integers).
@@ -104,5 +130,15 @@ export function passHatK(trials: TrialRewards, k: number): number {
 export function passHatKCurve(trials: TrialRewards): { k: number; value: number }[] {
   const cap = maxK(trials);
   if (cap < 1) throw new RangeError('pass^k: a task has no trials');
-  return Array.from({ length: cap }, (_, i) => ({ k: i + 1, value: passHatK(trials, i + 1) }));
+  // Each task's ratios for every k in one pass (see taskRatioCurve), summed per k as passHatK does.
+  const list = entries(trials);
+  const curves = list.map(([, rewards]) => taskRatioCurve(rewards.length, rewards.filter(isSuccess).length));
+  return Array.from({ length: cap }, (_, i) => {
+    let sum: Ratio = { num: 0n, den: 1n };
+    for (const curve of curves) {
+      const r = curve[i];
+      sum = reduce({ num: sum.num * r.den + r.num * sum.den, den: sum.den * r.den });
+    }
+    return { k: i + 1, value: toNumber({ num: sum.num, den: sum.den * BigInt(list.length) }) };
+  });
 }

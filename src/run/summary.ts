@@ -1,6 +1,6 @@
 /**
  * A run's summary: reward and partial-credit means, pass^1..k (the evaluator's
- * `passHatKCurve`), termination counts.
+ * `passHatKCurve`, as the values of `passHatKIntervals`), termination counts.
  *
  * Which episodes count: an episode whose agent or user failed for infrastructure reasons (a
  * provider failure after retries, a replay miss, an exception in agent/user code) is recorded but
@@ -11,7 +11,6 @@
  * says how many there were.
  */
 import type { TerminationReason } from '../evaluation/types.js';
-import { passHatKCurve } from '../evaluation/pass-k.js';
 import { passHatKIntervals, type PassHatKInterval } from '../evaluation/pass-k-ci.js';
 
 /** One episode's outcome as the summary needs it. */
@@ -84,6 +83,8 @@ export function summarizeRun(outcomes: readonly EpisodeOutcome[]): RunSummary {
     list.push(o.reward);
     perTask.set(o.taskId, list);
   }
+  // The intervals carry the exact pass^k values (the same numbers as passHatKCurve's): computed once.
+  const intervals = perTask.size ? passHatKIntervals(perTask) : [];
   return {
     tasks: new Set(outcomes.map((o) => o.taskId)).size,
     episodes: outcomes.length,
@@ -94,8 +95,8 @@ export function summarizeRun(outcomes: readonly EpisodeOutcome[]): RunSummary {
     unjudged,
     rewardMean: scored ? rewardSum / scored : null,
     partialMean: partialN ? partialSum / partialN : null,
-    passHatK: perTask.size ? passHatKCurve(perTask) : [],
-    passHatKInterval: perTask.size ? passHatKIntervals(perTask) : [],
+    passHatK: intervals.map(({ k, value }) => ({ k, value })),
+    passHatKInterval: intervals,
     terminations,
     ...crossSideSummary(outcomes),
   };
