@@ -21,8 +21,7 @@ function reply(body: { model: string; messages: { role: string; tool_calls?: unk
   return own === 0 ? { content: "Hi, I'm Mia Lee (mia_lee_301). Please move reservation 8KQ2ZD by a day." } : { content: 'I see, thanks. ###STOP###' };
 }
 
-const server = await startMockServer({ delayMs, handler: (body) => reply(body) });
-// The request log would grow with every call: the benchmark does not read it.
-setInterval(() => server.requests.splice(0), 1000).unref();
+// The benchmark never reads the request log: none is kept (it would hold every request body).
+const server = await startMockServer({ delayMs, log: false, handler: (body) => reply(body) });
 process.stdout.write(`${server.url}\n`);
 process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));

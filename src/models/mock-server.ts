@@ -5,11 +5,14 @@
  * Replies come from a FIFO `script` or from a `handler`; each can inject latency, errors (with
  * retry headers), hangs and malformed bodies. Every chat-completions request is logged with its
  * headers; that log is the fake server's own view and may hold the client's Authorization header.
+ *
+ * Served by Node's own `http` module with one small function per request (no framework): load
+ * tests run thousands of calls against it beside the process they measure, so its work per call
+ * is kept small, and its latency (`delayMs`) is counted from each request's arrival so that the
+ * server's own work does not add to it.
  */
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import { Hono } from 'hono';
-import { createAdaptorServer } from '@hono/node-server';
 
 /** One scripted reply. */
 export type MockReply =
@@ -24,9 +27,10 @@ export type MockReply =
   /** This JSON body verbatim with status 200 (malformed-response tests). */
   | { raw: unknown };
 
-/** One received chat-completions request: parsed JSON body (or raw text), lower-cased headers, epoch ms. */
+/** One received chat-completions request: parsed JSON body (or raw text), lower-cased headers, arrival time in epoch ms. */
 export interface MockRequestLog {
   body: any;
+  /** Header names lower-cased; a repeated header's values joined by `, ` (as fetch's `Headers` joins them). */
   headers: Record<string, string>;
   at: number;
 }
@@ -37,16 +41,31 @@ export type MockHandler = (body: any, ctx: { index: number; log: MockRequestLog[
 export interface MockServerOptions {
   /** Replies taken in order, one per request; once exhausted the server answers 500 `mock script exhausted`. */
   script?: (MockReply | (MockReply & { delayMs?: number }))[];
-  /** Used when no script is given. */
+  /** Used when no script is given. A handler that throws (or rejects) gets a 500 naming its error. */
   handler?: MockHandler;
-  /** Latency added to every reply, in ms. */
+  /**
+   * Latency of every reply in ms, counted from the request's arrival (its headers read): the reply
+   * leaves `delayMs` (plus a scripted reply's own `delayMs`) after the request arrived, or as soon
+   * as it is ready when reading the body and the handler took longer. The server's own work thus
+   * does not lengthen the latency a client sees, as a model's latency does not grow with its
+   * server's parsing.
+   */
   delayMs?: number;
   /** Port on 127.0.0.1; default 0 (ephemeral). */
   port?: number;
-  /** Include `usage` in completions; default true. */
+  /**
+   * Include `usage` in completions; default true. Tokens are estimated at 4 characters each:
+   * `prompt_tokens` from the request body's text (tools included, as providers count them),
+   * `completion_tokens` from the reply message's JSON text.
+   */
   usage?: boolean;
   /** If set, `usage.cost` is this value on every completion. */
   cost?: number;
+  /**
+   * Keep every request in `requests` (default true). Load tests that never read the log pass
+   * false, so that thousands of request bodies are not held in memory; `ctx.log` is then empty.
+   */
+  log?: boolean;
 }
 
 export interface MockServer {
@@ -58,7 +77,8 @@ export interface MockServer {
   close(): Promise<void>;
 }
 
-const tokens = (v: unknown): number => Math.ceil((JSON.stringify(v ?? null) ?? '').length / 4);
+/** The 4-characters-per-token estimate of a text's length. */
+const tokens = (text: string): number => Math.ceil(text.length / 4);
 
 function errorType(status: number): string {
   if (status === 429) return 'rate_limit_error';
@@ -66,97 +86,154 @@ function errorType(status: number): string {
   return status >= 500 ? 'server_error' : 'invalid_request_error';
 }
 
+const MODELS = JSON.stringify({ object: 'list', data: [{ id: 'mock', object: 'model', created: 1700000000, owned_by: 'servicegym' }] });
+
+/** Sends a JSON text (or an empty body when `text` is null); `extra` headers may override the content type. */
+function send(res: http.ServerResponse, status: number, text: string | null, extra?: Record<string, string>): void {
+  if (res.destroyed || res.headersSent) return;
+  const headers: Record<string, string | number> = text === null ? { 'content-length': 0 } : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) };
+  if (extra) for (const name in extra) headers[name.toLowerCase()] = extra[name];
+  res.writeHead(status, headers);
+  res.end(text ?? undefined);
+}
+
+/** A request's headers, names lower-cased, repeated values joined by `, `. */
+function headerRecord(raw: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i].toLowerCase();
+    out[name] = name in out ? `${out[name]}, ${raw[i + 1]}` : raw[i + 1];
+  }
+  return out;
+}
+
+/** The completion body of a content or tool-call reply to request number `index`, whose body text was `text`. */
+function completionOf(reply: MockReply, index: number, body: any, text: string, opts: MockServerOptions): Record<string, unknown> {
+  let message: Record<string, unknown>;
+  let finish: string;
+  if ('tool_calls' in reply) {
+    finish = 'tool_calls';
+    message = {
+      role: 'assistant',
+      content: reply.content ?? null,
+      tool_calls: reply.tool_calls.map((t, k) => ({
+        id: t.id ?? `call_${index}_${k}`,
+        type: 'function',
+        function: { name: t.name, arguments: typeof t.arguments === 'string' ? t.arguments : JSON.stringify(t.arguments ?? {}) },
+      })),
+    };
+  } else {
+    finish = 'stop';
+    const r = reply as { content: string; reasoning_content?: string };
+    message = { role: 'assistant', content: r.content };
+    if (r.reasoning_content !== undefined) message.reasoning_content = r.reasoning_content;
+  }
+  const completion: Record<string, unknown> = {
+    id: `mock-${index}`,
+    object: 'chat.completion',
+    created: 1700000000,
+    model: body?.model ?? 'mock',
+    choices: [{ index: 0, finish_reason: finish, message }],
+  };
+  if (opts.usage !== false) {
+    const prompt = tokens(text);
+    const completionTokens = tokens(JSON.stringify(message));
+    const usage: Record<string, number> = { prompt_tokens: prompt, completion_tokens: completionTokens, total_tokens: prompt + completionTokens };
+    if (opts.cost !== undefined) usage.cost = opts.cost;
+    completion.usage = usage;
+  }
+  return completion;
+}
+
+/** One open exchange: whether its client left, and how to end its current wait. */
+interface Exchange {
+  gone: boolean;
+  wake?: () => void;
+}
+
 /** Starts the mock server on 127.0.0.1 and resolves once it is listening. */
 export async function startMockServer(opts: MockServerOptions = {}): Promise<MockServer> {
   const requests: MockRequestLog[] = [];
+  const keepLog = opts.log !== false;
+  let received = 0;
   const script = [...(opts.script ?? [])];
   const waiters = new Set<() => void>();
   let closing = false;
 
   /** Resolves after `ms` (Infinity: never), when the client disconnects, or when the server closes. */
-  const wait = (ms: number, signal: AbortSignal): Promise<void> =>
+  const wait = (ms: number, ex: Exchange): Promise<void> =>
     new Promise((resolve) => {
-      if (closing || signal.aborted) return resolve();
-      let timer: NodeJS.Timeout | undefined;
+      if (closing || ex.gone) return resolve();
       const done = () => {
-        if (timer) clearTimeout(timer);
-        signal.removeEventListener('abort', done);
+        clearTimeout(timer);
+        ex.wake = undefined;
         waiters.delete(done);
         resolve();
       };
-      if (Number.isFinite(ms)) timer = setTimeout(done, ms);
-      signal.addEventListener('abort', done, { once: true });
+      const timer = Number.isFinite(ms) ? setTimeout(done, ms) : undefined;
+      ex.wake = done;
       waiters.add(done);
     });
 
-  const app = new Hono();
-  app.get('/v1/models', (c) =>
-    c.json({ object: 'list', data: [{ id: 'mock', object: 'model', created: 1700000000, owned_by: 'servicegym' }] }),
-  );
-  app.post('/v1/chat/completions', async (c) => {
-    const text = await c.req.text();
+  /** Replies to one chat-completions request whose body is `text`, `delay` ms after `arrived` (performance.now()). */
+  const answer = async (res: http.ServerResponse, ex: Exchange, text: string, arrived: number, log: MockRequestLog): Promise<void> => {
     let body: any;
     try {
       body = JSON.parse(text);
     } catch {
       body = text;
     }
-    const index = requests.length;
-    requests.push({ body, headers: c.req.header(), at: Date.now() });
+    log.body = body;
+    const index = received++;
+    if (keepLog) requests.push(log);
 
     let reply: MockReply & { delayMs?: number };
     if (opts.script) reply = script.shift() ?? { status: 500, error: 'mock script exhausted' };
     else if (opts.handler) reply = await opts.handler(body, { index, log: requests });
     else reply = { status: 500, error: 'mock server has neither script nor handler' };
 
-    const signal = c.req.raw.signal;
-    const delay = (opts.delayMs ?? 0) + (reply.delayMs ?? 0);
-    if (delay > 0) await wait(delay, signal);
-    if ('hang' in reply) await wait(Infinity, signal);
-    if (closing || signal.aborted || 'hang' in reply) return c.body(null, 503);
+    const due = arrived + (opts.delayMs ?? 0) + (reply.delayMs ?? 0);
+    const left = due - performance.now();
+    if (left > 0) await wait(left, ex);
+    if ('hang' in reply) await wait(Infinity, ex);
+    if (closing || ex.gone || 'hang' in reply) return send(res, 503, null);
 
-    if ('raw' in reply) return c.json(reply.raw as object, 200);
+    if ('raw' in reply) return send(res, 200, JSON.stringify(reply.raw));
     if ('status' in reply) {
       const message = reply.error ?? `mock error ${reply.status}`;
-      return c.json({ error: { message, type: errorType(reply.status), code: String(reply.status) } }, reply.status as 500, reply.headers);
+      return send(res, reply.status, JSON.stringify({ error: { message, type: errorType(reply.status), code: String(reply.status) } }), reply.headers);
     }
+    send(res, 200, JSON.stringify(completionOf(reply, index, body, text, opts)));
+  };
 
-    let message: Record<string, unknown>;
-    let finish: string;
-    if ('tool_calls' in reply) {
-      finish = 'tool_calls';
-      message = {
-        role: 'assistant',
-        content: reply.content ?? null,
-        tool_calls: reply.tool_calls.map((t, k) => ({
-          id: t.id ?? `call_${index}_${k}`,
-          type: 'function',
-          function: { name: t.name, arguments: typeof t.arguments === 'string' ? t.arguments : JSON.stringify(t.arguments ?? {}) },
-        })),
-      };
-    } else {
-      finish = 'stop';
-      message = { role: 'assistant', content: reply.content };
-      if (reply.reasoning_content !== undefined) message.reasoning_content = reply.reasoning_content;
+  const server = http.createServer((req, res) => {
+    const arrived = performance.now();
+    const at = Date.now();
+    const q = req.url!.indexOf('?');
+    const path = q < 0 ? req.url! : req.url!.slice(0, q);
+    if (req.method === 'GET' && path === '/v1/models') return send(res, 200, MODELS);
+    if (req.method !== 'POST' || path !== '/v1/chat/completions') {
+      req.resume();
+      res.writeHead(404, { 'content-type': 'text/plain; charset=UTF-8' }).end('404 Not Found');
+      return;
     }
-    const completion: Record<string, unknown> = {
-      id: `mock-${index}`,
-      object: 'chat.completion',
-      created: 1700000000,
-      model: body?.model ?? 'mock',
-      choices: [{ index: 0, finish_reason: finish, message }],
-    };
-    if (opts.usage !== false) {
-      const prompt = tokens(body?.messages ?? []);
-      const completionTokens = tokens(message);
-      const usage: Record<string, number> = { prompt_tokens: prompt, completion_tokens: completionTokens, total_tokens: prompt + completionTokens };
-      if (opts.cost !== undefined) usage.cost = opts.cost;
-      completion.usage = usage;
-    }
-    return c.json(completion);
+    const ex: Exchange = { gone: false };
+    res.once('close', () => {
+      ex.gone = true;
+      ex.wake?.();
+    });
+    const log: MockRequestLog = { body: undefined, headers: keepLog ? headerRecord(req.rawHeaders) : {}, at };
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      let text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      answer(res, ex, text, arrived, log).catch((e: unknown) => {
+        const message = `mock handler failed: ${e instanceof Error ? e.message : String(e)}`;
+        send(res, 500, JSON.stringify({ error: { message, type: 'server_error', code: '500' } }));
+      });
+    });
   });
-
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: '127.0.0.1' }) as Server;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, '127.0.0.1', () => {
@@ -174,7 +251,7 @@ export async function startMockServer(opts: MockServerOptions = {}): Promise<Moc
         closing = true;
         for (const release of [...waiters]) release();
         server.close((err) => (err ? reject(err) : resolve()));
-        server.closeAllConnections?.();
+        server.closeAllConnections();
       }),
   };
 }
