@@ -9,6 +9,7 @@ import path from 'node:path';
 import { mergeUsage } from '../run/run-tasks.js';
 import { isoSeconds, type Clock } from '../util/clock.js';
 import { unifiedDiff } from '../util/unified-diff.js';
+import { canonicalHash, sha256Hex } from '../util/canonical.js';
 import { recordBytes, sealRecord, type PairRow, type ReleaseDecision, type ReleaseRecord, type ReleaseRecordBody, type ReleaseStage } from '../release/record.js';
 import { stateAfter, versionOf, type ReleaseEntry } from '../release/lifecycle.js';
 import { proposerTemperature, type OptimizeConfig } from './config.js';
@@ -41,7 +42,11 @@ export interface DecisionInput {
 
 /** A decided candidate (the run's summary row). */
 export interface CandidateDecision {
+  /** SHA-256 of the text that was evaluated (the parent's for a patch rejected by the static checks). */
   sha256: string;
+  /** The candidate's own hash: see {@link candidateOwnSha256}. */
+  candidate_sha256: string;
+  /** First 12 hex digits of `candidate_sha256` (what reports show in their candidate column). */
   version: string;
   round: number;
   proposal: number;
@@ -52,6 +57,18 @@ export interface CandidateDecision {
   added_tokens: number;
   release_sha256: string;
   text: string;
+}
+
+/**
+ * A candidate's own hash, which tells proposals apart even when the static checks rejected one
+ * (its evaluated text is then its parent's): the SHA-256 of its prompt text when its edits apply
+ * (also when a check rejected them), else the canonical hash of the proposal itself (its edits and
+ * rationale), since a patch that does not apply has no text.
+ */
+export function candidateOwnSha256(c: Pick<ProposedCandidate, 'check' | 'sha256' | 'edits' | 'rationale'>): string {
+  if (c.check.ok) return c.sha256;
+  if (c.check.appliedText !== undefined) return sha256Hex(c.check.appliedText);
+  return canonicalHash({ edits: c.edits, rationale: c.rationale });
 }
 
 /** What the decider needs from the run. */
@@ -176,14 +193,16 @@ export class Decider {
       `${String(c.index).padStart(3, '0')}-${versionOf(c.sha256)}`,
     );
     if (c.check.ok) this.writePrompt(c.sha256, c.text);
+    const own = candidateOwnSha256(c);
     const out: CandidateDecision = {
-      sha256: c.sha256, version: versionOf(c.sha256), round: c.round, proposal: c.index, lineage_parent: c.lineageParent,
+      sha256: c.sha256, candidate_sha256: own, version: versionOf(own), round: c.round, proposal: c.index, lineage_parent: c.lineageParent,
       decision: d.decision, stage: d.stage, reasons: d.reasons, added_tokens: c.addedTokens, release_sha256: record.sha256, text: c.text,
     };
     this.candidates.push(out);
+    // The lifecycle entry is the evaluated text's: one identical to its parent is no version of its own.
     this.entries.push({
-      version: out.version, sha256: c.sha256, state: stateAfter(d.decision), parent_sha256: this.o.stable.sha256, decision: d.decision,
-      release_sha256: record.sha256, decided_at: this.now(), source: this.o.outDir ? path.join(this.o.outDir, 'prompts', `${out.version}.txt`) : 'memory',
+      version: versionOf(c.sha256), sha256: c.sha256, state: stateAfter(d.decision), parent_sha256: this.o.stable.sha256, decision: d.decision,
+      release_sha256: record.sha256, decided_at: this.now(), source: this.o.outDir ? path.join(this.o.outDir, 'prompts', `${versionOf(c.sha256)}.txt`) : 'memory',
     });
     this.o.journal.append({ type: 'decision', key: `decision:${c.index}:${c.sha256}`, candidate: c.sha256, decision: d.decision, stage: d.stage, release_sha256: record.sha256 });
     this.o.log(`round ${c.round} proposal ${c.index} (${out.version}): ${d.decision} at ${d.stage} — ${d.reasons[0] ?? ''}`);

@@ -40,6 +40,11 @@ export interface PatchCheck {
   ok: boolean;
   /** The candidate text (the parent's when rejected). */
   text: string;
+  /**
+   * The text the edits produce when they apply, also when a check rejected the patch (absent when
+   * they do not apply): what the rejected candidate would have been, for its own hash.
+   */
+  appliedText?: string;
   edits: EditVerdict[];
   /** First reason, prefixed with the edit index (absent when ok). */
   reason?: string;
@@ -109,8 +114,9 @@ export function checkPatch(edits: readonly ProposedEdit[], ctx: EditCheckContext
   if (!applied.ok && applied.edits.every((o) => o.ok)) verdicts.forEach((v) => v.reasons.push(applied.reason ?? 'the patch does not apply'));
   for (const v of verdicts) v.ok = v.reasons.length === 0;
   const bad = verdicts.find((v) => !v.ok);
-  if (bad) return reject(`edit ${bad.index}: ${bad.reasons[0]}`, verdicts);
+  const withText = (c: PatchCheck): PatchCheck => (applied.ok ? { ...c, appliedText: applied.text } : c);
+  if (bad) return withText(reject(`edit ${bad.index}: ${bad.reasons[0]}`, verdicts));
   const added = codePoints(applied.text) - codePoints(ctx.parentPrompt);
-  if (added > ctx.maxAddedChars) return reject(`the patch adds ${added} characters; at most ${ctx.maxAddedChars} are allowed`, verdicts);
+  if (added > ctx.maxAddedChars) return withText(reject(`the patch adds ${added} characters; at most ${ctx.maxAddedChars} are allowed`, verdicts));
   return { ok: true, text: applied.text, edits: verdicts };
 }

@@ -61,7 +61,7 @@ function book(...entries: [string, Rollout][]): Map<string, Map<string, Rollout>
 
 function candidate(s: string, stage: CandidateDecision['stage'], proposal = 0): CandidateDecision {
   return {
-    sha256: s, version: s.slice(0, 12), round: 1, proposal, lineage_parent: STABLE, decision: 'reject', stage, reasons: ['r'],
+    sha256: s, candidate_sha256: s, version: s.slice(0, 12), round: 1, proposal, lineage_parent: STABLE, decision: 'reject', stage, reasons: ['r'],
     added_tokens: 1, release_sha256: 'r'.repeat(64), text: `prompt ${s}`,
   };
 }

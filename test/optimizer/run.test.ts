@@ -16,6 +16,9 @@ import { InProcessModel, optimizerHandler, type ProposerMode } from '../support/
 import { optimizeInProcess, seedConfig } from '../support/optimizer-run.js';
 import { CANDIDATE_PROMPT, STABLE_PROMPT } from '../support/prompt-sensitive-model.js';
 import { tmpDir } from '../support/paths.js';
+import { applyEdits } from '../../src/optimizer/apply-edits.js';
+import { sha256Hex } from '../../src/util/canonical.js';
+import { optimizeReport } from '../../src/cli/optimize-report.js';
 
 const journalLines = (file: string) => fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
 
@@ -183,6 +186,23 @@ describe('static rejections and the proposer memory', () => {
     expect(statics[2].reasons[0]).toBe("edit 0: new_str copies the case-specific token 'ABC123' from feedback case H1-改签");
     expect((statics[1].edit_checks as any)[0]).toEqual({ index: 0, ok: false, reasons: ['old_str occurs 3 times; it must be unique'] });
     expect(statics.every((x) => x.outcomes.gate.length === 0)).toBe(true);
+    // Each rejected candidate is listed under its own hash, never the stable prompt's: the text its
+    // edits produce (the bad quote and the copied token apply), else its proposal (old_str not unique).
+    const rejected = r.candidates.filter((c) => c.stage === 'static');
+    expect(rejected).toHaveLength(3);
+    expect(rejected.every((c) => c.sha256 === r.stable.sha256)).toBe(true);
+    expect(new Set(rejected.map((c) => c.version)).size).toBe(3);
+    for (const c of rejected) {
+      expect(c.version).not.toBe(r.stable.sha256.slice(0, 12));
+      expect(c.version).toBe(c.candidate_sha256.slice(0, 12));
+    }
+    const applied = (i: number) => applyEdits(r.stable.text, (statics[i].edits as any[]).map((e) => ({ old_str: e.old_str, new_str: e.new_str })));
+    expect(rejected[0].candidate_sha256).toBe(sha256Hex(applied(0).text));
+    expect(applied(1).ok).toBe(false);
+    expect(rejected[2].candidate_sha256).toBe(sha256Hex(applied(2).text));
+    const report = optimizeReport('seed', 'suite', r, null);
+    for (const c of rejected) expect(report).toMatch(new RegExp(`^${c.version} +1 +static +reject `, 'm'));
+    expect(report).not.toMatch(new RegExp(`^${r.stable.sha256.slice(0, 12)} `, 'm'));
     // Round 2 is told what was rejected, and releases the fix.
     const round2 = requests.find((b) => b.messages[1].content.includes('(round 2, proposal 1 of 3'));
     expect(round2.messages[1].content).toContain('- clause S2.4, intent clarify-rule: static: evidence quote "乘客说要投诉到民航局" does not occur');
