@@ -29,7 +29,7 @@ export function compareSurfacesText(v: SurfaceComparison): string {
   const rows: string[][] = [head, ...v.tasks.map((t) => [t.agree ? t.task : `${t.task} *`, ...t.cells.flatMap(cellColumns)])];
   rows.push([`all ${v.common.tasks} common`, ...v.common.cells.flatMap(cellColumns)]);
   const lines = [`compare-surfaces: ${v.runs[0].domain} (${v.runs[0].dataset}), ${v.common.tasks} common task${v.common.tasks === 1 ? '' : 's'}`];
-  v.runs.forEach((r, i) => lines.push(`  ${label(i)}: run ${r.id}`));
+  v.runs.forEach((r, i) => lines.push(`  ${label(i)}: run ${r.id}${r.strict ? ' (strict)' : ''}`));
   lines.push('', table(rows), '');
   lines.push('per episode: steps are the agent\'s tool calls; seconds are wall time; images are the decoded image bytes the agent received');
   const base = v.common.cells[0];
@@ -38,6 +38,7 @@ export function compareSurfacesText(v: SurfaceComparison): string {
     lines.push(`${label(i)}: success ${c.passed}/${c.episodes} (${pct(c.episodes ? c.passed / c.episodes : null)}), partial ${pct(c.partial)}${c.errors ? `, ${c.errors} episode(s) with errors left out` : ''}${vs}`);
   });
   lines.push(v.disagreements.length ? `surfaces disagree on ${v.disagreements.length} task(s) (marked *): ${v.disagreements.join(', ')}` : 'the surfaces agree on every task');
+  for (const note of v.notes) lines.push(`note: ${note}`);
   return lines.join('\n');
 }
 

@@ -54,14 +54,19 @@ export interface SurfaceTaskRow {
 }
 
 export interface SurfaceComparison {
-  /** The runs in the order given, with the surface their episodes record. */
-  runs: { id: string; surface: string; domain: string; dataset: string }[];
+  /**
+   * The runs in the order given, with the surface their episodes record and whether they were
+   * scored strictly (`--strict`: ACTION in every reward basis; any episode scored strictly).
+   */
+  runs: { id: string; surface: string; domain: string; dataset: string; strict: boolean }[];
   /** Tasks in natural order of their ids. */
   tasks: SurfaceTaskRow[];
   /** Over the tasks every run has (episode-weighted means). */
   common: { tasks: number; cells: SurfaceCell[] };
   /** Ids of tasks whose success rates differ between runs. */
   disagreements: string[];
+  /** What limits the comparison (runs scored under different rules); empty when nothing does. */
+  notes: string[];
 }
 
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
@@ -111,6 +116,17 @@ export function surfaceCell(records: readonly EpisodeRunLog[]): SurfaceCell {
   };
 }
 
+/**
+ * A note when the runs were not all scored under the same rules: strict evaluation adds ACTION
+ * (the gold actions) to every reward basis, so a strict run can fail where a non-strict one
+ * passes on the same behaviour, and a difference may be the rules rather than the surface.
+ */
+function strictNotes(runs: readonly { id: string; strict: boolean }[]): string[] {
+  if (runs.every((r) => r.strict === runs[0].strict)) return [];
+  const names = (strict: boolean) => runs.filter((r) => r.strict === strict).map((r) => r.id).join(', ');
+  return [`strict evaluation differs: ${names(true)} scored with --strict (ACTION in every reward basis), ${names(false)} without; rewards may differ by the rules, not the surface (run both with or without --strict)`];
+}
+
 /** The one value of `field` over a run's records; BadInputError when they disagree or there are none. */
 function single(run: SurfaceRun, what: string, of: (r: EpisodeRunLog) => string): string {
   const values = [...new Set(run.episodes.map(of))];
@@ -132,6 +148,7 @@ export function compareSurfaces(runs: readonly SurfaceRun[]): SurfaceComparison 
     surface: single(r, 'surface', (e) => e.surface),
     domain: single(r, 'domain', (e) => e.domain),
     dataset: single(r, 'dataset', (e) => `${e.dataset.kind}:${e.dataset.source}`),
+    strict: r.episodes.some((e) => e.evaluation?.kind === 'task' && e.evaluation.strict === true),
   }));
   for (const m of meta.slice(1)) {
     if (m.domain !== meta[0].domain || m.dataset !== meta[0].dataset) throw new BadInputError(`runs ${meta[0].id} (${meta[0].domain}, ${meta[0].dataset}) and ${m.id} (${m.domain}, ${m.dataset}) are not of the same domain and dataset`);
@@ -154,5 +171,6 @@ export function compareSurfaces(runs: readonly SurfaceRun[]): SurfaceComparison 
     tasks,
     common: { tasks: common.length, cells: byTask.map((m) => surfaceCell(common.flatMap((id) => m.get(id)!))) },
     disagreements: tasks.filter((t) => !t.agree).map((t) => t.task),
+    notes: strictNotes(meta),
   };
 }

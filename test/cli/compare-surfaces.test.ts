@@ -11,7 +11,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { RunStore } from '../../src/store/store.js';
 import { readEpisodeLogs, writeEpisodeLogs } from '../../src/store/run-log.js';
 import type { EpisodeRunLog } from '../../src/spec/run-log.js';
-import type { SurfaceComparison } from '../../src/evaluation/surface-comparison.js';
+import { compareSurfaces, type SurfaceComparison } from '../../src/evaluation/surface-comparison.js';
+import { compareSurfacesText } from '../../src/cli/compare-surfaces.js';
 import { closeSharedBrowser, hasChromium } from '../../src/surfaces/browser-pool.js';
 import { runCli } from '../support/cli.js';
 import { tmpDir } from '../support/paths.js';
@@ -83,6 +84,24 @@ describe('compare-surfaces', () => {
     const other = await runCli(['compare-surfaces', api, airline, '--db', db]);
     expect(other.code).toBe(2);
     expect(other.err).toMatch(/are not of the same domain and dataset/);
+  }, 300_000);
+
+  it('orders tasks naturally (T2 before T10) and notes when one run was scored with --strict and the other not', async () => {
+    const api = await validate(['--domain', 'gds', '--tasks', 'T12,G01', '--surface', 'api']);
+    const strict = await validate(['--domain', 'gds', '--tasks', 'T12,G01', '--strict']);
+    const { text, json } = await compare([api, strict]);
+    expect(json.runs.map((r) => r.strict)).toEqual([false, true]);
+    expect(json.notes).toEqual([`strict evaluation differs: ${strict} scored with --strict (ACTION in every reward basis), ${api} without; rewards may differ by the rules, not the surface (run both with or without --strict)`]);
+    expect(text).toContain(`note: ${json.notes[0]}`);
+    expect(text).toContain(`B terminal: run ${strict} (strict)`);
+    const same = await compare([api, await validate(['--domain', 'gds', '--tasks', 'T12,G01'])]);
+    expect(same.json.notes).toEqual([]);
+    expect(same.text).not.toContain('note:');
+    // Task ids with numbers of different lengths: natural order, as the viewer's matrix.
+    const renamed = (id: string) => records(id).map((r) => ({ ...r, task: { ...r.task, id: r.task.id === 'T12' ? 'T10' : 'T2' } }));
+    const v = compareSurfaces([{ id: api, episodes: renamed(api) }, { id: strict, episodes: renamed(strict) }]);
+    expect(v.tasks.map((t) => t.task)).toEqual(['T2', 'T10']);
+    expect(compareSurfacesText(v).split('\n').filter((l) => /^T\d/.test(l)).map((l) => l.split(/\s+/)[0])).toEqual(['T2', 'T10']);
   }, 300_000);
 
   it.skipIf(!hasChromium())('puts banking T20 and C01-C04 on the API and pixel surfaces side by side', async () => {
