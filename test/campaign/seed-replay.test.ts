@@ -11,7 +11,7 @@ import { buildRecord } from '../../src/optimizer/campaign-record.js';
 import { ReplayModel, VirtualClock } from '../../src/models/replay.js';
 import { ReplayMissError } from '../../src/spec/errors.js';
 import { importRecord } from '../../src/campaign/import-record.js';
-import { HAS_SHARED, SEED_CAMPAIGN, SEED_RECORD, tmpDir } from '../support/paths.js';
+import { HAS_SHARED, needsShared, SEED_CAMPAIGN, SEED_RECORD, tmpDir } from '../support/paths.js';
 import { verifyRecord } from '../../src/release/record.js';
 
 async function replay(campaign: LoadedCampaign) {
@@ -109,7 +109,7 @@ describe('seed campaign replay', () => {
   });
 });
 
-describe.skipIf(!HAS_SHARED)('seed record (needs ../shared)', () => {
+describe.skipIf(!HAS_SHARED)(needsShared('seed record'), () => {
   let record: any;
   let seed: any;
   beforeAll(async () => {

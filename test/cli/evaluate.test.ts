@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { runCli } from '../support/cli.js';
-import { HAS_SHARED, SHARED, tmpDir } from '../support/paths.js';
+import { HAS_SHARED, needsShared, SHARED, tmpDir } from '../support/paths.js';
 import { loadDomain } from '../../src/domains/index.js';
 import { RunStore } from '../../src/store/store.js';
 import { readEpisodeLogs, type StoredEpisode } from '../../src/store/run-log.js';
@@ -69,7 +69,7 @@ describe('evaluate scores a trajectory as its live episode was scored', () => {
     }, 600_000);
   }
 
-  it.skipIf(!HAS_SHARED)("telecom trajectories with the customer's own tool calls (tau2 data)", async () => {
+  it.skipIf(!HAS_SHARED)(needsShared("telecom trajectories with the customer's own tool calls (tau2 data)"), async () => {
     const dataDir = path.join(SHARED, 'peers/tau2', 'telecom');
     const loaded = loadDomain('telecom', { dataDir });
     const dual = loaded.tasks.filter((t) => (t.evaluation_criteria?.actions ?? []).some((a) => a.requestor === 'user')).slice(0, 3);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { runCli } from '../support/cli.js';
-import { HAS_SHARED, SHARED, tmpDir } from '../support/paths.js';
+import { HAS_SHARED, needsShared, SHARED, tmpDir } from '../support/paths.js';
 import { loadDomain } from '../../src/domains/index.js';
 import { runDomainTasks } from '../../src/run/task-run.js';
 import type { ChatMessage } from '../../src/spec/messages.js';
@@ -105,7 +105,7 @@ async function importFile(domain: string, file: string, db: string): Promise<{ c
   return { code: j.code, json: JSON.parse(j.out || '{}') as ImportJson, err: j.err, text: t.out };
 }
 
-describe.skipIf(!HAS_SHARED)('import tau2-results', () => {
+describe.skipIf(!HAS_SHARED)(needsShared('import tau2-results'), () => {
   for (const domain of ['airline', 'retail']) {
     it(`agrees 100% with a gold ${domain} results file on every deterministic component, and the run re-scores unchanged`, async () => {
       const { tasks, messages } = await goldTrajectories(domain);

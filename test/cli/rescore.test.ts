@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { runCli } from '../support/cli.js';
-import { HAS_SHARED, SHARED, tmpDir } from '../support/paths.js';
+import { HAS_SHARED, needsShared, SHARED, tmpDir } from '../support/paths.js';
 import { loadDomain } from '../../src/domains/index.js';
 import { RunStore } from '../../src/store/store.js';
 import { readEpisodeLogs, type StoredEpisode } from '../../src/store/run-log.js';
@@ -68,7 +68,7 @@ describe('rescore reproduces stored evaluations', () => {
       expect([code, json.same, json.different, json.skipped]).toEqual([0, episodes, 0, 0]);
     }, 120_000);
 
-    it.skipIf(!HAS_SHARED)(`of validate on ${domain} (tau2's data)`, async () => {
+    it.skipIf(!HAS_SHARED)(needsShared(`of validate on ${domain} (tau2's data)`), async () => {
       // tau2 retail has NL assertions that validate does not judge without a judge model: allowed here.
       const id = await validateRunId(['--domain', domain, '--data-dir', path.join(SHARED, 'peers/tau2', domain), '--allow-not-judged']);
       const { code, json } = await rescore(id);
@@ -111,7 +111,7 @@ describe('rescore reproduces stored evaluations', () => {
     expect(differencesOf(tampered.json).some((d) => d.startsWith(`T12#0: action #${end.seq} end_transaction: recorded {"arguments":{"locator":`))).toBe(true);
   }, 600_000);
 
-  it.skipIf(!HAS_SHARED)('of validate on telecom, where the customer acts on their own phone (tau2 data)', async () => {
+  it.skipIf(!HAS_SHARED)(needsShared('of validate on telecom, where the customer acts on their own phone (tau2 data)'), async () => {
     const dataDir = path.join(SHARED, 'peers/tau2', 'telecom');
     const loaded = loadDomain('telecom', { dataDir });
     const dual = loaded.tasks.filter((t) => (t.evaluation_criteria?.actions ?? []).some((a) => a.requestor === 'user')).slice(0, 6);

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { startTwoRoleMock, last, type TwoRoleMock } from '../support/two-role-mock.js';
-import { HAS_SHARED, SHARED, tmpDir } from '../support/paths.js';
+import { HAS_SHARED, needsShared, SHARED, tmpDir } from '../support/paths.js';
 import { runCli } from '../support/cli.js';
 import { startMockServer } from '../../src/models/mock-server.js';
 
@@ -65,7 +65,7 @@ describe('validate', () => {
     expect(r.err).toContain('unknown task id(s): T99');
   });
 
-  it.skipIf(!HAS_SHARED)('scores 1 on all 50 tau2 airline tasks (43 with gold actions)', async () => {
+  it.skipIf(!HAS_SHARED)(needsShared('scores 1 on all 50 tau2 airline tasks (43 with gold actions)'), async () => {
     const r = await cli(['validate', '--no-store', '-q', '--data-dir', path.join(SHARED, 'peers/tau2/airline')]);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^validate: 50\/50 tasks score reward 1 and partial 100%/m);

@@ -6,11 +6,11 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli as cli } from '../support/cli.js';
-import { HAS_SHARED, SHARED } from '../support/paths.js';
+import { HAS_SHARED, needsShared, SHARED } from '../support/paths.js';
 
 const RETAIL = path.join(SHARED, 'peers', 'tau2', 'retail');
 
-describe.skipIf(!HAS_SHARED)('lint and --strict on tau2 retail', () => {
+describe.skipIf(!HAS_SHARED)(needsShared('lint and --strict on tau2 retail'), () => {
   it('lint prints the reward-basis, NL-assertion and uncounted communicate_info counts', async () => {
     const r = await cli(['lint', '--domain', 'retail', '--data-dir', RETAIL]);
     expect(r.code).toBe(0);

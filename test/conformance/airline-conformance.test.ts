@@ -10,7 +10,7 @@ import { main } from '../../src/cli/main.js';
 import { loadAirline } from '../../src/domains/airline/index.js';
 import { readReference } from '../../src/conformance/reference.js';
 import { runConformance } from '../../src/conformance/run.js';
-import { HAS_SHARED, SHARED, tmpDir } from '../support/paths.js';
+import { HAS_SHARED, needsShared, SHARED, tmpDir } from '../support/paths.js';
 import { runCli } from '../support/cli.js';
 
 const AIRLINE_DIR = path.join(SHARED, 'peers', 'tau2', 'airline');
@@ -20,7 +20,7 @@ const cli = runCli;
 
 afterEach(() => vi.restoreAllMocks());
 
-describe.skipIf(!HAS_SHARED)('airline conformance with tau2', () => {
+describe.skipIf(!HAS_SHARED)(needsShared('airline conformance with tau2'), () => {
   it('25/25 tasks identical', async () => {
     const report = (await runConformance({ loaded: loadAirline({ dataDir: AIRLINE_DIR }), reference: readReference(REFERENCE) }));
     const bad = report.tasks.filter((t) => !t.ok).map((t) => t.task_id);

@@ -11,7 +11,7 @@ import { main } from '../../src/cli/main.js';
 import { loadRetail } from '../../src/domains/retail/index.js';
 import { readReference } from '../../src/conformance/reference.js';
 import { runConformance } from '../../src/conformance/run.js';
-import { HAS_SHARED, SHARED, tmpDir } from '../support/paths.js';
+import { HAS_SHARED, needsShared, SHARED, tmpDir } from '../support/paths.js';
 import { runCli } from '../support/cli.js';
 
 const RETAIL_DIR = path.join(SHARED, 'peers', 'tau2', 'retail');
@@ -21,7 +21,7 @@ const cli = runCli;
 
 afterEach(() => vi.restoreAllMocks());
 
-describe.skipIf(!HAS_SHARED)('retail conformance with tau2', () => {
+describe.skipIf(!HAS_SHARED)(needsShared('retail conformance with tau2'), () => {
   it('72/72 tasks identical', async () => {
     const report = (await runConformance({ loaded: loadRetail({ dataDir: RETAIL_DIR }), reference: readReference(REFERENCE) }));
     expect(report.tasks.filter((t) => !t.ok).map((t) => t.task_id)).toEqual([]);

@@ -10,13 +10,13 @@ import { describe, expect, it } from 'vitest';
 import { loadTau2Telecom } from '../../src/domains/telecom/index.js';
 import { readReference } from '../../src/conformance/reference.js';
 import { runConformance } from '../../src/conformance/run.js';
-import { HAS_SHARED, SHARED, tmpDir } from '../support/paths.js';
+import { HAS_SHARED, needsShared, SHARED, tmpDir } from '../support/paths.js';
 import { runCli } from '../support/cli.js';
 
 const DIR = path.join(SHARED, 'peers', 'tau2', 'telecom');
 const REFERENCE = path.join(SHARED, 'peers', 'tau2', 'reference', 'telecom.train.jsonl');
 
-describe.skipIf(!HAS_SHARED)('telecom conformance with tau2', () => {
+describe.skipIf(!HAS_SHARED)(needsShared('telecom conformance with tau2'), () => {
   it("74/74 identical on tau2's evaluator path: outputs, both diffs, both DBs' hashes", async () => {
     const report = await runConformance({ loaded: loadTau2Telecom({ dataDir: DIR }), reference: readReference(REFERENCE) });
     expect(report.tasks.filter((t) => !t.ok).map((t) => t.task_id)).toEqual([]);

@@ -14,7 +14,7 @@ import { LLMAgent, agentWireTools } from '../../src/agents/llm-agent.js';
 import { Environment } from '../../src/env/environment.js';
 import { pythonArgumentError } from '../../src/domains/common/tau2-surface.js';
 import { startTwoRoleMock, type TwoRoleMock } from '../support/two-role-mock.js';
-import { HAS_SHARED, SHARED } from '../support/paths.js';
+import { HAS_SHARED, needsShared, SHARED } from '../support/paths.js';
 
 const TAU2 = path.join(SHARED, 'peers', 'tau2');
 const SURFACES = { airline: AIRLINE_TAU2_SURFACE, retail: RETAIL_TAU2_SURFACE };
@@ -39,7 +39,7 @@ describe('Python argument errors', () => {
   });
 });
 
-describe.skipIf(!HAS_SHARED)('tau2 tool surface conformance', () => {
+describe.skipIf(!HAS_SHARED)(needsShared('tau2 tool surface conformance'), () => {
   for (const domain of ['airline', 'retail'] as const) {
     const peer = path.join(TAU2, domain, 'tools.json');
     it(`${domain}: the shipped surface file is tau2's tools.json byte for byte`, async () => {

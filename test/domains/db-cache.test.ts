@@ -16,10 +16,10 @@ import { CowDb } from '../../src/env/cow-db.js';
 import { dbCacheDir, dbContentKey } from '../../src/domains/common/disk-cache.js';
 import { createTableDbHasher } from '../../src/domains/common/table-hash.js';
 import { AirlineDbSchema, TABLE_RECORD_TYPES, type AirlineDb } from '../../src/domains/airline/schema.js';
-import { HAS_SHARED, SHARED } from '../support/paths.js';
+import { HAS_SHARED, needsShared, SHARED } from '../support/paths.js';
 import { useTempCacheDir } from '../support/cache-dir.js';
 
-describe.skipIf(!HAS_SHARED)('validated DB kept on disk', () => {
+describe.skipIf(!HAS_SHARED)(needsShared('validated DB kept on disk'), () => {
   const tempDir = useTempCacheDir('sg-dbcache-');
 
   it('reads back exactly the validated DB, and misses when the file changes', () => {
@@ -104,7 +104,7 @@ describe.skipIf(!HAS_SHARED)('validated DB kept on disk', () => {
   });
 });
 
-describe.skipIf(!HAS_SHARED)('a DB read back from its disk copy', () => {
+describe.skipIf(!HAS_SHARED)(needsShared('a DB read back from its disk copy'), () => {
   const tempDir = useTempCacheDir('sg-dbcache-lazy-');
 
   it('parses each table the first time it is read, and holds the same DB', () => {

@@ -10,10 +10,10 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it, vi } from 'vitest';
 import { loadTau2Tasks } from '../../src/domains/common/tau2-folder.js';
 import { BadInputError } from '../../src/spec/errors.js';
-import { HAS_SHARED, ROOT, SHARED } from '../support/paths.js';
+import { HAS_SHARED, needsShared, ROOT, SHARED } from '../support/paths.js';
 import { useTempCacheDir } from '../support/cache-dir.js';
 
-describe.skipIf(!HAS_SHARED)('validated tasks kept on disk', () => {
+describe.skipIf(!HAS_SHARED)(needsShared('validated tasks kept on disk'), () => {
   const tempDir = useTempCacheDir('sg-taskcache-');
   const copies = () => (fs.existsSync(path.join(tempDir(), 'cache', 'validated-db')) ? fs.readdirSync(path.join(tempDir(), 'cache', 'validated-db')) : []);
 

@@ -12,7 +12,7 @@ import { ScriptedUser } from '../../src/users/scripted-user.js';
 import { evaluateTask, partitionKnownBad, transferClaim, type StrictSetting } from '../../src/evaluation/index.js';
 import { TASK_RUN_SETTINGS } from '../../src/run/task-run.js';
 import type { ScriptEntry } from '../../src/agents/scripted-agent.js';
-import { HAS_SHARED, SHARED } from '../support/paths.js';
+import { HAS_SHARED, needsShared, SHARED } from '../support/paths.js';
 
 const TAU2 = path.join(SHARED, 'peers', 'tau2');
 
@@ -29,7 +29,7 @@ async function score(domain: 'airline' | 'retail', taskId: string, script: Scrip
   return res.records[0].evaluation!;
 }
 
-describe.skipIf(!HAS_SHARED)('strict mode on tau2 tasks', () => {
+describe.skipIf(!HAS_SHARED)(needsShared('strict mode on tau2 tasks'), () => {
   const doNothing = [say("I'm sorry, I can't help with that reservation.")];
   const airlineUser = ['Hi, I want to cancel my trip from Philadelphia to LaGuardia. My user id is raj_sanchez_7340.', 'OK, bye. ###STOP###'];
 
@@ -97,7 +97,7 @@ describe.skipIf(!HAS_SHARED)('strict mode on tau2 tasks', () => {
   });
 });
 
-describe.skipIf(!HAS_SHARED)('optimize --strict task suites', () => {
+describe.skipIf(!HAS_SHARED)(needsShared('optimize --strict task suites'), () => {
   it('leave known-bad tasks out and key the rollout cache on strictness', async () => {
     const { TaskSuite } = await import('../../src/optimizer/task-suite.js');
     const loaded = loadDomain('retail', { dataDir: path.join(TAU2, 'retail') });

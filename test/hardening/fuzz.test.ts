@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockServer, type MockReply, type MockServer } from '../../src/models/mock-server.js';
 import { optimizerHandler } from '../support/optimizer-model.js';
 import { runCli as cli } from '../support/cli.js';
-import { HAS_SHARED, SEED_CAMPAIGN, SEED_RECORD, SHARED, tmpDir } from '../support/paths.js';
+import { HAS_SHARED, needsShared, SEED_CAMPAIGN, SEED_RECORD, SHARED, tmpDir } from '../support/paths.js';
 import { Rng } from '../../src/util/rng.js';
 
 /** The project's seeded generator (`src/util/rng.ts`) as a function. */
@@ -166,7 +166,7 @@ describe('fuzzed input files', () => {
     }
   }, 120_000);
 
-  it.skipIf(!HAS_SHARED)('tau2 task files and DBs (validate --data-dir)', async () => {
+  it.skipIf(!HAS_SHARED)(needsShared('tau2 task files and DBs (validate --data-dir)'), async () => {
     const src = path.join(SHARED, 'peers', 'tau2', 'airline');
     const tasks = JSON.parse(fs.readFileSync(path.join(src, 'tasks.json'), 'utf8')).slice(0, 2);
     const db = JSON.parse(fs.readFileSync(path.join(src, 'db.json'), 'utf8'));

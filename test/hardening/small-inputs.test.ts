@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { promptVersions, type ReleaseEntry } from '../../src/release/lifecycle.js';
 import { runCli as cli } from '../support/cli.js';
-import { HAS_SHARED, SEED_CAMPAIGN, SHARED, tmpDir } from '../support/paths.js';
+import { HAS_SHARED, needsShared, SEED_CAMPAIGN, SHARED, tmpDir } from '../support/paths.js';
 
 const campaignCopy = (edit: (spec: any) => void): { dir: string; spec: string } => {
   const dir = tmpDir('sg-small-camp-');
@@ -65,7 +65,7 @@ describe('bad input names the file and the JSON path', () => {
     expect(r.err).toContain(`${path.join(dir, 'receipts.jsonl')} at $: holds no receipt`);
   });
 
-  it.skipIf(!HAS_SHARED)('validate refuses a task whose gold actions call a tool the domain does not have', async () => {
+  it.skipIf(!HAS_SHARED)(needsShared('validate refuses a task whose gold actions call a tool the domain does not have'), async () => {
     const src = path.join(SHARED, 'peers', 'tau2', 'airline');
     const dir = tmpDir('sg-small-tau2-');
     for (const f of ['db.json', 'policy.md']) fs.copyFileSync(path.join(src, f), path.join(dir, f));

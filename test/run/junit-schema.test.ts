@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { resultLineOf, toJunit, xmlText, type EpisodeResultLine } from '../../src/run/results-export.js';
 import { runCli as cli } from '../support/cli.js';
 import { writeEvaluateResults } from '../../src/cli/results-flags.js';
-import { HAS_SHARED, SHARED, tmpDir } from '../support/paths.js';
+import { HAS_SHARED, needsShared, SHARED, tmpDir } from '../support/paths.js';
 
 interface El {
   name: string;
@@ -206,7 +206,7 @@ describe('JUnit output against the JUnit schema', () => {
     expect(doc.children[0].children.map((c) => c.attrs.name)).toEqual(['T01#0', 'T01#1', 'T02#0']);
   });
 
-  it.skipIf(!HAS_SHARED)('validate -o results.xml on tau2 retail: not-judged tasks are skipped cases, the file is valid', async () => {
+  it.skipIf(!HAS_SHARED)(needsShared('validate -o results.xml on tau2 retail: not-judged tasks are skipped cases, the file is valid'), async () => {
     const dir = tmpDir('sg-junit-');
     const file = path.join(dir, 'results.xml');
     const r = await cli(['validate', '--domain', 'retail', '--data-dir', path.join(SHARED, 'peers/tau2/retail'), '--tasks', '0,2,57', '--no-store', '-q', '-o', file]);

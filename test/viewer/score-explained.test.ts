@@ -11,7 +11,7 @@ import type { TaskEvaluationRecord } from '../../src/spec/run-log.js';
 import { loadDomain } from '../../src/domains/index.js';
 import { selectTasks } from '../../src/run/task-run.js';
 import { replayTrajectory } from '../../src/run/replay-trajectory.js';
-import { HAS_SHARED, SHARED } from '../support/paths.js';
+import { HAS_SHARED, needsShared, SHARED } from '../support/paths.js';
 import path from 'node:path';
 
 const check = (kind: string, verdict: 'pass' | 'fail' | 'not_judged', evidence: string) => ({ id: `tau2_${kind.toLowerCase()}`, kind, verdict, evidence });
@@ -82,7 +82,7 @@ describe('explainScore', () => {
   });
 });
 
-describe.skipIf(!HAS_SHARED)('on a tau2 retail task (tau2 data)', () => {
+describe.skipIf(!HAS_SHARED)(needsShared('on a tau2 retail task (tau2 data)'), () => {
   it('task 2 done right but its NL assertions not judged: DB counts and scores 1, NL_ASSERTION not judged, COMMUNICATE diagnostic', async () => {
     const loaded = loadDomain('retail', { dataDir: path.join(SHARED, 'peers', 'tau2', 'retail') });
     const [task] = selectTasks(loaded, ['2']);

@@ -13,7 +13,7 @@ import { AIRLINE_DB_TYPES } from '../../../src/domains/airline/schema.js';
 import { Environment } from '../../../src/env/environment.js';
 import { BadInputError } from '../../../src/spec/errors.js';
 import { pyDumps } from '../../../src/util/pyjson.js';
-import { HAS_SHARED, SHARED, tmpDir } from '../../support/paths.js';
+import { HAS_SHARED, needsShared, SHARED, tmpDir } from '../../support/paths.js';
 import { runCli } from '../../support/cli.js';
 
 const AIRLINE_DIR = path.join(SHARED, 'peers', 'tau2', 'airline');
@@ -47,7 +47,7 @@ describe('airline package without a data folder', () => {
   });
 });
 
-describe.skipIf(!HAS_SHARED)('tau2 airline folder', () => {
+describe.skipIf(!HAS_SHARED)(needsShared('tau2 airline folder'), () => {
   it('loads 50 tasks, the policy and 14 tools; the pristine DB hash equals tau2\'s', async () => {
     const loaded = loadAirline({ dataDir: AIRLINE_DIR });
     expect(loaded.mode).toBe('tau2');

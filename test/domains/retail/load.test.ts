@@ -13,7 +13,7 @@ import { loadDomain } from '../../../src/domains/index.js';
 import { loadRetail, retailDbHash, type RetailState } from '../../../src/domains/retail/index.js';
 import { Environment } from '../../../src/env/environment.js';
 import { BadInputError } from '../../../src/spec/errors.js';
-import { HAS_SHARED, SHARED, tmpDir } from '../../support/paths.js';
+import { HAS_SHARED, needsShared, SHARED, tmpDir } from '../../support/paths.js';
 import { runCli } from '../../support/cli.js';
 
 const RETAIL_DIR = path.join(SHARED, 'peers', 'tau2', 'retail');
@@ -48,7 +48,7 @@ describe('retail package without a data folder', () => {
   });
 });
 
-describe.skipIf(!HAS_SHARED)('tau2 retail folder', () => {
+describe.skipIf(!HAS_SHARED)(needsShared('tau2 retail folder'), () => {
   it("loads 114 tasks, the policy and 16 tools; the pristine DB hash equals tau2's", async () => {
     const loaded = loadRetail({ dataDir: RETAIL_DIR });
     expect([loaded.mode, loaded.now, loaded.tasks.length, loaded.domain.tools.length]).toEqual(['tau2', undefined, 114, 16]);

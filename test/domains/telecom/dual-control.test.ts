@@ -13,7 +13,7 @@ import { BadInputError } from '../../../src/spec/errors.js';
 import { runDomainTasks } from '../../../src/run/task-run.js';
 import { call, say, ScriptedAgent } from '../../../src/agents/scripted-agent.js';
 import { lintDataset } from '../../../src/evaluation/lint.js';
-import { HAS_SHARED, SHARED } from '../../support/paths.js';
+import { HAS_SHARED, needsShared, SHARED } from '../../support/paths.js';
 import { last, startTwoRoleMock, type TwoRoleMock } from '../../support/two-role-mock.js';
 
 const DIR = path.join(SHARED, 'peers', 'tau2', 'telecom');
@@ -23,7 +23,7 @@ afterEach(async () => {
   mock = undefined;
 });
 
-describe.skipIf(!HAS_SHARED)('telecom dual control', () => {
+describe.skipIf(!HAS_SHARED)(needsShared('telecom dual control'), () => {
   const loaded = HAS_SHARED ? loadTau2Telecom({ dataDir: DIR }) : undefined!;
 
   it('oracle: the agent pays-and-resumes, the customer pays and reboots with its own tools; reward 1', async () => {

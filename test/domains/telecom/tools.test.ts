@@ -13,7 +13,7 @@ import { taskInitialState } from '../../../src/evaluation/initial-state.js';
 import { parseTomlSubset } from '../../../src/domains/common/toml-subset.js';
 import { loadTau2Telecom, parseTelecomUserDb } from '../../../src/domains/telecom/index.js';
 import { BadInputError } from '../../../src/spec/errors.js';
-import { HAS_SHARED, SHARED } from '../../support/paths.js';
+import { HAS_SHARED, needsShared, SHARED } from '../../support/paths.js';
 
 const DIR = path.join(SHARED, 'peers', 'tau2', 'telecom');
 
@@ -33,7 +33,7 @@ describe('TOML subset reader', () => {
   });
 });
 
-describe.skipIf(!HAS_SHARED)('tau2 telecom domain', () => {
+describe.skipIf(!HAS_SHARED)(needsShared('tau2 telecom domain'), () => {
   const loaded = HAS_SHARED ? loadTau2Telecom({ dataDir: DIR }) : undefined!;
   const surface = HAS_SHARED ? JSON.parse(fs.readFileSync(path.join(DIR, 'tools.json'), 'utf8')) : undefined;
 
