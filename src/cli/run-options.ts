@@ -4,7 +4,7 @@
  * `--sample N --seed S`, `--max-steps`, `--prompt-file`, `--max-cost`, `--name` and `--tag`,
  * `-o FILE` and `--fail-under`.
  *
- * **Config file** (`--config run.json`): a JSON object whose keys are the long flag names without
+ * **Config file** (`--config run.json`, also on `validate` with its own flags as keys): a JSON object whose keys are the long flag names without
  * the dashes (`"agent-model"`, `"tasks"`, `"trials"`, `"tag"`, `"surface"`, `"resume"` …): every
  * option of the command except `config` itself, read from the command's own option list, so a new
  * flag is a config key at once. Values are strings or numbers for a flag with a value, `true` or
@@ -50,7 +50,7 @@ export function configKeys(cmd: Command): Map<string, ConfigKey> {
   for (const option of cmd.options) {
     const key = option.long?.replace(/^--/, '');
     if (!key || key === 'config') continue;
-    const kind: KeyKind = option.isBoolean() ? 'switch' : option.parseArg || option.variadic ? 'repeat' : COMMA_LISTS.has(key) ? 'list' : 'value';
+    const kind: KeyKind = option.isBoolean() || option.negate ? 'switch' : option.parseArg || option.variadic ? 'repeat' : COMMA_LISTS.has(key) ? 'list' : 'value';
     keys.set(key, { option, kind, isPath: /<(file|dir|path)>/.test(option.flags) });
   }
   return keys;
@@ -76,32 +76,40 @@ export function withRunOptions(cmd: Command): Command {
 const attr = (long: string) => long.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /**
- * Merges the `--config` file (if given) into `flags`: a key is taken from the file unless its flag
- * was given on the command line (a value taken from the file has the source `config`). Then
- * checks that the models are set.
+ * `run`'s config: {@link applyConfigFile}, then a check that the models are set.
  * @throws BadInputError for an unknown key, a wrong type or a value outside an option's choices
  *   (file + JSON path), or a missing model.
  */
 export function applyRunConfig(cmd: Command, flags: Record<string, any>): void {
-  if (flags.config !== undefined) {
-    const file = String(flags.config);
-    const value = parseJsonText(readTextFile(file), file);
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BadInputError('expected a JSON object of flag names and values', { file, path: '$' });
-    const dir = path.dirname(path.resolve(file));
-    const keys = configKeys(cmd);
-    for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-      const spec = keys.get(key);
-      const at = `$.${JSON.stringify(key).slice(1, -1)}`;
-      if (!spec) throw new BadInputError(`unknown key '${key}'${key === 'config' ? ' (a config file cannot name another one)' : ''}; expected one of: ${[...keys.keys()].join(', ')}`, { file, path: at });
-      const name = spec.option.attributeName();
-      if (cmd.getOptionValueSource(name) === 'cli') continue;
-      const read = configValue(spec, v, file, at, spec.isPath ? dir : undefined);
-      cmd.setOptionValueWithSource(name, read, 'config');
-      flags[name] = read;
-    }
-  }
+  applyConfigFile(cmd, flags);
   for (const m of ['agent-model', 'user-model']) {
     if (!flags[attr(m)]) throw new BadInputError(`--${m} is required (a flag, or "${m}" in the --config file)`);
+  }
+}
+
+/**
+ * Merges the `--config` file (if given) into `flags` for any command that offers `--config`
+ * (`run`, `validate`): a key is taken from the file unless its flag was given on the command line
+ * (a value taken from the file has the source `config`); keys are the command's own options.
+ * @throws BadInputError for an unknown key, a wrong type or a value outside an option's choices
+ *   (file + JSON path).
+ */
+export function applyConfigFile(cmd: Command, flags: Record<string, any>): void {
+  if (flags.config === undefined) return;
+  const file = String(flags.config);
+  const value = parseJsonText(readTextFile(file), file);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BadInputError('expected a JSON object of flag names and values', { file, path: '$' });
+  const dir = path.dirname(path.resolve(file));
+  const keys = configKeys(cmd);
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    const spec = keys.get(key);
+    const at = `$.${JSON.stringify(key).slice(1, -1)}`;
+    if (!spec) throw new BadInputError(`unknown key '${key}'${key === 'config' ? ' (a config file cannot name another one)' : ''}; expected one of: ${[...keys.keys()].join(', ')}`, { file, path: at });
+    const name = spec.option.attributeName();
+    if (cmd.getOptionValueSource(name) === 'cli') continue;
+    const read = configValue(spec, v, file, at, spec.isPath ? dir : undefined);
+    cmd.setOptionValueWithSource(name, read, 'config');
+    flags[name] = read;
   }
 }
 

@@ -29,6 +29,7 @@ import { progressLogger, snakeKeys } from './output.js';
 import { parseResultsFlags } from './results-flags.js';
 import { failUnderMessage, latencyOf, writeResults } from './run-end.js';
 import { painter } from './colour.js';
+import { applyConfigFile, withConfigBlame } from './run-options.js';
 import { sha256Hex } from '../util/canonical.js';
 import path from 'node:path';
 import { BadInputError } from '../spec/errors.js';
@@ -56,7 +57,9 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
     .option('--allow-not-judged', 'exit 0 when the only tasks not at reward 1 are not judged (NL assertions without --judge-model) with every judged component at 1')
     .option('-o, --output <file>', 'also write the per-episode results: .jsonl, .csv or .xml (JUnit)')
     .option('--fail-under <reward>', 'exit 1 when the reward mean is below this (0..1)')
-    .action(async (flags) => {
+    .option('--config <file>', 'read flags from a JSON file, as run --config: keys are the long flag names ("domain", "tasks", "personas", "strict", ...); flags given here win')
+    .action(withConfigBlame(async (flags, cmd: Command) => {
+      applyConfigFile(cmd, flags);
       // The command's heavy modules load when it runs: `--help` and the other commands need none of them.
       const { loadDomainAsync } = await import('../domains/catalog.js');
       const { excludedLines, runDomainTasks, selectTasks, strictTaskSelection } = await import('../run/task-run.js');
@@ -112,7 +115,7 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
       } finally {
         store?.close();
       }
-    });
+    }));
 }
 
 /** The live judge model `name` (SERVICEGYM_API_KEY etc.); the model clients load only when a judge is asked for. */

@@ -1,0 +1,55 @@
+/**
+ * `validate --config FILE`: the same config-file mechanism as `run --config` (keys are the
+ * command's own long flag names, a flag on the command line wins, relative paths resolve from the
+ * file's folder, bad keys and values are exit 2 naming the file and the JSON path).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli.js';
+import { tmpDir } from '../support/paths.js';
+
+describe('validate --config', () => {
+  it('reads every flag from the file; a flag on the command line wins; paths resolve from the file', async () => {
+    const dir = tmpDir('sg-validate-config-');
+    const cfg = path.join(dir, 'validate.json');
+    fs.writeFileSync(cfg, JSON.stringify({ domain: 'gds', tasks: ['T12', 'G01'], strict: true, json: true, quiet: true, db: 'store/v.db', output: 'out/results.jsonl', 'fail-under': 1, concurrency: 2 }));
+    fs.mkdirSync(path.join(dir, 'store'));
+    fs.mkdirSync(path.join(dir, 'out'));
+    const r = await runCli(['validate', '--config', cfg]);
+    expect(r.code, r.err).toBe(0);
+    const out = JSON.parse(r.out);
+    expect(out.strict).toBe(true);
+    expect(out.tasks.map((t: { task_id: string }) => t.task_id).sort()).toEqual(['G01', 'T12']);
+    expect(fs.existsSync(path.join(dir, 'store', 'v.db'))).toBe(true);
+    expect(fs.readFileSync(path.join(dir, 'out', 'results.jsonl'), 'utf8').trim().split('\n')).toHaveLength(2);
+    const cli = await runCli(['validate', '--config', cfg, '--tasks', 'T12', '--no-store']);
+    expect(cli.code, cli.err).toBe(0);
+    expect(JSON.parse(cli.out).tasks.map((t: { task_id: string }) => t.task_id)).toEqual(['T12']);
+    // A switch from the file: "no-store": true stores nothing.
+    const noStore = path.join(dir, 'no-store.json');
+    fs.writeFileSync(noStore, JSON.stringify({ domain: 'airline', tasks: 'T01', 'no-store': true, db: 'none/x.db', json: true, quiet: true }));
+    expect((await runCli(['validate', '--config', noStore])).code).toBe(0);
+    expect(fs.existsSync(path.join(dir, 'none'))).toBe(false);
+  }, 300_000);
+
+  it('an unknown key, a wrong type or a value validate refuses is exit 2 naming the file and the JSON path', async () => {
+    const dir = tmpDir('sg-validate-config-bad-');
+    const cfg = path.join(dir, 'v.json');
+    fs.writeFileSync(cfg, JSON.stringify({ domain: 'airline', trials: 4 }));
+    const unknown = await runCli(['validate', '--config', cfg]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain(`${cfg}`);
+    expect(unknown.err).toContain("$.trials: unknown key 'trials'; expected one of:");
+    fs.writeFileSync(cfg, JSON.stringify({ strict: 'yes' }));
+    const type = await runCli(['validate', '--config', cfg]);
+    expect(type.code).toBe(2);
+    expect(type.err).toContain('$.strict: expected true or false, got a string');
+    fs.writeFileSync(cfg, JSON.stringify({ domain: 'airline', tasks: 'T01', personas: ['grumpy'], 'no-store': true }));
+    const refused = await runCli(['validate', '--config', cfg]);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(new RegExp(`${cfg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*\\$\\.personas.*unknown persona\\(s\\): 'grumpy'`));
+    const help = await runCli(['validate', '--help']);
+    expect(help.out).toContain('--config <file>');
+  }, 120_000);
+});
