@@ -51,7 +51,7 @@ export function compareText(v: RunComparison): string {
   }
   lines.push('', v.config_diff.length ? `configuration: ${v.config_diff.length} setting(s) differ` : 'configuration: the same settings');
   if (v.config_diff.length) lines.push(table([['setting', 'A', 'B'], ...v.config_diff.map((d) => [d.key, shown(d.a), shown(d.b)])]));
-  lines.push(v.prompt_diff ? `agent system prompt differs:\n${v.prompt_diff.trimEnd()}` : 'agent system prompt: the same (or not recorded)');
+  lines.push(v.prompt_note ? `agent system prompt: ${v.prompt_note}` : v.prompt_diff ? `agent system prompt differs:\n${v.prompt_diff.trimEnd()}` : 'agent system prompt: the same (or not recorded)');
   return lines.join('\n');
 }
 

@@ -11,7 +11,9 @@
  *   its bootstrap interval, and B − A with a paired bootstrap interval (seed 0, 2000 resamples).
  * - **The whole configuration**: every stored setting that differs (models, prompt hash,
  *   temperature, trials, personas, step limit, dataset …; result fields such as means and usage
- *   are not settings), plus a unified diff of the agent's system prompts.
+ *   are not settings; the agent and user simulator kinds of a task run, so a `validate` run's
+ *   oracle and scripted customer show against a `run`'s LLM agent and LLM user simulator), plus
+ *   a unified diff of the agent's system prompts (not for an oracle agent: `prompt_note` says why).
  * - **Task sets**: the runs are comparable when they ran the same tasks of the same dataset
  *   (same domain and data source); otherwise `task_sets.same` is false with the reason, and a
  *   caller refuses unless forced (then only common tasks are compared).
@@ -91,8 +93,10 @@ export interface RunComparison {
   overall: { tasks: number; a: number; b: number; delta: number; low: number; high: number; level: number; beyond_noise: boolean } | null;
   pass_hat_k: PassHatKPair[];
   config_diff: ConfigDifference[];
-  /** Unified diff of A's agent system prompt to B's; empty when equal or unknown. */
+  /** Unified diff of A's agent system prompt to B's; empty when equal, unknown or not comparable. */
   prompt_diff: string;
+  /** Why the prompts are not diffed (an oracle agent has no prompt of its own); null when they are. */
+  prompt_note: string | null;
   counts: Record<TaskRateRow['direction'], number> & { beyond_noise: number };
 }
 
@@ -128,11 +132,33 @@ function flatten(v: unknown, prefix: string, out: Map<string, unknown>): void {
   } else out.set(prefix, v);
 }
 
+/**
+ * The agent and user simulator a run used, as settings both kinds of task run share: `validate`
+ * records its kinds (`agent: oracle`, `user: personas`), `run` records only the models of its LLM
+ * agent and LLM user simulator. Campaign and optimise runs record neither (null).
+ */
+const AGENT_KINDS: Record<string, string> = { oracle: 'oracle (plays the gold actions)', llm: 'LLM agent' };
+const USER_KINDS: Record<string, string> = { personas: 'scripted customer (plain or scripted personas)', scripted: 'scripted customer', llm: 'LLM user simulator' };
+
+function roleKinds(c: Record<string, unknown>): { agent: string | null; user: string | null } {
+  const kind = (stored: unknown, model: unknown, names: Record<string, string>) =>
+    typeof stored === 'string' ? (names[stored] ?? stored) : typeof model === 'string' ? names.llm : null;
+  return { agent: kind(c.agent, c.agent_model, AGENT_KINDS), user: kind(c.user, c.user_model, USER_KINDS) };
+}
+
+/** Why two runs' agent prompts are not diffed, or null: an oracle's one-line "prompt" names its task and is no prompt to compare. */
+function promptNote(a: ComparedRun, b: ComparedRun): string | null {
+  const oracle = [['A', a], ['B', b]].filter(([, r]) => (r as ComparedRun).config?.agent === 'oracle').map(([side]) => side as string);
+  if (!oracle.length) return null;
+  return `not diffed: ${oracle.join(' and ')}'s agent is the gold-action oracle, whose system prompt is one line naming each task (it differs per task and is no prompt under test)`;
+}
+
 /** Every setting that differs between the runs' stored configs (result fields left out), sorted by key. */
 export function configDifferences(a: ComparedRun, b: ComparedRun): ConfigDifference[] {
   const settings = (r: ComparedRun) => {
     const m = new Map<string, unknown>([['domain', r.domain]]);
     for (const [k, v] of Object.entries(r.config ?? {})) if (!RESULT_KEYS.has(k)) flatten(v, k, m);
+    if (r.kind === 'run') for (const [k, v] of Object.entries(roleKinds(r.config ?? {}))) m.set(k, v);
     return m;
   };
   const sa = settings(a);
@@ -234,6 +260,7 @@ export function compareRunResults(a: ComparedRun, b: ComparedRun): RunComparison
     const { per_task: _, ...rest } = compareTrialSets(pick(ra), pick(rb));
     overall = rest;
   }
-  const prompt_diff = a.prompt !== null && b.prompt !== null ? unifiedDiff(a.prompt, b.prompt, `${a.id} (A)`, `${b.id} (B)`) : '';
-  return { a: a.id, b: b.id, task_sets: sets, tasks, overall, pass_hat_k: passHatKPairs(ra, rb, common), config_diff: configDifferences(a, b), prompt_diff, counts };
+  const prompt_note = promptNote(a, b);
+  const prompt_diff = prompt_note === null && a.prompt !== null && b.prompt !== null ? unifiedDiff(a.prompt, b.prompt, `${a.id} (A)`, `${b.id} (B)`) : '';
+  return { a: a.id, b: b.id, task_sets: sets, tasks, overall, pass_hat_k: passHatKPairs(ra, rb, common), config_diff: configDifferences(a, b), prompt_diff, prompt_note, counts };
 }

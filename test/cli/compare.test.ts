@@ -44,7 +44,26 @@ describe('run comparison (success rates, not flips)', () => {
     expect(v.pass_hat_k[3]).toMatchObject({ a: { value: 0.25 }, b: { value: 0.5 }, delta: { value: 0.25 } });
     // Settings differ; results (usage, means) are not settings.
     expect(v.config_diff).toEqual([{ key: 'agent_model', a: 'm1', b: 'm2' }]);
+    expect(v.prompt_note).toBeNull();
     expect(v.task_sets).toEqual({ same: true, reason: null, common: 4, only_a: [], only_b: [] });
+  });
+
+  it("a validate run's agent and user are the oracle and a scripted customer; two LLM runs' prompts are diffed, an oracle's are not", () => {
+    const llm = { ...run('A', { t1: [1, 1] }, { agent_model: 'm1', user_model: 'u1' }), prompt: 'You are an agent.\nPolicy v1' };
+    const llm2 = { ...run('B', { t1: [1, 1] }, { agent_model: 'm1', user_model: 'u1' }), prompt: 'You are an agent.\nPolicy v2' };
+    const oracle = { ...run('V', { t1: [1, 1] }, { agent: 'oracle', user: 'personas', agent_model: 'oracle', user_model: 'scripted' }), prompt: 'Oracle agent: performs the gold actions of task t1.' };
+    const v = compareRunResults(llm, oracle);
+    expect(v.config_diff.filter((d) => d.key === 'agent' || d.key === 'user')).toEqual([
+      { key: 'agent', a: 'LLM agent', b: 'oracle (plays the gold actions)' },
+      { key: 'user', a: 'LLM user simulator', b: 'scripted customer (plain or scripted personas)' },
+    ]);
+    expect(v.prompt_diff).toBe('');
+    expect(v.prompt_note).toMatch(/^not diffed: B's agent is the gold-action oracle/);
+    expect(compareRunResults(oracle, oracle).prompt_note).toMatch(/^not diffed: A and B's agent/);
+    const same = compareRunResults(llm, llm2);
+    expect(same.config_diff).toEqual([]);
+    expect(same.prompt_note).toBeNull();
+    expect(same.prompt_diff).toContain('-Policy v1\n+Policy v2');
   });
 
   it('different task sets or datasets are not the same comparison', () => {
@@ -68,7 +87,12 @@ describe('servicegym compare', () => {
     expect(r.out).toMatch(/^pass\^1\s+0\.600 \[/m);
     expect(r.out).toMatch(/^agent_model\s+scripted-faulty\s+oracle$/m);
     expect(r.out).toMatch(/^trials\s+2\s+1$/m);
-    expect(r.out).toContain('agent system prompt differs:');
+    // validate's agent is the gold-action oracle and its customer is scripted: said so, not "-".
+    expect(r.out).toMatch(/^agent\s+LLM agent\s+oracle \(plays the gold actions\)$/m);
+    expect(r.out).toMatch(/^user\s+LLM user simulator\s+scripted customer \(plain or scripted personas\)$/m);
+    // The oracle's one-line prompt names its task: not diffed, and the reason given.
+    expect(r.out).toContain("agent system prompt: not diffed: B's agent is the gold-action oracle, whose system prompt is one line naming each task");
+    expect(r.out).not.toContain('Oracle agent: performs the gold actions');
     const j = JSON.parse((await cli(['compare', s.faultyId, s.validateId, '--db', s.db, '--json'])).out);
     expect(j.overall.tasks).toBe(5);
     expect(j.tasks.find((x: any) => x.task === 'T15')).toMatchObject({ p: 0.333333333333, beyond_noise: false, delta: 1, direction: 'improved' });

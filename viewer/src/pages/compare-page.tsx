@@ -220,7 +220,7 @@ function Comparison({ view, force }: { view: CompareView; force: boolean }) {
       <p className="hint">
         The agent's system prompt of each run's first episode: A <span className="mono">{view.a.prompt_hash ?? DASH}</span> → B <span className="mono">{view.b.prompt_hash ?? DASH}</span>.
       </p>
-      <DiffView diff={c.prompt_diff} empty="Both runs use the same system prompt (or one has none recorded); see the configuration above for other differences." />
+      <DiffView diff={c.prompt_diff} empty={c.prompt_note ? `Prompts ${c.prompt_note}.` : 'Both runs use the same system prompt (or one has none recorded); see the configuration above for other differences.'} />
     </>
   );
 }
