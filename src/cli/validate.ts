@@ -37,6 +37,13 @@ import type { LoadedDomain } from '../spec/domain.js';
 import type { Task } from '../spec/task.js';
 import type { ChatModel } from '../models/chat-model.js';
 
+/**
+ * What validate's agent and customer are, stored with the run so `compare` and the viewer say so:
+ * the oracle plays each task's gold actions (its one-line prompt names the task, so there is no
+ * one prompt to diff), and the customer is scripted (plain, or the scripted personas).
+ */
+const VALIDATE_ROLES = { agent_role: 'gold-action oracle (plays the gold actions)', user_role: 'scripted customer (plain or scripted personas)', agent_prompt: 'per_task' } as const;
+
 /** Registers `servicegym validate`; exit 0 when every task is perfect (or perfect but NL not judged), else 1. */
 export function registerValidate(program: Command, setExit: (code: number) => void): void {
   addSurfaceFlags(program.command('validate'))
@@ -79,7 +86,7 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
       const store = flags.store !== false ? (await import('../store/store.js')).RunStore.open(flags.db) : undefined; // --no-store loads no SQLite
       try {
         // The settings `run` records too (dataset identity, tasks, surface, strict), so `compare` and the viewer treat both alike.
-        const config = { agent_model: 'oracle', user_model: 'scripted', judge_model: judge?.model ?? null, tasks: tasks.length, task_ids: tasks.map((t) => t.id).join(','), trials: 1, personas: personas ?? null, data: loaded.source, mode: loaded.mode, strict, surface: surface.name, excluded_known_bad: excluded.map((k) => k.id) };
+        const config = { agent_model: 'oracle', user_model: 'scripted', ...VALIDATE_ROLES, judge_model: judge?.model ?? null, tasks: tasks.length, task_ids: tasks.map((t) => t.id).join(','), trials: 1, personas: personas ?? null, data: loaded.source, mode: loaded.mode, strict, surface: surface.name, excluded_known_bad: excluded.map((k) => k.id) };
         log(`validating ${tasks.length} ${flags.domain} tasks (${loaded.mode} dataset, ${loaded.source})`);
         store?.saveRun({ id: runId, kind: 'run', name: `validate ${flags.domain}`, domain: flags.domain, created_at: new Date().toISOString(), summary: { agent: 'oracle', user: 'personas', ...config }, record: null });
         const started = performance.now();

@@ -12,8 +12,9 @@
  * - **The whole configuration**: every stored setting that differs (models, prompt hash,
  *   temperature, trials, personas, step limit, dataset …; result fields such as means and usage
  *   are not settings; the agent and user simulator kinds of a task run, so a `validate` run's
- *   oracle and scripted customer show against a `run`'s LLM agent and LLM user simulator), plus
- *   a unified diff of the agent's system prompts (not for an oracle agent: `prompt_note` says why).
+ *   gold-action agent and scripted customer show against a `run`'s LLM agent and LLM user simulator), plus
+ *   a unified diff of the agent's system prompts (not for an agent whose prompt is per task:
+ *   `prompt_note` says why).
  * - **Task sets**: the runs are comparable when they ran the same tasks of the same dataset
  *   (same domain and data source); otherwise `task_sets.same` is false with the reason, and a
  *   caller refuses unless forced (then only common tasks are compared).
@@ -95,7 +96,7 @@ export interface RunComparison {
   config_diff: ConfigDifference[];
   /** Unified diff of A's agent system prompt to B's; empty when equal, unknown or not comparable. */
   prompt_diff: string;
-  /** Why the prompts are not diffed (an oracle agent has no prompt of its own); null when they are. */
+  /** Why the prompts are not diffed (an agent with a prompt per task); null when they are. */
   prompt_note: string | null;
   counts: Record<TaskRateRow['direction'], number> & { beyond_noise: number };
 }
@@ -133,32 +134,38 @@ function flatten(v: unknown, prefix: string, out: Map<string, unknown>): void {
 }
 
 /**
- * The agent and user simulator a run used, as settings both kinds of task run share: `validate`
- * records its kinds (`agent: oracle`, `user: personas`), `run` records only the models of its LLM
- * agent and LLM user simulator. Campaign and optimise runs record neither (null).
+ * The agent and user simulator a task run used, as settings both kinds of task run share: a run
+ * that records its roles (`agent_role`, `user_role`: `validate` records the gold-action oracle
+ * and its scripted customer) shows them, else its recorded kind (`agent`, `user`), else an LLM
+ * agent and an LLM user simulator when it recorded their models (`run`). Null when unknown.
  */
-const AGENT_KINDS: Record<string, string> = { oracle: 'oracle (plays the gold actions)', llm: 'LLM agent' };
-const USER_KINDS: Record<string, string> = { personas: 'scripted customer (plain or scripted personas)', scripted: 'scripted customer', llm: 'LLM user simulator' };
-
-function roleKinds(c: Record<string, unknown>): { agent: string | null; user: string | null } {
-  const kind = (stored: unknown, model: unknown, names: Record<string, string>) =>
-    typeof stored === 'string' ? (names[stored] ?? stored) : typeof model === 'string' ? names.llm : null;
-  return { agent: kind(c.agent, c.agent_model, AGENT_KINDS), user: kind(c.user, c.user_model, USER_KINDS) };
+function roleSettings(c: Record<string, unknown>): { agent: string | null; user: string | null } {
+  const role = (described: unknown, kind: unknown, model: unknown, llm: string) =>
+    typeof described === 'string' ? described : typeof kind === 'string' ? kind : typeof model === 'string' ? llm : null;
+  return { agent: role(c.agent_role, c.agent, c.agent_model, 'LLM agent'), user: role(c.user_role, c.user, c.user_model, 'LLM user simulator') };
 }
 
-/** Why two runs' agent prompts are not diffed, or null: an oracle's one-line "prompt" names its task and is no prompt to compare. */
+/** Stored keys {@link roleSettings} folds into `agent` and `user`, and the prompt marker. */
+const ROLE_KEYS = new Set(['agent_role', 'user_role', 'agent_prompt']);
+
+/**
+ * Why two runs' agent prompts are not diffed, or null: a run whose agent prompt differs per task
+ * (stored `agent_prompt: "per_task"`, as `validate` does: its agent plays the gold actions and its
+ * one-line prompt names the task) has no one prompt to diff.
+ */
 function promptNote(a: ComparedRun, b: ComparedRun): string | null {
-  const oracle = [['A', a], ['B', b]].filter(([, r]) => (r as ComparedRun).config?.agent === 'oracle').map(([side]) => side as string);
-  if (!oracle.length) return null;
-  return `not diffed: ${oracle.join(' and ')}'s agent is the gold-action oracle, whose system prompt is one line naming each task (it differs per task and is no prompt under test)`;
+  const sides = ([['A', a], ['B', b]] as const).filter(([, r]) => r.config?.agent_prompt === 'per_task');
+  if (!sides.length) return null;
+  const who = sides.map(([side, r]) => `${side}'s agent (${roleSettings(r.config ?? {}).agent ?? 'unknown'})`).join(' and ');
+  return `not diffed: ${who} has a prompt per task, not one prompt under test`;
 }
 
 /** Every setting that differs between the runs' stored configs (result fields left out), sorted by key. */
 export function configDifferences(a: ComparedRun, b: ComparedRun): ConfigDifference[] {
   const settings = (r: ComparedRun) => {
     const m = new Map<string, unknown>([['domain', r.domain]]);
-    for (const [k, v] of Object.entries(r.config ?? {})) if (!RESULT_KEYS.has(k)) flatten(v, k, m);
-    if (r.kind === 'run') for (const [k, v] of Object.entries(roleKinds(r.config ?? {}))) m.set(k, v);
+    for (const [k, v] of Object.entries(r.config ?? {})) if (!RESULT_KEYS.has(k) && !ROLE_KEYS.has(k)) flatten(v, k, m);
+    if (r.kind === 'run') for (const [k, v] of Object.entries(roleSettings(r.config ?? {}))) m.set(k, v);
     return m;
   };
   const sa = settings(a);

@@ -51,15 +51,19 @@ describe('run comparison (success rates, not flips)', () => {
   it("a validate run's agent and user are the oracle and a scripted customer; two LLM runs' prompts are diffed, an oracle's are not", () => {
     const llm = { ...run('A', { t1: [1, 1] }, { agent_model: 'm1', user_model: 'u1' }), prompt: 'You are an agent.\nPolicy v1' };
     const llm2 = { ...run('B', { t1: [1, 1] }, { agent_model: 'm1', user_model: 'u1' }), prompt: 'You are an agent.\nPolicy v2' };
-    const oracle = { ...run('V', { t1: [1, 1] }, { agent: 'oracle', user: 'personas', agent_model: 'oracle', user_model: 'scripted' }), prompt: 'Oracle agent: performs the gold actions of task t1.' };
+    const oracle = { ...run('V', { t1: [1, 1] }, { agent: 'oracle', user: 'personas', agent_model: 'oracle', user_model: 'scripted', agent_role: 'gold-action oracle (plays the gold actions)', user_role: 'scripted customer (plain or scripted personas)', agent_prompt: 'per_task' }), prompt: 'Oracle agent: performs the gold actions of task t1.' };
     const v = compareRunResults(llm, oracle);
     expect(v.config_diff.filter((d) => d.key === 'agent' || d.key === 'user')).toEqual([
-      { key: 'agent', a: 'LLM agent', b: 'oracle (plays the gold actions)' },
+      { key: 'agent', a: 'LLM agent', b: 'gold-action oracle (plays the gold actions)' },
       { key: 'user', a: 'LLM user simulator', b: 'scripted customer (plain or scripted personas)' },
     ]);
+    expect(v.config_diff.map((d) => d.key)).not.toContain('agent_role');
     expect(v.prompt_diff).toBe('');
-    expect(v.prompt_note).toMatch(/^not diffed: B's agent is the gold-action oracle/);
-    expect(compareRunResults(oracle, oracle).prompt_note).toMatch(/^not diffed: A and B's agent/);
+    expect(v.prompt_note).toBe("not diffed: B's agent (gold-action oracle (plays the gold actions)) has a prompt per task, not one prompt under test");
+    expect(compareRunResults(oracle, oracle).prompt_note).toMatch(/^not diffed: A's agent \(.*\) and B's agent/);
+    // A validate run stored before its roles were recorded still shows its kinds, not "-".
+    const older = { ...oracle, config: { data: 'servicegym', mode: 'servicegym', agent: 'oracle', user: 'personas', agent_model: 'oracle' } };
+    expect(compareRunResults(llm, older).config_diff.filter((d) => d.key === 'agent' || d.key === 'user').map((d) => d.b)).toEqual(['oracle', 'personas']);
     const same = compareRunResults(llm, llm2);
     expect(same.config_diff).toEqual([]);
     expect(same.prompt_note).toBeNull();
@@ -88,10 +92,10 @@ describe('servicegym compare', () => {
     expect(r.out).toMatch(/^agent_model\s+scripted-faulty\s+oracle$/m);
     expect(r.out).toMatch(/^trials\s+2\s+1$/m);
     // validate's agent is the gold-action oracle and its customer is scripted: said so, not "-".
-    expect(r.out).toMatch(/^agent\s+LLM agent\s+oracle \(plays the gold actions\)$/m);
+    expect(r.out).toMatch(/^agent\s+LLM agent\s+gold-action oracle \(plays the gold actions\)$/m);
     expect(r.out).toMatch(/^user\s+LLM user simulator\s+scripted customer \(plain or scripted personas\)$/m);
     // The oracle's one-line prompt names its task: not diffed, and the reason given.
-    expect(r.out).toContain("agent system prompt: not diffed: B's agent is the gold-action oracle, whose system prompt is one line naming each task");
+    expect(r.out).toContain("agent system prompt: not diffed: B's agent (gold-action oracle (plays the gold actions)) has a prompt per task, not one prompt under test");
     expect(r.out).not.toContain('Oracle agent: performs the gold actions');
     const j = JSON.parse((await cli(['compare', s.faultyId, s.validateId, '--db', s.db, '--json'])).out);
     expect(j.overall.tasks).toBe(5);

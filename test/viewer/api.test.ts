@@ -254,7 +254,10 @@ describe('GET /api/compare', () => {
     const differs = Object.fromEntries(c.config_diff.map((d) => [d.key, [d.a, d.b]]));
     expect(differs['agent_model']).toEqual(['scripted-faulty', 'oracle']);
     expect(differs['trials']).toEqual([2, 1]);
-    expect(c.prompt_diff).toContain('-Scripted agent for T01.\n+Oracle agent: performs the gold actions of task T01.\n');
+    // validate's oracle has a prompt per task: not diffed against the run's prompt, and the reason given.
+    expect(c.prompt_diff).toBe('');
+    expect(c.prompt_note).toMatch(/^not diffed: B's agent \(gold-action oracle/);
+    expect(differs['agent']).toEqual(['LLM agent', 'gold-action oracle (plays the gold actions)']);
     const back = await get<CompareView>(`/api/compare?a=${s.validateId}&b=${s.faultyId}`);
     expect(back.body.comparison.counts).toMatchObject({ improved: 0, regressed: 3, same: 2 });
   });
