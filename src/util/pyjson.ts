@@ -69,8 +69,12 @@ const NAMED_ESCAPES: Record<string, string> = {
   '\f': '\\f',
 };
 
+/** Printable ASCII other than `"` and `\\`: what both Python encoders print as is. */
+const PLAIN = /^[ !#-[\]-~]*$/;
+
 /** Python's JSON string encoding (`encode_basestring_ascii` or `encode_basestring`). */
 export function pyString(s: string, ensureAscii = true): string {
+  if (PLAIN.test(s)) return `"${s}"`;
   let out = '"';
   for (let i = 0; i < s.length; i++) {
     const ch = s[i];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PyFloat, pyDumps, pyFloatRepr } from '../../src/util/pyjson.js';
+import { PyFloat, pyDumps, pyFloatRepr, pyString } from '../../src/util/pyjson.js';
 
 describe('pyDumps (Python json.dumps)', () => {
   it('uses Python separators and escapes non-ASCII by default', () => {
@@ -10,6 +10,27 @@ describe('pyDumps (Python json.dumps)', () => {
   });
   it('escapes control characters and quotes like Python', () => {
     expect(pyDumps('a"b\\c\n\t\u0001', { ensureAscii: false })).toBe('"a\\"b\\\\c\\n\\t\\u0001"');
+  });
+  it('prints every code unit as Python does, in plain strings and mixed with others (the plain-ASCII shortcut changes nothing)', () => {
+    // Python: encode_basestring_ascii escapes all but printable ASCII; encode_basestring escapes only " \\ and controls.
+    const python = (ch: string, ascii: boolean): string => {
+      const named: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
+      const c = ch.charCodeAt(0);
+      return named[ch] ?? (c < 0x20 || (ascii && c > 0x7e) ? `\\u${c.toString(16).padStart(4, '0')}` : ch);
+    };
+    for (const ascii of [true, false]) {
+      const got: string[] = [];
+      const want: string[] = [];
+      for (let c = 0; c < 0x10000; c++) {
+        const ch = String.fromCharCode(c);
+        got.push(pyString(`ab${ch}`, ascii));
+        want.push(`"ab${python(ch, ascii)}"`);
+      }
+      expect(got.filter((g, i) => g !== want[i])).toEqual([]);
+      expect(got).toHaveLength(0x10000);
+    }
+    expect(pyString('HAT001 2024-05-15 ~ [x] {y}')).toBe('"HAT001 2024-05-15 ~ [x] {y}"');
+    expect(pyString('')).toBe('""');
   });
   it('escapes astral characters as surrogate pairs with ensure_ascii', () => {
     expect(pyDumps('😀')).toBe('"\\ud83d\\ude00"');
