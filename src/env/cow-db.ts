@@ -6,6 +6,7 @@
  */
 import { diffState, type FieldDiff } from './diff.js';
 import { canonicalEqual } from '../util/canonical.js';
+import { clonePlain } from '../util/clone.js';
 
 export type Tables = Record<string, Record<string, unknown>>;
 
@@ -58,7 +59,7 @@ export class CowDb<T extends Tables = Tables> {
     if (cur !== undefined && cur !== DELETED && this.own.has(cur as object)) return cur as T[K][string];
     const from = this.get(table, id);
     if (from === undefined) throw new Error(`CowDb.mut: no record ${String(table)}/${id}`);
-    const copy = structuredClone(from);
+    const copy = clonePlain(from);
     o.set(id, copy);
     this.own.add(copy as object);
     return copy;
