@@ -10,16 +10,18 @@
  * outlasts `deadlineMs` across all attempts and waits. Nothing here logs; error texts are
  * redacted by the caller.
  *
- * Calls go over Node's `http`/`https` with one keep-alive pool per scheme (a run's calls reuse
- * their sockets); the request body is made once per call from parts serialized once per process
- * (src/util/request-text.ts). A request sent on a pooled socket the
- * server had just closed is sent again at once on a fresh one (it never reached the server).
+ * Calls go over keep-alive sockets pooled per host (a run's calls reuse them): `http:` over the
+ * lean HTTP/1.1 client of src/models/http1.ts, `https:` over Node's `https`. The request body is
+ * made once per call from parts serialized once per process (src/util/request-text.ts). A request
+ * sent on a pooled socket the server had just closed is sent again at once on a fresh one (it
+ * never reached the server).
  */
 import http from 'node:http';
 import https from 'node:https';
 import zlib from 'node:zlib';
 import { urlToHttpOptions } from 'node:url';
 import { requestBytes } from '../util/request-text.js';
+import { post as postHttp1 } from './http1.js';
 import { jsonBoundsProblem, MAX_RESPONSE_BODY_CHARS } from '../util/json-bounds.js';
 
 /** What went wrong in one failed attempt. */
@@ -191,6 +193,7 @@ function decode(buf: Buffer, encoding: string | undefined): Buffer {
  * body is too large; an error without `fault` (a network error) before the headers.
  */
 function exchange(url: URL, body: Buffer, headers: Record<string, string>, timeoutMs: number, idleMs: number): Promise<RawAnswer> {
+  if (url.protocol === 'http:') return exchangeHttp1(url, body, headers, timeoutMs, idleMs);
   return new Promise<RawAnswer>((resolve, reject) => {
     const mod = url.protocol === 'https:' ? https : http;
     let settled = false;
@@ -243,6 +246,26 @@ function exchange(url: URL, body: Buffer, headers: Record<string, string>, timeo
     });
     req.end(body);
   });
+}
+
+/** {@link exchange} for an `http:` URL, over the lean client of src/models/http1.ts (the same faults and errors). */
+async function exchangeHttp1(url: URL, body: Buffer, headers: Record<string, string>, timeoutMs: number, idleMs: number): Promise<RawAnswer> {
+  let pending: ReturnType<typeof postHttp1>;
+  try {
+    pending = postHttp1(url, body, { 'content-type': 'application/json', accept: 'application/json', 'content-length': String(body.byteLength), ...headers }, timeoutMs, idleMs, MAX_DECODED_BYTES);
+  } catch (e) {
+    // A header Node's validators refuse (a value with a line break): no attempt can help.
+    throw faulted(`the request cannot be sent: ${(e as Error).message}`, 'client_error');
+  }
+  const answer = await pending;
+  let text: string;
+  try {
+    text = decode(answer.body, answer.encoding).toString('utf8');
+  } catch (e) {
+    if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw faulted('the response body is too large once decoded', 'not_json');
+    throw faulted(`${answer.status} body cut off: cannot decode the ${answer.encoding} body (${(e as Error).message})`, 'body_truncated');
+  }
+  return { status: answer.status, headers: answer.headers, text };
 }
 
 /** Header access for {@link retryAfterMs} over Node's lower-cased header object. */
