@@ -31,6 +31,7 @@ export const COMMANDS: Record<string, () => Promise<Register>> = {
   terminal: async () => (await import('./terminal.js')).registerTerminal,
   rescore: async () => (await import('./rescore.js')).registerRescore,
   evaluate: async () => (await import('./evaluate.js')).registerEvaluate,
+  'export-trajectories': async () => (await import('./export-trajectories.js')).registerExportTrajectories,
   import: async () => (await import('./import-tau2.js')).registerImportTau2,
   worker: async () => (await import('./worker.js')).registerWorker,
   'merge-shards': async () => (await import('./merge-shards.js')).registerMergeShards,

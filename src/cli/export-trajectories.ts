@@ -1,0 +1,78 @@
+/**
+ * `servicegym export-trajectories <run-id> [--task IDS] [--trial N] [-o FILE] [--db PATH]`: the
+ * stored episodes of a run as `evaluate`'s input, so a trajectory can be scored again, shared or
+ * scored elsewhere: JSON Lines, one episode per line in the run's order,
+ * `{"task_id", "trial", "persona"?, "episode_id", "messages"}` — `messages` the OpenAI chat
+ * messages the run-log record keeps (system message first), `persona` when the customer played
+ * one (checks limited to personas then apply). `evaluate` reads `task_id`, `persona` and
+ * `messages` and ignores the rest.
+ *
+ * Only task episodes have task criteria to score: campaign cases and optimiser rollouts (judged
+ * by a model) are left out and counted on stderr. Exit 0; 2 for an unknown run or store, a
+ * selection that matches no episode, or a run with no task episode.
+ */
+import fs from 'node:fs';
+import type { Command } from 'commander';
+import { BadInputError } from '../spec/errors.js';
+import type { EpisodeRunLog } from '../spec/run-log.js';
+import { DEFAULT_STORE_PATH } from '../store/paths.js';
+
+/** One line of the export: what `evaluate` reads (`task_id`, `persona`, `messages`) plus where it came from. */
+export interface ExportedTrajectory {
+  task_id: string;
+  trial: number;
+  persona?: string;
+  episode_id: string;
+  messages: EpisodeRunLog['messages'];
+}
+
+/** The export line of a stored task episode. */
+export function exportedTrajectory(r: EpisodeRunLog): ExportedTrajectory {
+  return { task_id: r.task.id, trial: r.trial, ...(r.persona ? { persona: r.persona } : {}), episode_id: r.episode_id, messages: r.messages };
+}
+
+/** The `evaluate` command that scores an export of `records` written to `file`. */
+export function evaluateCommand(file: string, r: EpisodeRunLog): string {
+  const strict = r.evaluation?.kind === 'task' && r.evaluation.strict === true;
+  const dataDir = r.dataset.kind === 'tau2' ? ` --data-dir ${JSON.stringify(r.dataset.source)}` : '';
+  return `servicegym evaluate ${file} --domain ${r.domain}${dataDir}${strict ? ' --strict' : ''}`;
+}
+
+/** Registers `export-trajectories`. */
+export function registerExportTrajectories(program: Command, setExit: (code: number) => void): void {
+  program
+    .command('export-trajectories')
+    .description("write a stored run's episodes as evaluate's input (JSON Lines of {task_id, trial, persona, episode_id, messages}) to score them again or elsewhere")
+    .argument('<run-id>', "the run to export: an id the runs list shows ('servicegym view', or the run_id 'run --json' prints)")
+    .option('--db <path>', 'run store (SQLite)', DEFAULT_STORE_PATH)
+    .option('--task <ids>', 'only these tasks (comma-separated ids)')
+    .option('--trial <n>', 'only this trial (from 0)')
+    .option('-o, --output <file>', 'write the JSON Lines to this file instead of stdout')
+    .action(async (runId: string, flags) => {
+      const { RunStore } = await import('../store/store.js');
+      const { readEpisodeLogs } = await import('../store/run-log.js');
+      if (!fs.existsSync(flags.db)) throw new BadInputError('no run store here (run something first, or give --db)', { file: flags.db });
+      const trial = flags.trial === undefined ? undefined : Number(flags.trial);
+      if (trial !== undefined && !(Number.isInteger(trial) && trial >= 0)) throw new BadInputError(`--trial must be a whole number >= 0, got '${flags.trial}'`);
+      const tasks = flags.task === undefined ? undefined : new Set(String(flags.task).split(',').map((s) => s.trim()).filter(Boolean));
+      const store = RunStore.open(flags.db, { readonly: true });
+      let records: EpisodeRunLog[];
+      try {
+        if (!store.getRun(runId)) throw new BadInputError(`no run '${runId}' in the store (servicegym view lists the runs)`, { file: flags.db });
+        records = readEpisodeLogs(store, runId).map((e) => e.record);
+      } finally {
+        store.close();
+      }
+      const taskEpisodes = records.filter((r) => r.evaluation === null || r.evaluation.kind === 'task');
+      const skipped = records.length - taskEpisodes.length;
+      if (taskEpisodes.length === 0) throw new BadInputError(`run '${runId}' has no task episode to export${skipped ? ` (its ${skipped} episode(s) are campaign cases or optimiser rollouts, judged by a model, not by task criteria)` : ''}`);
+      const chosen = taskEpisodes.filter((r) => (!tasks || tasks.has(r.task.id)) && (trial === undefined || r.trial === trial));
+      if (chosen.length === 0) throw new BadInputError(`no episode of run '${runId}' matches${tasks ? ` --task ${[...tasks].join(',')}` : ''}${trial !== undefined ? ` --trial ${trial}` : ''} (its tasks: ${[...new Set(taskEpisodes.map((r) => r.task.id))].join(', ')})`);
+      const text = chosen.map((r) => JSON.stringify(exportedTrajectory(r))).join('\n') + '\n';
+      if (flags.output) fs.writeFileSync(flags.output, text);
+      else process.stdout.write(text);
+      if (skipped) process.stderr.write(`${skipped} episode(s) left out: campaign cases or optimiser rollouts are judged by a model, not by task criteria\n`);
+      process.stderr.write(`${chosen.length} trajectory(ies) exported; score them with: ${evaluateCommand(flags.output ?? 'FILE.jsonl', chosen[0])}\n`);
+      setExit(0);
+    });
+}

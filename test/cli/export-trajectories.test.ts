@@ -1,0 +1,84 @@
+/**
+ * `servicegym export-trajectories`: a stored run's episodes as `evaluate`'s input. Round trip: a
+ * run against the mock model server, exported, scored again by `evaluate`, gives every episode
+ * the same reward and partial score as the run stored, replayed as recorded.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockServer, type MockServer } from '../../src/models/mock-server.js';
+import { RunStore } from '../../src/store/store.js';
+import { readEpisodeLogs } from '../../src/store/run-log.js';
+import { runCli } from '../support/cli.js';
+import { tmpDir } from '../support/paths.js';
+
+let mock: MockServer;
+const dir = tmpDir('sg-export-');
+const db = path.join(dir, 'store.db');
+
+beforeAll(async () => {
+  // The agent looks the reservation up and refuses (right for T01, wrong for T02); the customer asks once and stops.
+  mock = await startMockServer({
+    handler: (body) => {
+      const msgs = body.messages as any[];
+      if (Array.isArray(body.tools) && body.tools.length) {
+        const calls = msgs.filter((m) => m.role === 'assistant' && m.tool_calls).length;
+        if (calls === 0) return { tool_calls: [{ name: 'get_user_details', arguments: { user_id: 'mia_lee_301' } }] };
+        if (calls === 1) return { tool_calls: [{ name: 'get_reservation_details', arguments: { reservation_id: '8KQ2ZD' } }] };
+        return { content: 'Reservation 8KQ2ZD is basic economy, which cannot be changed, so it stays on 2026-10-20.' };
+      }
+      return msgs.length <= 2 ? { content: "Hi, I'm Mia Lee (mia_lee_301). Please move 8KQ2ZD to 2026-10-21." } : { content: 'I see, thanks. ###STOP###' };
+    },
+  });
+});
+afterAll(async () => {
+  await mock.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('export-trajectories', () => {
+  it('run -> export -> evaluate gives every episode the reward and partial score the run stored', async () => {
+    const run = await runCli(['run', '--domain', 'airline', '--tasks', 'T01,T02', '--personas', 'plain,impatient', '--base-url', mock.url, '--agent-model', 'm', '--user-model', 'm', '--db', db, '--json', '-q']);
+    expect(run.code, run.err).toBe(0);
+    const runId = JSON.parse(run.out).run_id as string;
+    const store = RunStore.open(db, { readonly: true });
+    const stored = readEpisodeLogs(store, runId).map((e) => e.record);
+    store.close();
+    expect(stored).toHaveLength(4);
+    const rewards = stored.map((r) => (r.evaluation as { reward: number | null }).reward);
+    expect(rewards).toContain(1);
+    expect(rewards.some((x) => x !== 1)).toBe(true);
+
+    const file = path.join(dir, 'trajectories.jsonl');
+    const exp = await runCli(['export-trajectories', runId, '--db', db, '-o', file]);
+    expect(exp.code, exp.err).toBe(0);
+    expect(exp.err).toContain(`4 trajectory(ies) exported; score them with: servicegym evaluate ${file} --domain airline`);
+    const lines = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.task_id, l.trial, l.persona, l.episode_id])).toEqual(stored.map((r) => [r.task.id, r.trial, r.persona, r.episode_id]));
+    expect(lines[0].messages).toEqual(stored[0].messages);
+
+    const ev = await runCli(['evaluate', file, '--domain', 'airline', '--json', '-q']);
+    expect(ev.code, ev.err).toBe(0);
+    const scored = JSON.parse(ev.out) as { task_id: string; evaluation: { reward: number | null; partial: number }; tool_output_differences: unknown[] }[];
+    expect(scored.map((s) => [s.task_id, s.evaluation.reward, s.evaluation.partial])).toEqual(stored.map((r) => [r.task.id, (r.evaluation as { reward: number | null }).reward, (r.evaluation as { partial: number }).partial]));
+    expect(scored.every((s) => s.tool_output_differences.length === 0)).toBe(true);
+
+    // One task, one trial (with personas, trial t plays persona t mod 2), on stdout.
+    const one = await runCli(['export-trajectories', runId, '--db', db, '--task', 'T02', '--trial', '1']);
+    expect(one.code).toBe(0);
+    expect(one.out.trim().split('\n').map((l) => [JSON.parse(l).task_id, JSON.parse(l).trial])).toEqual([['T02', 1]]);
+  }, 180_000);
+
+  it('refuses an unknown run, a selection that matches nothing and a bad trial (exit 2)', async () => {
+    const unknown = await runCli(['export-trajectories', 'nope', '--db', db]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain("no run 'nope' in the store");
+    const runs = RunStore.open(db, { readonly: true });
+    const id = runs.listRuns()[0].id;
+    runs.close();
+    const none = await runCli(['export-trajectories', id, '--db', db, '--task', 'T99']);
+    expect(none.code).toBe(2);
+    expect(none.err).toMatch(/no episode of run '.*' matches --task T99 \(its tasks: T01, T02\)/);
+    expect((await runCli(['export-trajectories', id, '--db', db, '--trial', '-1'])).code).toBe(2);
+  });
+});
