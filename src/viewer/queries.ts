@@ -80,6 +80,7 @@ function listItem(run: Omit<RunRow, 'record'>, outlines: EpisodeOutline[], promp
   const trialCounts = new Map<string, number>();
   for (const o of outlines) trialCounts.set(key(o), (trialCounts.get(key(o)) ?? 0) + 1);
   const { cost, tokens } = usageTotals(summary.usage);
+  const personas = run.kind === 'run' ? personaSize(outlines) : undefined;
   return {
     id: run.id,
     kind: run.kind,
@@ -91,6 +92,7 @@ function listItem(run: Omit<RunRow, 'record'>, outlines: EpisodeOutline[], promp
     prompt_hash: str(summary.prompt_hash)?.slice(0, 12) ?? (prompt === null ? null : hash12(prompt)),
     tasks: new Set(outlines.map((o) => o.task_id)).size,
     trials: Math.max(0, ...trialCounts.values()),
+    ...(personas ? { personas } : {}),
     labels: [...new Set(outlines.map((o) => o.label))],
     episodes: outlines.length,
     reward_mean: mean(scored.map((o) => o.reward ?? 0)),
@@ -109,6 +111,22 @@ function listItem(run: Omit<RunRow, 'record'>, outlines: EpisodeOutline[], promp
     ...(summary.strict === true ? { strict: true as const } : {}),
     status: runStatus(run.kind, summary, opts.isWriting?.(run.id) ?? false),
   };
+}
+
+/**
+ * The persona size of a task run's episodes (labels are personas there): the most distinct labels
+ * of one task and the most episodes of one task with one label; undefined when no task has more
+ * than one label (no personas, or one).
+ */
+function personaSize(outlines: readonly EpisodeOutline[]): { count: number; trials: number } | undefined {
+  const labels = new Map<string, Map<string, number>>();
+  for (const o of outlines) {
+    const byLabel = labels.get(o.task_id) ?? new Map<string, number>();
+    byLabel.set(o.label, (byLabel.get(o.label) ?? 0) + 1);
+    labels.set(o.task_id, byLabel);
+  }
+  const count = Math.max(0, ...[...labels.values()].map((m) => m.size));
+  return count > 1 ? { count, trials: Math.max(...[...labels.values()].flatMap((m) => [...m.values()])) } : undefined;
 }
 
 const ERROR_PATHS = { infra_error: OUTLINE_PATHS.infra_error, evaluation_error: OUTLINE_PATHS.evaluation_error };

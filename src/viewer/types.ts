@@ -29,8 +29,14 @@ export interface RunListItem {
   prompt_hash: string | null;
   /** Distinct task ids. */
   tasks: number;
-  /** Trials per task (the largest count over tasks and labels). */
+  /** Trials per task (the largest count over tasks and labels): with personas, every persona's episodes of a task. */
   trials: number;
+  /**
+   * A task run whose tasks each play several personas (`--personas`, or a task's own persona set):
+   * the most personas of one task and the most trials of one task with one persona, so the size
+   * reads tasks × trials × personas. Absent otherwise.
+   */
+  personas?: { count: number; trials: number };
   /** Distinct episode labels (evaluation names of a campaign, `oracle`/`llm` for task runs). */
   labels: string[];
   episodes: number;

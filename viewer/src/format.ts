@@ -41,6 +41,15 @@ export function jsonBlock(v: unknown): string {
 }
 
 /** What a run's several labels are: a campaign's prompt versions, or a run's personas / modes. */
+/**
+ * A run's size as its runs-list cell and stat read it: `tasks × trials`, or `tasks × trials ×
+ * N personas` when every task played several personas (as `run --personas` and `validate
+ * --personas` run them: trials per task and persona).
+ */
+export function runSize(run: { tasks: number; trials: number; personas?: { count: number; trials: number } }): string {
+  return run.personas ? `${run.tasks} × ${run.personas.trials} × ${run.personas.count} personas` : `${run.tasks} × ${run.trials}`;
+}
+
 export function labelSummary(run: { kind: string; labels: readonly string[] }): string {
   if (run.kind === 'campaign') return `${run.labels.length} prompt versions`;
   const shown = run.labels.slice(0, 4).join(', ');

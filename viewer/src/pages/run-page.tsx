@@ -16,7 +16,7 @@ import { Downloads, LabelTable } from '../components/run-extras.js';
 import { UsageTable } from '../components/usage-table.js';
 import { RunModeLabels, RunStatusBadge, Tags } from '../components/run-status.js';
 import { compareHref, optimizerHref, runHref, runsHref, type RunFilters } from '../route.js';
-import { cost, DASH, labelSummary, pct, score, tokens, when } from '../format.js';
+import { cost, DASH, labelSummary, pct, runSize, score, tokens, when } from '../format.js';
 import { usePageTitle } from '../title.js';
 
 /** Whether an episode passes the run page's filters (the text search is applied separately). "Failed" means anything but a clean pass or not judged. */
@@ -47,7 +47,7 @@ function Stats({ run }: { run: RunDetail['run'] }) {
     <div className="stats">
       <Stat name="tau2 reward" value={score(run.reward_mean)} sub={run.status !== 'complete' ? 'so far' : undefined} />
       <Stat name="partial score" value={pct(run.partial_mean)} />
-      <Stat name="tasks × trials" value={`${run.tasks} × ${run.trials}`} sub={run.labels.length > 1 ? labelSummary(run) : undefined} />
+      <Stat name={run.personas ? 'tasks × trials × personas' : 'tasks × trials'} value={runSize(run)} sub={run.labels.length > 1 ? labelSummary(run) : undefined} />
       <Stat name="episodes" value={String(run.episodes)} sub={`${run.failed} failed${run.errors ? `, ${run.errors} errors` : ''}`} />
       <Stat name="cost" value={cost(run.cost_usd)} sub={run.total_tokens ? tokens(run.total_tokens) : undefined} />
       {run.retries ? (

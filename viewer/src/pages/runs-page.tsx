@@ -11,7 +11,7 @@ import { loadRuns, useLoad } from '../data.js';
 import { Show } from '../components/problem.js';
 import { RunModeLabels, RunStatusBadge, Tags } from '../components/run-status.js';
 import { compareHref, optimizerHref, runHref, runsHref, type RunsFilters } from '../route.js';
-import { cost, DASH, labelSummary, pct, score, tokens, when } from '../format.js';
+import { cost, DASH, labelSummary, pct, runSize, score, tokens, when } from '../format.js';
 import { usePageTitle } from '../title.js';
 
 /** pass^1..k on one line: "0.60 · 0.40". */
@@ -58,7 +58,7 @@ function RunRow({ run, picked, onPick }: { run: RunListItem; picked: boolean; on
         <div className="sub mono" title="SHA-256 of the agent's system prompt (first 12 hex digits)">prompt {run.prompt_hash ?? DASH}</div>
       </td>
       <td data-label="tasks × trials" data-col="size">
-        {run.tasks} × {run.trials}
+        {runSize(run)}
         {run.labels.length > 1 ? <div className="sub">{labelSummary(run)}</div> : null}
       </td>
       <td data-label="episodes" data-col="episodes">{run.episodes}</td>
@@ -150,7 +150,7 @@ function RunsTable({ runs, filters }: { runs: RunListItem[]; filters: RunsFilter
               <th scope="col">run</th>
               <th scope="col">domain</th>
               <th scope="col">models · prompt</th>
-              <th scope="col">tasks × trials</th>
+              <th scope="col">tasks × trials (× personas)</th>
               <th scope="col">episodes</th>
               <th scope="col">tau2 reward</th>
               <th scope="col">partial</th>
