@@ -4,7 +4,8 @@
  * left out) and the provider-reported cost so far ("n/a" while no call reported one — never a
  * guessed price). Also the running cost `--max-cost` compares with.
  */
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
+import type CliProgress from 'cli-progress';
 import type { UsageByRole } from '../models/usage.js';
 import type { DomainEpisodeRecord } from '../run/task-run.js';
 
@@ -48,12 +49,13 @@ export class RunTally {
   }
 }
 
-/** The bar; a no-op when `quiet`. */
+/** The bar; a no-op when `quiet` (cli-progress is then not even loaded: a quiet run starts its episodes sooner). */
 export class RunProgress {
-  private readonly bar?: cliProgress.SingleBar;
+  private readonly bar?: CliProgress.SingleBar;
 
   constructor(readonly tally: RunTally, quiet: boolean) {
     if (quiet) return;
+    const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof CliProgress;
     this.bar = new cliProgress.SingleBar(
       { format: 'servicegym: {bar} {value}/{total} episodes | ETA {eta_formatted} | {pass} | {cost} | {task}', stream: process.stderr, noTTYOutput: true, notTTYSchedule: 5000, etaBuffer: 20 },
       cliProgress.Presets.shades_classic,

@@ -170,39 +170,71 @@ export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunR
       infraError: rec.infraError ?? null, harnessError: rec.harnessError ?? null, env, agent: agentPin, user: userPin, judge: opts.judge ? modelPin('llm', opts.judge) : null,
       surface: surfaceOf({ loaded, surface: opts.surface }).name, elapsedSeconds: rec.elapsedSeconds ?? null,
     });
-  // The start state's hash (tau2's, with the per-process caches behind it) before the first episode, not while episodes wait on it.
-  if (opts.store && loaded.domain.state) loaded.domain.state.hash(loaded.domain.initialState());
-  const result = await runTasks<TaskEvaluation>({
-    loaded,
-    tasks: opts.tasks,
-    trials: opts.trials,
-    trialsOf,
-    concurrency: opts.concurrency,
-    makeAgent,
-    makeUser,
-    makeEnvironment: (task) => buildEnvironment({ loaded, task, env, surface: opts.surface }),
-    env,
-    usage,
-    finished: opts.finished,
-    only: opts.only,
-    episode: { ...TASK_RUN_SETTINGS, ...opts.settings },
-    halt: opts.halt,
-    keepRecords: opts.keepRecords,
-    evaluate: (task, episode, trial) => evaluateTask({ loaded, task, trace: episode, judge: opts.judge, judgeVotes: opts.judgeVotes, env, strict: opts.strict, persona: personaOf(task, trial) }),
-    // Receipts are queued and written in batches; an episode's judge receipts land with its record.
-    onReceipt: (r) => {
-      opts.store?.queueReceipt({ run_id: opts.runId, seq: receiptSeq++, kind: r.kind, provider: r.provider, endpoint: r.endpoint, request: r.request, response: r.response, elapsed_seconds: r.elapsed_seconds });
-    },
-    onEpisode: async (rec) => {
-      done++;
-      for (const r of rec.evaluation?.receipts ?? []) {
+  const warmUp = deferredWarmUp(loaded, opts.store !== undefined);
+  let result: Awaited<ReturnType<typeof runTasks<TaskEvaluation>>>;
+  try {
+    result = await runTasks<TaskEvaluation>({
+      loaded,
+      tasks: opts.tasks,
+      trials: opts.trials,
+      trialsOf,
+      concurrency: opts.concurrency,
+      makeAgent,
+      makeUser,
+      makeEnvironment: (task) => buildEnvironment({ loaded, task, env, surface: opts.surface }),
+      env,
+      usage,
+      finished: opts.finished,
+      only: opts.only,
+      episode: { ...TASK_RUN_SETTINGS, ...opts.settings },
+      halt: opts.halt,
+      keepRecords: opts.keepRecords,
+      evaluate: (task, episode, trial) => evaluateTask({ loaded, task, trace: episode, judge: opts.judge, judgeVotes: opts.judgeVotes, env, strict: opts.strict, persona: personaOf(task, trial) }),
+      // Receipts are queued and written in batches; an episode's judge receipts land with its record.
+      onReceipt: (r) => {
         opts.store?.queueReceipt({ run_id: opts.runId, seq: receiptSeq++, kind: r.kind, provider: r.provider, endpoint: r.endpoint, request: r.request, response: r.response, elapsed_seconds: r.elapsed_seconds });
-      }
-      if (opts.store) queueEpisodeLogs(opts.store, opts.runId, [await episodeLogOf(rec)]);
-      opts.onProgress?.(done, total, withPersona(rec));
-    },
-  });
+      },
+      onEpisode: async (rec) => {
+        done++;
+        for (const r of rec.evaluation?.receipts ?? []) {
+          opts.store?.queueReceipt({ run_id: opts.runId, seq: receiptSeq++, kind: r.kind, provider: r.provider, endpoint: r.endpoint, request: r.request, response: r.response, elapsed_seconds: r.elapsed_seconds });
+        }
+        if (opts.store) queueEpisodeLogs(opts.store, opts.runId, [await episodeLogOf(rec)]);
+        opts.onProgress?.(done, total, withPersona(rec));
+      },
+    });
+  } finally {
+    warmUp.cancel();
+  }
   return { ...result, records: result.records.map(withPersona), usageTracker: usage };
+}
+
+/**
+ * Schedules the run's one-time warm-up for when the first episodes' opening model calls are out
+ * (two turns of the event loop after the episodes start: their sockets connect and write in
+ * between): the dataset's deferred data (`LoadedDomain.prepare`, e.g. the airline DB) and, with a
+ * store, the start state's hash (tau2's, with the per-process caches behind it; every stored
+ * episode records hashes). Done then, it costs nothing while the first calls are in flight, where
+ * before them it delayed every episode's start and in the middle of the run it would stall all the
+ * episodes waiting on the event loop. Nothing depends on it having run: whatever needs the data
+ * reads it, and a failure here is left to show where the data is used. `cancel()` when the run ends.
+ */
+function deferredWarmUp(loaded: LoadedDomain<any>, hashes: boolean): { cancel(): void } {
+  const warm = () => {
+    try {
+      loaded.prepare?.();
+      if (hashes && loaded.domain.state) loaded.domain.state.hash(loaded.domain.initialState());
+    } catch {
+      // read again, and reported, where the data is used
+    }
+  };
+  let pending: NodeJS.Immediate | undefined = setImmediate(() => {
+    pending = setImmediate(() => {
+      pending = undefined;
+      warm();
+    });
+  });
+  return { cancel: () => pending && clearImmediate(pending) };
 }
 
 /**

@@ -117,6 +117,12 @@ export interface LoadedDomain<S = unknown> {
   lints?: (tasks: readonly Task[]) => DatasetLintFinding[];
   /** The domain's wording for customer personas (src/users/personas.ts); absent: generic wording. */
   personaText?: PersonaText;
+  /**
+   * Reads what the dataset defers until first use (servicegym's airline DB), so that a runner can
+   * do it while it waits on its first model calls rather than before them; idempotent, and never
+   * needed for correctness (whatever uses the data reads it). Absent: nothing is deferred.
+   */
+  prepare?: () => void;
 }
 
 /**

@@ -9,7 +9,8 @@ import type { LoadedDomain } from '../../spec/domain.js';
 import type { Task } from '../../spec/task.js';
 import { readTextFile } from '../../util/json-file.js';
 import { loadBuiltinTasks } from '../common/builtin-dataset.js';
-import { cachedJson, cacheKey, sourceFingerprint } from '../common/disk-cache.js';
+import { cachedJson, cacheKey, dbCacheDir, setDbContentKey, sourceFingerprint } from '../common/disk-cache.js';
+import { lazyTableDb, type LazyTableDb } from '../common/lazy-db.js';
 import { AIRLINE_SIZES, generateAirlineDb, SERVICEGYM_AIRLINE_NOW } from './data/generate.js';
 import { seedFlights, seedReservations, seedUsers } from './data/seed-records.js';
 import { createAirlineDomain } from './domain.js';
@@ -42,8 +43,21 @@ export function servicegymAirlineDbJson(seed = 2026): { flights: Record<string, 
  * code of {@link GENERATOR_MODULES}, so later processes read it back instead of generating it.
  */
 export function servicegymAirlineDb(seed = 2026): AirlineDb {
-  const key = () => `airline-${cacheKey([sourceFingerprint(import.meta.url, GENERATOR_MODULES), seed, AIRLINE_SIZES])}`;
-  return cachedJson('generated-db', key, () => servicegymAirlineDbJson(seed)) as AirlineDb;
+  return cachedJson('generated-db', () => generatedDbKey(seed), () => servicegymAirlineDbJson(seed)) as AirlineDb;
+}
+
+/** The content key of the generated DB of `seed` (its cache entry's name). */
+const generatedDbKey = (seed: number) => `airline-${cacheKey([sourceFingerprint(import.meta.url, GENERATOR_MODULES), seed, AIRLINE_SIZES])}`;
+
+/**
+ * {@link servicegymAirlineDb} read on first use (`../common/lazy-db.ts`): the base of every
+ * episode's view, with the generated DB's content key when the disk cache is on (as the read DB
+ * has), so that its hash stream is found on disk without reading the DB first.
+ */
+function lazyServicegymAirlineDb(seed = 2026): LazyTableDb<AirlineDb> {
+  const lazy = lazyTableDb<AirlineDb>(['flights', 'users', 'reservations'], () => servicegymAirlineDb(seed));
+  if (dbCacheDir()) setDbContentKey(lazy.db, generatedDbKey(seed));
+  return lazy;
 }
 
 /** The modules the generated DB is a function of (relative to this one): its cache key covers their code. */
@@ -55,19 +69,22 @@ export function servicegymAirlineTools(): AirlineTool[] {
   return [...tools, addTravelInsurance, changeFlightsSplitPayment];
 }
 
-let cached: { db: AirlineDb; tasks: Task[]; policy: string } | undefined;
+let cached: { db: LazyTableDb<AirlineDb>; tasks: Task[]; policy: string } | undefined;
 
-/** Loads the dataset (built and validated once per process). */
+/**
+ * Loads the dataset (built and validated once per process). The DB is read on first use or by
+ * `prepare()` (see `LoadedDomain.prepare`): a run starts its episodes' first model calls without it.
+ */
 export function loadServicegymAirline(): LoadedDomain<AirlineState> {
   if (!cached) {
-    const db = servicegymAirlineDb();
+    const db = lazyServicegymAirlineDb();
     const policy = readTextFile(path.join(HERE, 'data', 'airline_policy.md'));
     const tasks = loadBuiltinTasks(path.join(HERE, 'tasks'), SERVICEGYM_AIRLINE_TASK_FILES);
     cached = { db, tasks, policy };
   }
   return {
     domain: createAirlineDomain({
-      db: cached.db,
+      db: cached.db.db,
       policy: cached.policy,
       tools: servicegymAirlineTools(),
       description: "servicegym's airline dataset (Skyway Air, October 2026): tau2 airline semantics plus the seed tasks' tools.",
@@ -77,5 +94,6 @@ export function loadServicegymAirline(): LoadedDomain<AirlineState> {
     tasks: cached.tasks,
     source: 'builtin',
     now: SERVICEGYM_AIRLINE_NOW,
+    prepare: cached.db.load,
   };
 }

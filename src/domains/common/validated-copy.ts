@@ -218,11 +218,11 @@ function prune(dir: string): void {
 
 /**
  * Keeps a copy of `value` (validated from `text`) and indexes the file that held `text` (both
- * written atomically; a failure to write only loses the speed-up). `copyRead`: the copy of `text`
- * was just read back ({@link copyOfText}); when false, a copy already there is unreadable or
- * damaged and is replaced.
+ * written atomically; a failure to write only loses the speed-up); `from` null: `text` is not one
+ * file's content (e.g. several files'), nothing is indexed. `copyRead`: the copy of `text` was just
+ * read back ({@link copyOfText}); when false, a copy already there is unreadable or damaged and is replaced.
  */
-export function rememberCopy(text: string, value: unknown, from: { real: string; stat: fs.Stats }, opts: CopyOptions, copyRead = false): void {
+export function rememberCopy(text: string, value: unknown, from: { real: string; stat: fs.Stats } | null, opts: CopyOptions, copyRead = false): void {
   const f = copyFile(text, opts);
   if (!f) return;
   keyed(value, path.basename(f), opts);
@@ -231,6 +231,7 @@ export function rememberCopy(text: string, value: unknown, from: { real: string;
     prune(path.join(path.dirname(path.dirname(f)), 'validated-db-index'));
     writeAtomically(f, copyBytes(text, value, opts));
   }
+  if (!from) return;
   const idx = indexFile(from.real, from.stat, opts);
   if (idx && fs.existsSync(f)) writeAtomically(idx, path.basename(f));
 }
