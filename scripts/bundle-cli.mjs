@@ -75,31 +75,38 @@ const buildStamp = {
 
 /**
  * Bundles `dist/<entry>` (tsc's output) in place: the entry file becomes the bundle's entry and
- * its chunks go to `chunks/` beside it (emptied first). On failure the unbundled entry is left.
+ * its chunks go to `chunks/` beside it (emptied first). Each of `more` that exists (the entry of
+ * `run --threads`' worker threads, started by file) is bundled in place too, as a second entry
+ * sharing the chunks. On failure the unbundled entries are left.
  */
-export async function bundleCli({ dist = path.join(ROOT, 'dist'), entry = 'cli/bin.js', stamp = true } = {}) {
-  const entryFile = path.join(dist, entry);
-  const outDir = path.dirname(entryFile);
+export async function bundleCli({ dist = path.join(ROOT, 'dist'), entry = 'cli/bin.js', more = ['queue/thread-worker.js'], stamp = true } = {}) {
+  const entries = [entry, ...more.filter((e) => fs.existsSync(path.join(dist, e)))];
+  const outDir = path.dirname(path.join(dist, entry));
   fs.rmSync(path.join(outDir, 'chunks'), { recursive: true, force: true });
-  const input = path.join(outDir, `.${path.basename(entryFile, '.js')}.unbundled.js`);
-  fs.renameSync(entryFile, input);
+  // Each entry is read from a renamed copy and written back to its own path: `cli/bin` -> dist/cli/bin.js.
+  const inputs = entries.map((e) => {
+    const file = path.join(dist, e);
+    return { name: e.replace(/\.js$/, ''), file, input: path.join(path.dirname(file), `.${path.basename(file, '.js')}.unbundled.js`) };
+  });
+  for (const i of inputs) fs.renameSync(i.file, i.input);
   try {
     await build({
       configFile: false,
       logLevel: 'warn',
       root: dist,
-      plugins: [ownModuleUrl(dist, outDir), ...(stamp ? [buildStamp] : [])],
+      plugins: [ownModuleUrl(dist, dist), ...(stamp ? [buildStamp] : [])],
       build: {
-        ssr: input,
-        outDir,
+        ssr: true,
+        outDir: dist,
         emptyOutDir: false,
         minify: false,
         sourcemap: false,
         copyPublicDir: false,
         target: 'node20',
         rolldownOptions: {
+          input: Object.fromEntries(inputs.map((i) => [i.name, i.input])),
           external: isExternal,
-          output: { format: 'es', entryFileNames: path.basename(entryFile), chunkFileNames: 'chunks/[name]-[hash].js' },
+          output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: `${path.relative(dist, outDir).split(path.sep).join('/')}/chunks/[name]-[hash].js` },
           onLog(level, log, handler) {
             if (log.code === 'INEFFECTIVE_DYNAMIC_IMPORT' || log.code === 'CIRCULAR_DEPENDENCY') return;
             handler(level, log);
@@ -108,9 +115,9 @@ export async function bundleCli({ dist = path.join(ROOT, 'dist'), entry = 'cli/b
       },
       ssr: { noExternal: [...BUNDLED], external: [] },
     });
-    fs.rmSync(input);
+    for (const i of inputs) fs.rmSync(i.input);
   } catch (e) {
-    fs.renameSync(input, entryFile); // leave the unbundled entry working
+    for (const i of inputs) if (!fs.existsSync(i.file)) fs.renameSync(i.input, i.file); // leave the unbundled entries working
     throw e;
   }
 }

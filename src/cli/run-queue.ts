@@ -1,7 +1,9 @@
 /**
- * `servicegym run --queue redis://…`: the run's episodes go to BullMQ workers (`servicegym worker`)
- * and this process stores them as they return (see src/queue/producer.ts); the report is read back
- * from the store, so it is the same as a single-process run of the same episodes.
+ * `servicegym run --queue redis://…` and `servicegym run --threads N`: the run's episodes go to
+ * BullMQ workers (`servicegym worker`; src/queue/producer.ts) or to N worker threads of this
+ * process (src/queue/thread-pool.ts), with the same manifest, and this process (its main thread)
+ * stores them as they return; the report is read back from the store, so it is the same as a
+ * single-process run of the same episodes. BullMQ and Redis are loaded only for --queue.
  */
 import type { LoadedDomain } from '../spec/domain.js';
 import type { Task } from '../spec/task.js';
@@ -14,9 +16,8 @@ import type { RunSummary } from '../run/summary.js';
 import type { UsageByRole } from '../models/usage.js';
 import type { Surface } from '../spec/surface.js';
 import { sha256Hex } from '../util/canonical.js';
-import { checkQueueName, datasetFingerprint, harnessPin, surfaceFingerprint, type ModelPin } from '../queue/jobs.js';
+import { checkQueueName, datasetFingerprint, harnessPin, surfaceFingerprint, type EpisodeResultMessage, type ModelPin, type RunManifest } from '../queue/jobs.js';
 import { reportedCost } from './run-progress.js';
-import { runOnQueue } from '../queue/producer.js';
 import { runEpisodes, type RunEpisode } from '../queue/shard.js';
 import { storedRunReport } from '../queue/run-result.js';
 
@@ -49,6 +50,8 @@ export interface QueuedRunInput {
   halt?: () => string | undefined;
   /** After each stored episode: how many this attempt stored, which, and its provider-reported cost in USD (null: none reported). */
   onStored?: (done: number, label: string, costUsd: number | null) => void;
+  /** Without `flags.queue`: the worker threads of this process (`--threads`, >= 1), running `-j` episodes at once in all. */
+  threads?: number;
 }
 
 function modelPin(flags: Record<string, any>, model: string): ModelPin {
@@ -56,47 +59,55 @@ function modelPin(flags: Record<string, any>, model: string): ModelPin {
   return { model, base_url: s(flags.baseUrl), provider: s(flags.provider), timeout: s(flags.timeout), max_retries: s(flags.maxRetries), max_retry_after: s(flags.maxRetryAfter), call_deadline: s(flags.callDeadline), body_timeout: s(flags.bodyTimeout) };
 }
 
-/** Runs the episodes on the queue and reports the stored run; `records` is empty (the episodes were run elsewhere). */
+/** The run's manifest: what every worker (or thread) builds the run's episodes from. */
+function manifestOf(input: QueuedRunInput, rate: number | null): Omit<RunManifest, 'results_queue'> {
+  const { flags } = input;
+  return {
+    run_id: input.runId,
+    harness: harnessPin(),
+    dataset: { domain: String(flags.domain), data_dir: flags.dataDir ?? null, policy_variant: flags.policyVariant ?? null, solo: flags.solo === true, fingerprint: datasetFingerprint(input.loaded) },
+    agent: { kind: 'llm', model: modelPin(flags, flags.agentModel) },
+    user: { kind: 'llm', model: modelPin(flags, flags.userModel) },
+    judge: flags.judgeModel ? modelPin(flags, flags.judgeModel) : null,
+    judge_votes: input.judgeVotes,
+    temperature: input.temperature,
+    trials: input.trials,
+    personas: input.personas ?? null,
+    strict: input.strict,
+    max_steps: input.maxSteps,
+    rate_limit_per_minute: rate,
+    system_prompt: input.systemPrompt,
+    prompt_sha256: input.systemPrompt === null ? null : sha256Hex(input.systemPrompt),
+    surface: { name: input.surface.name, options: input.surfaceOptions, fingerprint: surfaceFingerprint(input.loaded, input.surface, input.surfaceOptions) },
+    image_delivery: input.imageDelivery,
+  };
+}
+
+/** Runs the episodes on the queue (`flags.queue`) or on threads and reports the stored run; `records` is empty (the episodes were run elsewhere). */
 export async function runQueued(input: QueuedRunInput): Promise<{ summary: RunSummary; usage: UsageByRole; stopped?: string; halted?: { reason: string; notStarted: number }; rows: EpisodeReportRow[]; records: DomainEpisodeRecord[] }> {
   const { flags } = input;
-  const queueName = checkQueueName(String(flags.queueName ?? 'servicegym'));
+  const onQueue = flags.queue !== undefined;
+  const queueName = onQueue ? checkQueueName(String(flags.queueName ?? 'servicegym')) : '';
   let rate: number | null = null;
-  if (flags.rateLimit !== undefined) {
+  if (onQueue && flags.rateLimit !== undefined) {
     rate = Number(flags.rateLimit);
     if (!(rate > 0)) throw new BadInputError(`--rate-limit must be a number of calls per minute > 0, got '${flags.rateLimit}'`);
   }
   const done = new Set(input.finished.map((f) => `${f.taskId}\u0000${f.trial}`));
   const episodes = (input.only ?? runEpisodes(input.tasks, input.trials, input.personas)).filter((e) => !done.has(`${e.taskId}\u0000${e.trial}`));
-  const res = await runOnQueue({
-    url: String(flags.queue),
-    queueName,
+  const common = {
     store: input.store,
     episodes,
-    manifest: {
-      run_id: input.runId,
-      harness: harnessPin(),
-      dataset: { domain: String(flags.domain), data_dir: flags.dataDir ?? null, policy_variant: flags.policyVariant ?? null, solo: flags.solo === true, fingerprint: datasetFingerprint(input.loaded) },
-      agent: { kind: 'llm', model: modelPin(flags, flags.agentModel) },
-      user: { kind: 'llm', model: modelPin(flags, flags.userModel) },
-      judge: flags.judgeModel ? modelPin(flags, flags.judgeModel) : null,
-      judge_votes: input.judgeVotes,
-      temperature: input.temperature,
-      trials: input.trials,
-      personas: input.personas ?? null,
-      strict: input.strict,
-      max_steps: input.maxSteps,
-      rate_limit_per_minute: rate,
-      system_prompt: input.systemPrompt,
-      prompt_sha256: input.systemPrompt === null ? null : sha256Hex(input.systemPrompt),
-      surface: { name: input.surface.name, options: input.surfaceOptions, fingerprint: surfaceFingerprint(input.loaded, input.surface, input.surfaceOptions) },
-      image_delivery: input.imageDelivery,
-    },
+    manifest: manifestOf(input, rate),
     halt: input.halt,
-    onStored: (n, _total, msg) => {
+    onStored: (n: number, _total: number, msg: EpisodeResultMessage) => {
       const usage = (msg.episode.result as { usage?: UsageByRole } | null)?.usage;
       input.onStored?.(n, `${msg.episode.episode_id}${msg.episode.label !== 'llm' ? ` (${msg.episode.label})` : ''} ${msg.episode.termination}`, reportedCost(usage));
     },
-  });
+  };
+  const res = onQueue
+    ? await (await import('../queue/producer.js')).runOnQueue({ ...common, url: String(flags.queue), queueName })
+    : await (await import('../queue/thread-pool.js')).runOnThreads({ ...common, threads: input.threads ?? 1, concurrency: Number(flags.concurrency) });
   const report = storedRunReport(input.store, input.runId, input.tasks.map((t) => t.id));
   const fresh = new Set(episodes.map((e) => `${e.taskId}\u0000${e.trial}`));
   const rows = report.rows.filter((r) => fresh.has(`${r.taskId}\u0000${r.trial}`));

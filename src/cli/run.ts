@@ -33,6 +33,20 @@ import { applyRunConfig, parseRunExtras, runExtrasMeta, selectRunTasks, withConf
 /** Most trials per task `run` accepts (the episode list is built before the first episode starts). */
 export const MAX_TRIALS = 10_000;
 
+/**
+ * `--threads n` checked: a whole number >= 1. Above 1 it is refused with --queue (workers run the
+ * episodes then) and on a surface that drives a browser (one per process, on its main thread).
+ * @throws BadInputError naming the flag and why.
+ */
+function threadCount(flags: Record<string, any>, surface: { name: string; browser?: boolean }): number {
+  const text = String(flags.threads ?? '1');
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw new BadInputError(`--threads must be a whole number >= 1, got '${text}'`);
+  const n = Number(text);
+  if (n > 1 && flags.queue !== undefined) throw new BadInputError(`--threads ${n} runs the episodes on threads of this process and --queue on queue workers; give one of them`);
+  if (n > 1 && surface.browser) throw new BadInputError(`--threads ${n}: the ${surface.name} surface drives a browser, which runs on the main thread only; run it without --threads`);
+  return n;
+}
+
 /** Registers `servicegym run`; exit 0, 1 when an episode failed for infrastructure reasons, 2 on bad input. */
 export function registerRun(program: Command, setExit: (code: number) => void): void {
   const run = program
@@ -68,6 +82,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
     .option('--queue <url>', "run the episodes on workers ('servicegym worker') through this Redis, e.g. redis://127.0.0.1:6379; this process stores the results")
     .option('--queue-name <name>', 'BullMQ queue of the episodes (the workers use the same)', 'servicegym')
     .option('--rate-limit <calls-per-minute>', 'with --queue: model calls per minute per provider, across all workers')
+    .option('--threads <n>', 'run the episodes on n worker threads of this process (-j shared among them); this thread stores them. For CPU-bound runs of many fast episodes; needs live model endpoints and a surface without a browser', '1')
     .option('--shard <i/N>', 'run only shard i of N of the episodes (deterministic split; needs --run-id); merge the shard stores with merge-shards')
     .action(withConfigBlame(async (flags, cmd: Command) => {
       const { loadDomainAsync } = await import('../domains/catalog.js');
@@ -102,6 +117,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
       if (!(Number.isInteger(trials) && trials >= 1 && trials <= MAX_TRIALS)) throw new BadInputError(`--trials must be a whole number from 1 to ${MAX_TRIALS}, got '${flags.trials}'`);
       if (!/^\d+$/.test(String(flags.concurrency)) || Number(flags.concurrency) < 1) throw new BadInputError(`-j/--concurrency must be a whole number >= 1, got '${flags.concurrency}'`);
       if (flags.queue !== undefined) (await import('../queue/redis-url.js')).checkRedisUrl(String(flags.queue));
+      const threads = threadCount(flags, surface);
       const temperature = Number(flags.temperature);
       if (!(Number.isFinite(temperature) && temperature >= 0 && temperature <= 2)) throw new BadInputError(`--temperature must be a number from 0 to 2, got '${flags.temperature}'`);
       const personas = flags.personas !== undefined ? parsePersonas(flags.personas) : undefined;
@@ -170,10 +186,11 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
         // Episodes leave memory once stored: the report keeps one row (and the model latency) per episode.
         const fresh: EpisodeReportRow[] = [];
         const latency = new Map<string, number>();
-        const res: { summary: RunSummary; usage: UsageByRole; stopped?: string; halted?: { reason: string; notStarted: number }; rows?: EpisodeReportRow[]; records: DomainEpisodeRecord[] } = flags.queue
+        const res: { summary: RunSummary; usage: UsageByRole; stopped?: string; halted?: { reason: string; notStarted: number }; rows?: EpisodeReportRow[]; records: DomainEpisodeRecord[] } = flags.queue || threads > 1
           ? await (await import('./run-queue.js')).runQueued({ // BullMQ and Redis are loaded only for --queue
               flags, loaded, tasks, trials, personas, strict, temperature, judgeVotes, maxSteps: extras.maxSteps ?? null, runId, store, finished, only,
-              surface, surfaceOptions: surfaceOptionsOf(flags), imageDelivery: flags.screenshots, systemPrompt: extras.systemPrompt, halt,
+              surface, surfaceOptions: surfaceOptionsOf(flags), imageDelivery: flags.screenshots, systemPrompt: extras.systemPrompt, threads,
+              halt: maxCost !== null ? halt : undefined,
               onStored: (n, label, cost) => (bar.tally.addCost(cost), bar.count(n, label)),
             })
           : await runDomainTasks({

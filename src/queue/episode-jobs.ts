@@ -70,7 +70,7 @@ export const episodeKind: JobKind<RunManifest, EpisodeJob, EpisodeContext> = {
     if (why) throw new BadInputError(`refusing run ${m.run_id}: ${why}`);
     const limiter = deps.limiter(m.rate_limit_per_minute);
     return {
-      loaded, surface, results: deps.resultsQueue(m.results_queue),
+      loaded, surface, results: deps.results(m.results_queue),
       agentModel: modelFromPin(m.agent.model, deps, limiter), userModel: modelFromPin(m.user.model, deps, limiter), judge: modelFromPin(m.judge, deps, limiter),
     };
   },

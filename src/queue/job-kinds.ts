@@ -5,7 +5,6 @@
  * stores. Kinds: `episode` (`servicegym run --queue`, in worker.ts) and `rollout`
  * (`servicegym optimize --queue`, in rollout-jobs.ts).
  */
-import type { Queue } from 'bullmq';
 import { loadDomainAsync } from '../domains/catalog.js';
 import type { LoadedDomain } from '../spec/domain.js';
 import type { ChatModel } from '../models/chat-model.js';
@@ -14,10 +13,21 @@ import { createModel } from '../models/providers.js';
 import type { ModelPin } from './jobs.js';
 import { RateLimitedModel, type RedisRateLimiter } from './rate-limit.js';
 
+/**
+ * Where a worker hands a run's results to the run's one writer: the run's BullMQ results queue
+ * (`servicegym worker`), or the main thread of a `run --threads` process.
+ */
+export interface ResultSink {
+  /** Hands over the result message of job `jobId`; resolves once the transport holds it. */
+  send(jobId: string, message: unknown): Promise<void>;
+  /** Releases the transport (called once by the worker when it stops). */
+  close(): Promise<void>;
+}
+
 /** What a kind's context needs from the worker. */
 export interface WorkerDeps {
-  /** A results queue of this worker's connection (closed by the worker). */
-  resultsQueue(name: string): Queue;
+  /** The sink of results named `name` (a run's results queue on BullMQ; closed by the worker). */
+  results(name: string): ResultSink;
   /** The shared per-provider limiter at `callsPerMinute`, or undefined for null (unlimited). */
   limiter(callsPerMinute: number | null): RedisRateLimiter | undefined;
   /** Overrides the manifest's base URL (`worker --base-url`). */
@@ -25,9 +35,9 @@ export interface WorkerDeps {
   env: NodeJS.ProcessEnv;
 }
 
-/** A run's context: at least the queue its results go to. */
+/** A run's context: at least the sink its results go to. */
 export interface KindContext {
-  results: Queue;
+  results: ResultSink;
 }
 
 /** One kind of job. `M`: its run manifest, `J`: its job data, `C`: its run context. */

@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { LoadedDomain } from '../spec/domain.js';
 import { BadInputError } from '../spec/errors.js';
 import { canonicalHash, sha256Hex } from '../util/canonical.js';
@@ -17,7 +17,6 @@ import type { EpisodeRow } from '../store/store.js';
 import type { PackedReceipts } from './packed-receipts.js';
 import type { Surface } from '../spec/surface.js';
 import { agentToolsOf } from '../orchestrator/build.js';
-import { checkRedisUrl } from './redis-url.js';
 
 /** Default BullMQ queue name of episode jobs (`--queue-name`). */
 export const DEFAULT_QUEUE_NAME = 'servicegym';
@@ -169,15 +168,6 @@ export function datasetFingerprint(loaded: LoadedDomain<any>): string {
     fingerprints.set(loaded, fp);
   }
   return fp;
-}
-
-/**
- * A Redis connection for BullMQ from a `redis://[user:pass@]host:port[/db]` URL (rediss:// for TLS).
- * @throws BadInputError for a URL that is not such a Redis URL ({@link checkRedisUrl}).
- */
-export function redisConnection(url: string): Redis {
-  checkRedisUrl(url);
-  return new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false });
 }
 
 /** Stores a run's manifest (kept 30 days): a {@link RunManifest}, or an optimise run's (`rollout-jobs.ts`). */

@@ -10,12 +10,11 @@
  */
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { Task } from '../spec/task.js';
-import type { EpisodeRow, ReceiptRow, RunStore } from '../store/store.js';
-import { ReceiptUnpacker } from './packed-receipts.js';
-import { redisReady } from './redis-url.js';
+import type { RunStore } from '../store/store.js';
+import { episodeJobsOf, ResultsWriter, type RunEpisodeRef } from './results-writer.js';
+import { redisConnection, redisReady } from './redis-url.js';
 import { claimRun } from './run-owner.js';
-import { episodeJobId, redisConnection, resultsQueueName, writeManifest, type EpisodeJob, type EpisodeResultMessage, type RunManifest } from './jobs.js';
+import { resultsQueueName, writeManifest, type EpisodeJob, type EpisodeResultMessage, type RunManifest } from './jobs.js';
 
 /** Options of {@link runOnQueue}. */
 export interface QueueRunOptions {
@@ -25,7 +24,7 @@ export interface QueueRunOptions {
   manifest: Omit<RunManifest, 'results_queue'>;
   store: RunStore;
   /** The episodes of this run (task, trial, persona), in run order. */
-  episodes: readonly { task: Task; trial: number; persona: string | null }[];
+  episodes: readonly RunEpisodeRef[];
   /** Called after each episode is stored: stored count this attempt, expected count this attempt, and the episode. */
   onStored?: (done: number, total: number, msg: EpisodeResultMessage) => void;
   /**
@@ -53,43 +52,6 @@ const ADD_CHUNK = 500;
 
 /** Results taken off the results queue at once: those that arrive together are stored in one batch. */
 const RESULTS_AT_ONCE = 64;
-/** How long a batch of results gathers before it is written, in ms. */
-const BATCH_MS = 10;
-
-/**
- * Results stored in batches: the episodes (and their receipts) added within {@link BATCH_MS} are
- * written together — the receipts in one transaction, then the episodes in one — and each
- * {@link add} resolves once its episode is committed (rejects with the write's error: nothing of
- * the batch's receipts is written then, and none of its episodes).
- */
-class StoreBatch {
-  private receipts: ReceiptRow[] = [];
-  private episodes: EpisodeRow[] = [];
-  private written: Promise<void> | undefined;
-
-  constructor(private readonly store: RunStore) {}
-
-  add(receipts: ReceiptRow[], episode: EpisodeRow): Promise<void> {
-    this.receipts.push(...receipts);
-    this.episodes.push(episode);
-    this.written ??= new Promise<void>((resolve, reject) =>
-      setTimeout(() => {
-        const { receipts: rs, episodes: es } = this;
-        this.receipts = [];
-        this.episodes = [];
-        this.written = undefined;
-        try {
-          if (rs.length) this.store.appendReceipts(rs);
-          this.store.appendEpisodes(es);
-          resolve();
-        } catch (err) {
-          reject(err as Error);
-        }
-      }, BATCH_MS),
-    );
-    return this.written;
-  }
-}
 
 /** Job states in which no worker has started the job, so it can be taken off the queue. */
 const NOT_STARTED = new Set(['waiting', 'delayed', 'prioritized', 'paused', 'waiting-children']);
@@ -119,19 +81,6 @@ async function cancelNotStarted(queue: Queue, pending: Map<string, string>): Pro
   return n;
 }
 
-/** The run's jobs in run order, and the episode id of each job id (the jobs not yet stored). */
-function jobsOf(opts: QueueRunOptions): { jobs: { id: string; data: EpisodeJob }[]; pending: Map<string, string> } {
-  const pending = new Map<string, string>();
-  const prompt = opts.manifest.prompt_sha256 ?? null;
-  const jobs = opts.episodes.map(({ task, trial, persona }) => {
-    const data: EpisodeJob = { run_id: opts.manifest.run_id, task_id: task.id, trial, persona, candidate: null, ...(prompt ? { prompt_sha256: prompt } : {}) };
-    const id = episodeJobId(data);
-    pending.set(id, `${task.id}#${trial}`);
-    return { id, data };
-  });
-  return { jobs, pending };
-}
-
 /**
  * Runs the episodes through workers on `queueName` and stores them as they return. Resolves once
  * every episode of `episodes` is stored (or, after a halt or a refused credential, every episode a
@@ -150,15 +99,8 @@ export async function runOnQueue(opts: QueueRunOptions): Promise<QueueRunResult>
   });
   const manifest: RunManifest = { ...opts.manifest, results_queue: resultsQueueName(opts.queueName, runId) };
   const queue = new Queue<EpisodeJob>(opts.queueName, { connection: redis });
-  // Episodes given are the ones to (re-)run: a stored infrastructure failure is replaced once.
-  const storedIds = new Set<string>();
-  const { jobs, pending } = jobsOf(opts);
-  const total = jobs.length;
-  let stored = 0;
-  let duplicates = 0;
-  let stopped: string | undefined;
+  const { jobs, pending } = episodeJobsOf(runId, opts.manifest.prompt_sha256 ?? null, opts.episodes);
   let halted: { reason: string; notStarted: number } | undefined;
-  let seq = opts.store.receiptCount(runId);
   let finish!: () => void;
   let fail!: (e: Error) => void;
   const done = new Promise<void>((res, rej) => ((finish = res), (fail = rej)));
@@ -179,23 +121,13 @@ export async function runOnQueue(opts: QueueRunOptions): Promise<QueueRunResult>
     if (halted) halted.notStarted += n;
   };
 
-  const unpacker = new ReceiptUnpacker();
-  const batch = new StoreBatch(opts.store);
+  // Episodes given are the ones to (re-)run: a stored infrastructure failure is replaced once.
+  const writer = new ResultsWriter(opts.store, runId, pending, jobs.length, opts.onStored);
   const store = async (msg: EpisodeResultMessage) => {
-    const episodeId = msg.episode.episode_id;
-    if (msg.run_id !== runId || !pending.has(msg.job_id) || storedIds.has(episodeId)) {
-      duplicates++;
-      return;
-    }
-    storedIds.add(episodeId);
     // Stored before its result job completes: a result leaves Redis only once its episode is committed.
-    await batch.add(unpacker.unpack(msg.receipts).map((r) => ({ ...r, run_id: runId, seq: seq++ })), { ...msg.episode, run_id: runId });
-    pending.delete(msg.job_id);
-    stored++;
-    const refused = msg.stopped !== undefined && stopped === undefined;
-    if (msg.stopped) stopped ??= msg.stopped;
-    opts.onStored?.(stored, total, msg);
-    if (haltNow() || refused) await stopEnqueueing();
+    const outcome = await writer.write(msg);
+    if (outcome === 'duplicate') return;
+    if (haltNow() || outcome === 'refused') await stopEnqueueing();
     if (pending.size === 0) finish();
   };
 
@@ -214,10 +146,10 @@ export async function runOnQueue(opts: QueueRunOptions): Promise<QueueRunResult>
       halted!.notStarted = pending.size;
       pending.clear();
     }
-    for (let i = 0; i < jobs.length && !halted && !stopped; i += ADD_CHUNK) {
+    for (let i = 0; i < jobs.length && !halted && !writer.stopped; i += ADD_CHUNK) {
       await serial(async () => {
         const chunk = jobs.slice(i, i + ADD_CHUNK).filter((j) => pending.has(j.id));
-        if (!halted && !stopped && chunk.length) await enqueue(queue, chunk);
+        if (!halted && !writer.stopped && chunk.length) await enqueue(queue, chunk);
       });
     }
     if (pending.size === 0) finish();
@@ -229,5 +161,6 @@ export async function runOnQueue(opts: QueueRunOptions): Promise<QueueRunResult>
     await claim.release();
     await redis.quit().catch(() => {});
   }
+  const { stored, duplicates, stopped } = writer;
   return { stored, duplicates, ...(stopped ? { stopped } : {}), ...(halted ? { halted } : {}) };
 }

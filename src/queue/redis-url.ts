@@ -4,7 +4,7 @@
  * must succeed within a bound: a Redis that is down is an error naming the URL, never a run that
  * waits forever.
  */
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 import { BadInputError } from '../spec/errors.js';
 
 /** The URL as messages show it: any password replaced by `***`; unparsable text shown only up to its `@`. */
@@ -35,6 +35,15 @@ export function checkRedisUrl(url: string, flag = '--queue'): void {
   if (u.pathname && u.pathname !== '/' && !/^\/\d+$/.test(u.pathname)) {
     throw new BadInputError(`${expected}; got '${redactRedisUrl(url)}', whose path is not a database number`);
   }
+}
+
+/**
+ * A Redis connection for BullMQ from a `redis://[user:pass@]host:port[/db]` URL (rediss:// for TLS).
+ * @throws BadInputError for a URL that is not such a Redis URL ({@link checkRedisUrl}).
+ */
+export function redisConnection(url: string): Redis {
+  checkRedisUrl(url);
+  return new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false });
 }
 
 /**

@@ -144,7 +144,7 @@ export const rolloutKind: JobKind<RolloutManifest, RolloutJob, RolloutContext> =
     const limiter = deps.limiter(m.rate_limit_per_minute);
     const agent = modelFromPin(m.agent, deps, limiter)!;
     const models: SuiteModels = { agent, user: modelFromPin(m.user, deps, limiter), judge: modelFromPin(m.judge, deps, limiter), temperature: m.temperature };
-    return { suite: built.suite, models, results: deps.resultsQueue(m.results_queue) };
+    return { suite: built.suite, models, results: deps.results(m.results_queue) };
   },
   async run(job, jobId, _m, ctx) {
     if (sha256Hex(job.prompt) !== job.candidate) throw new BadInputError(`rollout ${job.case_id}#${job.trial} of run ${job.run_id}: the prompt does not match its sha256 ${job.candidate.slice(0, 12)}`);

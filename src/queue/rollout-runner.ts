@@ -15,8 +15,8 @@ import type { Redis } from 'ioredis';
 import type { RolloutRunner } from '../optimizer/rollout-runner.js';
 import type { Rollout, RolloutRequest } from '../optimizer/suite.js';
 import { sha256Hex } from '../util/canonical.js';
-import { redisConnection, resultsQueueName, writeManifest } from './jobs.js';
-import { redisReady } from './redis-url.js';
+import { resultsQueueName, writeManifest } from './jobs.js';
+import { redisConnection, redisReady } from './redis-url.js';
 import { claimRun, type RunClaim } from './run-owner.js';
 import { rolloutJobId, type RolloutJob, type RolloutManifest, type RolloutResultMessage } from './rollout-jobs.js';
 

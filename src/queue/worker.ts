@@ -14,7 +14,8 @@
 import { DelayedError, Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { BadInputError } from '../spec/errors.js';
-import { readManifest, redisConnection } from './jobs.js';
+import { readManifest } from './jobs.js';
+import { redisConnection } from './redis-url.js';
 import { RedisRateLimiter } from './rate-limit.js';
 import type { JobKind, KindContext, WorkerDeps } from './job-kinds.js';
 import { episodeKind } from './episode-jobs.js';
@@ -63,7 +64,10 @@ export function startWorker(opts: WorkerOptions): QueueWorker {
   const stopped = new Promise<number>((r) => (resolveStopped = r));
 
   const deps: WorkerDeps = {
-    resultsQueue: (name) => new Queue(name, { connection: redis }),
+    results: (name) => {
+      const queue = new Queue(name, { connection: redis });
+      return { send: async (jobId, message) => void (await queue.add('result', message, { jobId, removeOnComplete: true, removeOnFail: false })), close: () => queue.close() };
+    },
     limiter: (rate) => (rate ? new RedisRateLimiter(redis, opts.queueName, rate) : undefined),
     baseUrl: opts.baseUrl,
     env: opts.env ?? process.env,
@@ -96,7 +100,7 @@ export function startWorker(opts: WorkerOptions): QueueWorker {
     const label = kind.label(data);
     log(`${job.name} ${label} of run ${data.run_id} started`);
     const { message, outcome } = await kind.run(data, job.id!, m, ctx);
-    await ctx.results.add('result', message, { jobId: job.id, removeOnComplete: true, removeOnFail: false });
+    await ctx.results.send(job.id!, message);
     log(`${job.name} ${label} of run ${data.run_id} finished: ${outcome}`);
     return { outcome };
   };

@@ -32,6 +32,11 @@ export interface Surface {
   /** One line on what the agent sees and does on this surface. */
   description: string;
   /**
+   * The surface drives a browser (the process's one Chromium, src/surfaces/browser-pool.ts), so
+   * its episodes run on the process's main thread only: `run --threads` refuses it. Absent: false.
+   */
+  browser?: boolean;
+  /**
    * The tools the agent (requestor `assistant`) and the user (requestor `user`) call on this
    * surface for `domain`: names, descriptions and schemas are static, so agents can be built
    * before an episode opens. Throws BadInputError when the surface cannot front the domain.
