@@ -10,6 +10,8 @@
  *   load average is printed beside it). Peak RSS of the run's process, and memory per 1,000
  *   episodes (peak minus the RSS before the run, scaled). The run is the bundled CLI users run
  *   (dist/cli/bin.js), timed from the load of its modules to the process's exit (bench/cli-child.mjs).
+ *   The P2 rows run on `--threads 2` (the row label says so; CPU is the whole process's, all threads);
+ *   one more row gives the 1,000 x 5-call load on `--threads 1` for comparison.
  * - Store bytes per episode at 10 and 40 calls per episode (SQLite file plus WAL over episodes).
  * - Start-up: `servicegym --help` and `validate` of one tau2 airline task (whole processes),
  *   and whole-process `validate` of all tau2 airline tasks.
@@ -86,21 +88,24 @@ function storeBytes(db: string): number {
 
 const TASKS = 5; // servicegym's own airline dataset
 
-function runArgs(url: string, calls: number, episodes: number, j: number, db: string): string[] {
-  return ['run', '--trials', String(Math.ceil(episodes / TASKS)), '-j', String(j), '--agent-model', `agent-${calls}`, '--user-model', `user-${calls}`, '--base-url', url, '--db', db, '-q', '--json', '--timeout', '120'];
+function runArgs(url: string, calls: number, episodes: number, j: number, db: string, threads = 1): string[] {
+  return ['run', '--trials', String(Math.ceil(episodes / TASKS)), '-j', String(j), '--agent-model', `agent-${calls}`, '--user-model', `user-${calls}`, '--base-url', url, '--db', db, '-q', '--json', '--timeout', '120', ...(threads > 1 ? ['--threads', String(threads)] : [])];
 }
 
-async function p2(url: string, dir: string, calls: number, episodes: number, j = 200): Promise<{ rows: BenchRow[]; bytesPerEpisode: number }> {
-  const db = path.join(dir, `p2-${calls}.db`);
+/** Worker threads of the P2 runs (`run --threads`): the episodes' CPU work spread over the cores, the main thread storing. */
+const P2_THREADS = 2;
+
+async function p2(url: string, dir: string, calls: number, episodes: number, threads = P2_THREADS, j = 200): Promise<{ rows: BenchRow[]; bytesPerEpisode: number }> {
+  const db = path.join(dir, `p2-${calls}-t${threads}.db`);
   const n = Math.ceil(episodes / TASKS) * TASKS;
-  const cost = await cliChild(runArgs(url, calls, n, j, db));
+  const cost = await cliChild(runArgs(url, calls, n, j, db, threads));
   const ideal = Math.ceil(n / j) * calls * (LATENCY_MS / 1000);
   const bytes = storeBytes(db) / n;
   const perThousand = ((cost.peak_rss_mib - cost.rss_before_mib) * 1000) / n;
   return {
     bytesPerEpisode: bytes,
     rows: [
-      { name: `${n} episodes x ${calls} calls, ${LATENCY_MS} ms per call, -j ${j}: wall time`, value: `${cost.seconds.toFixed(2)} s`, ratio: `${(cost.seconds / ideal).toFixed(2)}x the ideal critical path of ${ideal.toFixed(1)} s` },
+      { name: `${n} episodes x ${calls} calls, ${LATENCY_MS} ms per call, -j ${j} --threads ${threads}: wall time`, value: `${cost.seconds.toFixed(2)} s`, ratio: `${(cost.seconds / ideal).toFixed(2)}x the ideal critical path of ${ideal.toFixed(1)} s` },
       { name: `  CPU of the run's process (user + system)`, value: `${(cost.cpu_ms / 1000).toFixed(2)} s`, ratio: `${(cost.cpu_ms / (n * calls)).toFixed(2)} ms per model call, start-up included; load average ${os.loadavg()[0].toFixed(1)}` },
       { name: `  peak RSS of the run's process`, value: `${cost.peak_rss_mib.toFixed(0)} MiB`, ratio: `memory per 1,000 episodes: ${perThousand.toFixed(0)} MiB` },
       { name: `  store bytes per episode (${calls} calls)`, value: `${(bytes / 1024).toFixed(1)} KiB` },
@@ -220,12 +225,15 @@ export async function benchScale(): Promise<BenchRow[]> {
     const episodes = Number(process.env.BENCH_P2_EPISODES ?? 1000);
     const long = Number(process.env.BENCH_P2_LONG_EPISODES ?? 1000);
     const short = await p2(mock.url, dir, 5, episodes);
+    // For comparison: the same load on the main thread alone (--threads 1), wall and CPU in one row.
+    const one = (await p2(mock.url, dir, 5, episodes, 1)).rows;
     const ten = await p2(mock.url, dir, 10, 200);
     const forty = await p2(mock.url, dir, 40, long);
     const growth = forty.bytesPerEpisode / ten.bytesPerEpisode;
     return [
       ...(BUILT ? [] : [{ name: 'note', value: 'dist/ not built: the runs load the sources through tsx (run npm run build first)' }]),
       ...short.rows,
+      { name: one[0].name, value: one[0].value, ratio: `${one[0].ratio}; CPU ${one[1].value}; load average ${os.loadavg()[0].toFixed(1)}` },
       ...forty.rows,
       { name: 'store bytes per episode at 10 calls vs 40 calls', value: `${(ten.bytesPerEpisode / 1024).toFixed(1)} KiB vs ${(forty.bytesPerEpisode / 1024).toFixed(1)} KiB`, ratio: `${growth.toFixed(1)}x for 4x the calls (linear: about 4x)` },
       ...(await distributed(mock.url, dir, Math.min(episodes, 400))),

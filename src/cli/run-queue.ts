@@ -19,7 +19,8 @@ import { sha256Hex } from '../util/canonical.js';
 import { checkQueueName, datasetFingerprint, harnessPin, surfaceFingerprint, type EpisodeResultMessage, type ModelPin, type RunManifest } from '../queue/jobs.js';
 import { reportedCost } from './run-progress.js';
 import { runEpisodes, type RunEpisode } from '../queue/shard.js';
-import { storedRunReport } from '../queue/run-result.js';
+import { RunReportBuilder, storedRunReport } from '../queue/run-result.js';
+import type { EpisodeRunLog } from '../spec/run-log.js';
 
 /** What `run` knows when it hands the episodes to the queue. */
 export interface QueuedRunInput {
@@ -95,12 +96,16 @@ export async function runQueued(input: QueuedRunInput): Promise<{ summary: RunSu
   }
   const done = new Set(input.finished.map((f) => `${f.taskId}\u0000${f.trial}`));
   const episodes = (input.only ?? runEpisodes(input.tasks, input.trials, input.personas)).filter((e) => !done.has(`${e.taskId}\u0000${e.trial}`));
+  // A new run's report is built from the episodes as they are stored; a resumed run's is read back from the store.
+  const built = flags.resume === undefined ? new RunReportBuilder() : undefined;
   const common = {
     store: input.store,
     episodes,
     manifest: manifestOf(input, rate),
     halt: input.halt,
     onStored: (n: number, _total: number, msg: EpisodeResultMessage) => {
+      const e = msg.episode;
+      built?.add({ runId: input.runId, episodeId: e.episode_id, reward: e.reward, partial: e.partial, record: e.result as EpisodeRunLog });
       const usage = (msg.episode.result as { usage?: UsageByRole } | null)?.usage;
       input.onStored?.(n, `${msg.episode.episode_id}${msg.episode.label !== 'llm' ? ` (${msg.episode.label})` : ''} ${msg.episode.termination}`, reportedCost(usage));
     },
@@ -108,7 +113,8 @@ export async function runQueued(input: QueuedRunInput): Promise<{ summary: RunSu
   const res = onQueue
     ? await (await import('../queue/producer.js')).runOnQueue({ ...common, url: String(flags.queue), queueName })
     : await (await import('../queue/thread-pool.js')).runOnThreads({ ...common, threads: input.threads ?? 1, concurrency: Number(flags.concurrency) });
-  const report = storedRunReport(input.store, input.runId, input.tasks.map((t) => t.id));
+  const taskOrder = input.tasks.map((t) => t.id);
+  const report = built ? built.report(taskOrder) : storedRunReport(input.store, input.runId, taskOrder);
   const fresh = new Set(episodes.map((e) => `${e.taskId}\u0000${e.trial}`));
   const rows = report.rows.filter((r) => fresh.has(`${r.taskId}\u0000${r.trial}`));
   return { summary: report.summary, usage: report.usage, rows, records: [], ...(res.stopped ? { stopped: res.stopped } : {}), ...(res.halted ? { halted: res.halted } : {}) };

@@ -82,7 +82,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
     .option('--queue <url>', "run the episodes on workers ('servicegym worker') through this Redis, e.g. redis://127.0.0.1:6379; this process stores the results")
     .option('--queue-name <name>', 'BullMQ queue of the episodes (the workers use the same)', 'servicegym')
     .option('--rate-limit <calls-per-minute>', 'with --queue: model calls per minute per provider, across all workers')
-    .option('--threads <n>', 'run the episodes on n worker threads of this process (-j shared among them); this thread stores them. For CPU-bound runs of many fast episodes; needs live model endpoints and a surface without a browser', '1')
+    .option('--threads <n>', 'run the episodes on n worker threads of this process, -j shared among them, the main thread storing them (for many fast episodes that keep one thread busy); not with --queue or a browser surface', '1')
     .option('--shard <i/N>', 'run only shard i of N of the episodes (deterministic split; needs --run-id); merge the shard stores with merge-shards')
     .action(withConfigBlame(async (flags, cmd: Command) => {
       const { loadDomainAsync } = await import('../domains/catalog.js');

@@ -11,6 +11,7 @@ import type { ChatModel } from '../models/chat-model.js';
 import type { ImageDelivery } from '../agents/llm-agent.js';
 import { loadSurface } from '../surfaces/catalog.js';
 import type { EpisodeRow, ReceiptRow } from '../store/store.js';
+import type { RecordCheckScope } from '../store/run-log.js';
 import { runDomainTasks, type EpisodeSink } from '../run/task-run.js';
 import { packReceipts, type EpisodeReceipt } from './packed-receipts.js';
 import { datasetFingerprint, harnessPin, mismatch, surfaceFingerprint, type EpisodeJob, type EpisodeResultMessage, type RunManifest } from './jobs.js';
@@ -29,9 +30,11 @@ interface EpisodeContext extends KindContext {
  * What a run writes to its store, kept in memory for one episode job (no SQLite on the worker):
  * the receipts in order and the episode row, which the job's result message carries.
  */
-class EpisodeCapture implements EpisodeSink {
+class EpisodeCapture implements EpisodeSink, RecordCheckScope {
   readonly receipts: EpisodeReceipt[] = [];
   readonly rows: EpisodeRow[] = [];
+  /** `scope`: the run's context and id, so that only the run's first record is checked against the schema, not every episode's. */
+  constructor(readonly checkScope: { key: object; runId: string }) {}
   receiptCount(): number {
     return this.receipts.length;
   }
@@ -48,7 +51,7 @@ async function runEpisodeJob(job: EpisodeJob, jobId: string, m: RunManifest, ctx
   if ((job.prompt_sha256 ?? null) !== (m.prompt_sha256 ?? null)) throw new BadInputError(`episode ${job.task_id}#${job.trial} of run ${job.run_id} asks for prompt ${String(job.prompt_sha256 ?? null).slice(0, 12)}, the run's manifest has ${String(m.prompt_sha256 ?? null).slice(0, 12)}`);
   const task = ctx.loaded.tasks.find((t) => t.id === job.task_id);
   if (!task) throw new BadInputError(`task '${job.task_id}' of run ${job.run_id} is not in this worker's dataset`);
-  const capture = new EpisodeCapture();
+  const capture = new EpisodeCapture({ key: ctx, runId: job.run_id });
   const res = await runDomainTasks({
     loaded: ctx.loaded, tasks: [task], trials: m.trials, concurrency: 1, agent: m.agent.kind, user: m.user.kind,
     agentModel: ctx.agentModel, userModel: ctx.userModel, judge: ctx.judge, judgeVotes: m.judge_votes, temperature: m.temperature,

@@ -9,6 +9,7 @@
  * An unpacked request's `JSON.stringify` is byte-identical to the worker's.
  */
 import type { ReceiptRow } from '../store/store.js';
+import { elementJson } from '../util/json-text.js';
 
 /** A receipt as an episode's result carries it (the storing process numbers it). */
 export type EpisodeReceipt = Omit<ReceiptRow, 'run_id' | 'seq'>;
@@ -26,6 +27,20 @@ export interface PackedReceipts {
   receipts: (Omit<EpisodeReceipt, 'request'> & { request: PackedRequest })[];
 }
 
+/**
+ * `JSON.stringify({ ...request, messages: null })`, with each field's value serialized once per
+ * object (src/util/json-text.ts: a request's tool schemas were serialized when it was sent).
+ */
+function templateText(request: Record<string, unknown>): string {
+  const parts: string[] = [];
+  for (const key of Object.keys(request)) {
+    const v = key === 'messages' ? null : request[key];
+    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+    parts.push(`${JSON.stringify(key)}:${elementJson(v)}`);
+  }
+  return `{${parts.join(',')}}`;
+}
+
 /** Packs `receipts` (in order); messages are shared by identity, templates by their JSON text. */
 export function packReceipts(receipts: readonly EpisodeReceipt[]): PackedReceipts {
   const templates: string[] = [];
@@ -35,7 +50,7 @@ export function packReceipts(receipts: readonly EpisodeReceipt[]): PackedReceipt
   const packed = receipts.map(({ request, ...rest }) => {
     const req = request as Record<string, unknown> | null;
     if (req === null || typeof req !== 'object' || Array.isArray(req) || !Array.isArray(req.messages)) return { ...rest, request: { whole: request } };
-    const text = JSON.stringify({ ...req, messages: null });
+    const text = templateText(req);
     let template = templateIndex.get(text);
     if (template === undefined) templateIndex.set(text, (template = templates.push(text) - 1));
     const ids = (req.messages as unknown[]).map((m) => {

@@ -4,7 +4,7 @@
  * run of the same episodes: outcomes in task order then trial order.
  */
 import type { RunStore } from '../store/store.js';
-import { readEpisodeLogs } from '../store/run-log.js';
+import { readEpisodeLogs, type StoredEpisode } from '../store/run-log.js';
 import { mergeUsage } from '../run/run-tasks.js';
 import { summarizeRun, type EpisodeOutcome, type RunSummary } from '../run/summary.js';
 import { reportRowOfStored, type EpisodeReportRow } from '../run/report-rows.js';
@@ -18,29 +18,42 @@ export interface StoredRunReport {
 }
 
 /**
- * Reads every episode of `runId` and summarises them as `runTasks` would have. `taskOrder` gives the
- * task order (unknown task ids sort last, by id).
+ * A run's report built episode by episode (each episode's record may leave memory once added):
+ * rows, outcomes and usage, put in task order then trial order by {@link report}.
  */
-export function storedRunReport(store: RunStore, runId: string, taskOrder: readonly string[]): StoredRunReport {
-  const rank = new Map(taskOrder.map((id, i) => [id, i]));
-  const episodes = readEpisodeLogs(store, runId).sort(
-    (a, b) => (rank.get(a.record.task.id) ?? Infinity) - (rank.get(b.record.task.id) ?? Infinity) || a.record.task.id.localeCompare(b.record.task.id) || a.record.trial - b.record.trial,
-  );
-  const rows: EpisodeReportRow[] = [];
-  const outcomes: EpisodeOutcome[] = [];
-  const usage: UsageByRole[] = [];
-  for (const e of episodes) {
+export class RunReportBuilder {
+  private readonly entries: { row: EpisodeReportRow; outcome: EpisodeOutcome; usage: UsageByRole }[] = [];
+
+  /** Adds a stored episode (its record as stored, or as a worker returned it for storing). */
+  add(e: StoredEpisode): void {
     const row = reportRowOfStored(e);
     delete row.kept;
-    rows.push(row);
     const cs = (row.evaluation as { cross_side?: { count?: unknown } } | null)?.cross_side;
-    outcomes.push({
+    const outcome: EpisodeOutcome = {
       taskId: row.taskId, trial: row.trial, termination: row.termination as EpisodeOutcome['termination'],
       reward: row.evaluation?.reward ?? null, partial: row.evaluation?.partial ?? null,
       infraError: row.infraError !== undefined, harnessError: row.harnessError !== undefined, evaluationError: row.evaluationError !== undefined,
       ...(typeof cs?.count === 'number' ? { crossSide: cs.count } : {}),
-    });
-    usage.push(e.record.usage as UsageByRole);
+    };
+    this.entries.push({ row, outcome, usage: e.record.usage as UsageByRole });
   }
-  return { rows, summary: summarizeRun(outcomes), usage: mergeUsage(usage) };
+
+  /** The report: `taskOrder` gives the task order (unknown task ids sort last, by id), then trial. */
+  report(taskOrder: readonly string[]): StoredRunReport {
+    const rank = new Map(taskOrder.map((id, i) => [id, i]));
+    const entries = [...this.entries].sort(
+      (a, b) => (rank.get(a.row.taskId) ?? Infinity) - (rank.get(b.row.taskId) ?? Infinity) || a.row.taskId.localeCompare(b.row.taskId) || a.row.trial - b.row.trial,
+    );
+    return { rows: entries.map((e) => e.row), summary: summarizeRun(entries.map((e) => e.outcome)), usage: mergeUsage(entries.map((e) => e.usage)) };
+  }
+}
+
+/**
+ * Reads every episode of `runId` and summarises them as `runTasks` would have. `taskOrder` gives the
+ * task order (unknown task ids sort last, by id).
+ */
+export function storedRunReport(store: RunStore, runId: string, taskOrder: readonly string[]): StoredRunReport {
+  const builder = new RunReportBuilder();
+  for (const e of readEpisodeLogs(store, runId)) builder.add(e);
+  return builder.report(taskOrder);
 }

@@ -53,9 +53,20 @@ export function writeEpisodeLogs(store: RunStore, runId: string, records: readon
 const CHECK_EVERY_RECORD = process.env.SERVICEGYM_CHECK_RECORDS === '1';
 const checkedRuns = new WeakMap<object, Set<string>>();
 
+/**
+ * A sink whose records are checked as another run's: the per-episode captures of a queue worker or
+ * a `run --threads` thread (each episode its own capture and run id) check their run's first record only.
+ */
+export interface RecordCheckScope {
+  checkScope?: { key: object; runId: string };
+}
+
 /** Whether `runId`'s next record in `store` is to be checked (see {@link CHECK_EVERY_RECORD}). */
-function toCheck(store: object, runId: string): boolean {
+function toCheck(sink: object, id: string): boolean {
   if (CHECK_EVERY_RECORD) return true;
+  const scope = (sink as RecordCheckScope).checkScope;
+  const store = scope?.key ?? sink;
+  const runId = scope?.runId ?? id;
   let runs = checkedRuns.get(store);
   if (!runs) checkedRuns.set(store, (runs = new Set()));
   if (runs.has(runId)) return false;
