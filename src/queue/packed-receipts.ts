@@ -9,7 +9,7 @@
  * An unpacked request's `JSON.stringify` is byte-identical to the worker's.
  */
 import type { ReceiptRow } from '../store/store.js';
-import { elementJson } from '../util/json-text.js';
+import { requestParts, type RequestTemplate } from '../util/request-text.js';
 
 /** A receipt as an episode's result carries it (the storing process numbers it). */
 export type EpisodeReceipt = Omit<ReceiptRow, 'run_id' | 'seq'>;
@@ -28,31 +28,33 @@ export interface PackedReceipts {
 }
 
 /**
- * `JSON.stringify({ ...request, messages: null })`, with each field's value serialized once per
- * object (src/util/json-text.ts: a request's tool schemas were serialized when it was sent).
+ * `JSON.stringify({ ...request, messages: null })`: from the request's interned template
+ * (src/util/request-text.ts: its tool schemas were serialized once, when a request first carried
+ * them), or serialized here for a request that has none.
  */
-function templateText(request: Record<string, unknown>): string {
-  const parts: string[] = [];
-  for (const key of Object.keys(request)) {
-    const v = key === 'messages' ? null : request[key];
-    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-    parts.push(`${JSON.stringify(key)}:${elementJson(v)}`);
-  }
-  return `{${parts.join(',')}}`;
+function templateText(request: Record<string, unknown>, template: RequestTemplate | undefined): string {
+  return template ? `${template.text.slice(0, template.slot)}null${template.text.slice(template.slot)}` : JSON.stringify({ ...request, messages: null });
 }
 
 /** Packs `receipts` (in order); messages are shared by identity, templates by their JSON text. */
 export function packReceipts(receipts: readonly EpisodeReceipt[]): PackedReceipts {
   const templates: string[] = [];
   const templateIndex = new Map<string, number>();
+  // Interned templates (compared by identity) -> index, so a template's text is made once per episode.
+  const internedIndex = new Map<RequestTemplate, number>();
   const messages: unknown[] = [];
   const messageIndex = new Map<unknown, number>();
   const packed = receipts.map(({ request, ...rest }) => {
     const req = request as Record<string, unknown> | null;
     if (req === null || typeof req !== 'object' || Array.isArray(req) || !Array.isArray(req.messages)) return { ...rest, request: { whole: request } };
-    const text = templateText(req);
-    let template = templateIndex.get(text);
-    if (template === undefined) templateIndex.set(text, (template = templates.push(text) - 1));
+    const interned = requestParts(req)?.template;
+    let template = interned && internedIndex.get(interned);
+    if (template === undefined) {
+      const text = templateText(req, interned);
+      template = templateIndex.get(text);
+      if (template === undefined) templateIndex.set(text, (template = templates.push(text) - 1));
+      if (interned) internedIndex.set(interned, template);
+    }
     const ids = (req.messages as unknown[]).map((m) => {
       let i = messageIndex.get(m);
       if (i === undefined) messageIndex.set(m, (i = messages.push(m) - 1));
