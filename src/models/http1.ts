@@ -47,14 +47,31 @@ function addHeader(headers: http.IncomingHttpHeaders, name: string, value: strin
   else if (!FIRST_ONLY.has(name)) headers[name] = `${had}, ${value}`;
 }
 
-/** The request head: request line, `Host`, the given headers (checked; later names replace earlier ones, any case), Basic auth from URL credentials, `Connection`. */
-function requestHead(url: URL, headers: Record<string, string>): string {
+/** Headers every call sends before the caller's (which may replace them, any case). */
+const JSON_HEADERS: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+
+/** Request heads up to the `content-length` line, per URL object and headers object (both are reused across a run's calls; neither may change). */
+const heads = new WeakMap<URL, WeakMap<Record<string, string>, string>>();
+
+/**
+ * The request head without its `content-length` and `Connection` lines: request line, `Host`, the
+ * JSON content type and accept, the given headers (checked with Node's validators; a later name
+ * replaces an earlier one, any case), Basic auth from URL credentials. Made once per URL and headers object.
+ * @throws TypeError for a header name or value Node refuses.
+ */
+function headPrefix(url: URL, headers: Record<string, string>): string {
+  let perUrl = heads.get(url);
+  const known = perUrl?.get(headers);
+  if (known !== undefined) return known;
   const byName = new Map<string, [string, string]>();
-  for (const name in headers) {
-    const value = headers[name];
-    http.validateHeaderName(name);
-    http.validateHeaderValue(name, value);
-    byName.set(name.toLowerCase(), [name, value]);
+  for (const given of [JSON_HEADERS, headers]) {
+    for (const name in given) {
+      const value = given[name];
+      http.validateHeaderName(name);
+      http.validateHeaderValue(name, value);
+      if (name.toLowerCase() === 'content-length' || name.toLowerCase() === 'connection') continue;
+      byName.set(name.toLowerCase(), [name, value]);
+    }
   }
   if ((url.username || url.password) && !byName.has('authorization')) {
     const auth = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
@@ -62,7 +79,9 @@ function requestHead(url: URL, headers: Record<string, string>): string {
   }
   let head = `POST ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\n`;
   for (const [name, value] of byName.values()) head += `${name}: ${value}\r\n`;
-  return `${head}Connection: keep-alive\r\n\r\n`;
+  if (!perUrl) heads.set(url, (perUrl = new WeakMap()));
+  perUrl.set(headers, head);
+  return head;
 }
 
 /** A parsed response head and how its body is framed. */
@@ -203,15 +222,17 @@ function dropIdle(key: string): void {
 }
 
 /**
- * POSTs `body` to the `http:` URL and resolves with the whole answer. Rejects with an
+ * POSTs `body` (JSON, as pieces sent one after the other, `size` bytes in all) with `headers`
+ * (besides `content-type` and `accept` JSON, `content-length`, `Host` and `Connection`, which it
+ * sets) to the `http:` URL and resolves with the whole answer. Rejects with an
  * {@link Http1Error}: `timeout` when no complete answer came within `timeoutMs`, `body_stalled`
  * when no body byte came for `idleMs` after the head, `body_truncated` when the connection ended
  * mid-body, `not_json` past `maxBytes` of body; `stale` when a reused socket turned out closed
  * before any answer byte (the request never reached the server); otherwise a network error.
  * @throws TypeError (synchronously, nothing sent) for a header name or value Node refuses.
  */
-export function post(url: URL, body: Buffer, headers: Record<string, string>, timeoutMs: number, idleMs: number, maxBytes: number): Promise<Http1Answer> {
-  const head = requestHead(url, headers);
+export function post(url: URL, body: { chunks: readonly Buffer[]; size: number }, headers: Record<string, string>, timeoutMs: number, idleMs: number, maxBytes: number): Promise<Http1Answer> {
+  const head = `${headPrefix(url, headers)}content-length: ${body.size}\r\nConnection: keep-alive\r\n\r\n`;
   const port = Number(url.port) || 80;
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   const key = `${host}:${port}`;
@@ -328,7 +349,7 @@ export function post(url: URL, body: Buffer, headers: Record<string, string>, ti
     s.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
     s.cork();
     s.write(head, 'latin1');
-    s.write(body);
+    for (const chunk of body.chunks) s.write(chunk);
     s.uncork();
   });
 }

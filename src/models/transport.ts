@@ -20,7 +20,7 @@ import http from 'node:http';
 import https from 'node:https';
 import zlib from 'node:zlib';
 import { urlToHttpOptions } from 'node:url';
-import { requestBytes } from '../util/request-text.js';
+import { requestBytes, requestChunks, type RequestChunks } from '../util/request-text.js';
 import { post as postHttp1 } from './http1.js';
 import { jsonBoundsProblem, MAX_RESPONSE_BODY_CHARS } from '../util/json-bounds.js';
 
@@ -192,8 +192,9 @@ function decode(buf: Buffer, encoding: string | undefined): Buffer {
  * after the headers, `body_truncated` when the connection closed mid-body, `not_json` when the
  * body is too large; an error without `fault` (a network error) before the headers.
  */
-function exchange(url: URL, body: Buffer, headers: Record<string, string>, timeoutMs: number, idleMs: number): Promise<RawAnswer> {
-  if (url.protocol === 'http:') return exchangeHttp1(url, body, headers, timeoutMs, idleMs);
+function exchange(url: URL, request: Body, headers: Record<string, string>, timeoutMs: number, idleMs: number): Promise<RawAnswer> {
+  if (url.protocol === 'http:') return exchangeHttp1(url, request, headers, timeoutMs, idleMs);
+  const body = (request.whole ??= request.chunks.length === 1 ? request.chunks[0] : Buffer.concat(request.chunks, request.size));
   return new Promise<RawAnswer>((resolve, reject) => {
     const mod = url.protocol === 'https:' ? https : http;
     let settled = false;
@@ -249,10 +250,10 @@ function exchange(url: URL, body: Buffer, headers: Record<string, string>, timeo
 }
 
 /** {@link exchange} for an `http:` URL, over the lean client of src/models/http1.ts (the same faults and errors). */
-async function exchangeHttp1(url: URL, body: Buffer, headers: Record<string, string>, timeoutMs: number, idleMs: number): Promise<RawAnswer> {
+async function exchangeHttp1(url: URL, body: Body, headers: Record<string, string>, timeoutMs: number, idleMs: number): Promise<RawAnswer> {
   let pending: ReturnType<typeof postHttp1>;
   try {
-    pending = postHttp1(url, body, { 'content-type': 'application/json', accept: 'application/json', 'content-length': String(body.byteLength), ...headers }, timeoutMs, idleMs, MAX_DECODED_BYTES);
+    pending = postHttp1(url, body, headers, timeoutMs, idleMs, MAX_DECODED_BYTES);
   } catch (e) {
     // A header Node's validators refuse (a value with a line break): no attempt can help.
     throw faulted(`the request cannot be sent: ${(e as Error).message}`, 'client_error');
@@ -276,8 +277,11 @@ function headerGetter(headers: http.IncomingHttpHeaders): { get(name: string): s
   } };
 }
 
+/** A request body: its pieces (src/util/request-text.ts), and the pieces joined once for Node's client. */
+type Body = RequestChunks & { whole?: Buffer };
+
 /** One attempt: a parsed body, or a classified failure. */
-async function attempt(body: Buffer, target: URL, o: TransportOptions, budgetMs: number): Promise<{ body: unknown } | AttemptFailure> {
+async function attempt(body: Body, target: URL, o: TransportOptions, budgetMs: number): Promise<{ body: unknown } | AttemptFailure> {
   const timeoutMs = Math.min(o.timeoutMs, budgetMs);
   const started = Date.now();
   let res: RawAnswer;
@@ -356,7 +360,7 @@ export function requestJson(request: unknown): string {
 export async function postJsonWithRetries(request: unknown, o: TransportOptions): Promise<TransportResult> {
   const started = Date.now();
   // Serialized once per call, not per attempt; the tools and earlier messages not at all (src/util/request-text.ts).
-  const body = requestBytes(request);
+  const body: Body = requestChunks(request);
   const target = endpointUrl(o.url);
   const faults: FaultKind[] = [];
   let waited = 0;

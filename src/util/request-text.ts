@@ -139,14 +139,24 @@ const OPEN = Buffer.from('[');
 const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from(']');
 
+/** A request's JSON text as UTF-8 pieces to send one after the other (shared, cached buffers: never change them), and their total length in bytes. */
+export interface RequestChunks {
+  chunks: readonly Buffer[];
+  size: number;
+}
+
 /**
- * `Buffer.from(JSON.stringify(request))` (UTF-8; `'null'` where JSON.stringify gives undefined),
- * made from the interned template's bytes and each message's cached bytes: a call costs the copy
- * of its body and the encoding of its new messages only.
+ * The bytes of `Buffer.from(JSON.stringify(request))` (UTF-8; `'null'` where JSON.stringify gives
+ * undefined) as pieces: the interned template's bytes and each message's cached bytes, with the
+ * brackets and commas between them. A call costs the encoding of its new messages only; a socket
+ * writes the pieces in one go without their being copied into one buffer first.
  */
-export function requestBytes(request: unknown): Buffer {
+export function requestChunks(request: unknown): RequestChunks {
   const parts = requestParts(request);
-  if (!parts) return Buffer.from(JSON.stringify(request) ?? 'null');
+  if (!parts) {
+    const whole = Buffer.from(JSON.stringify(request) ?? 'null');
+    return { chunks: [whole], size: whole.byteLength };
+  }
   const t = parts.template as InternedTemplate;
   t.bytes ??= [Buffer.from(t.text.slice(0, t.slot)), Buffer.from(t.text.slice(t.slot))];
   const chunks: Buffer[] = [t.bytes[0], OPEN];
@@ -158,5 +168,11 @@ export function requestBytes(request: unknown): Buffer {
     size += b.byteLength + (i > 0 ? 1 : 0);
   }
   chunks.push(CLOSE, t.bytes[1]);
-  return Buffer.concat(chunks, size);
+  return { chunks, size };
+}
+
+/** {@link requestChunks} joined into one buffer: `Buffer.from(JSON.stringify(request))`. */
+export function requestBytes(request: unknown): Buffer {
+  const { chunks, size } = requestChunks(request);
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
 }

@@ -54,7 +54,8 @@ async function raw(answer: (n: number, socket: net.Socket) => void): Promise<Raw
   return { url: new URL(`http://127.0.0.1:${(server.address() as net.AddressInfo).port}/v1/chat/completions?x=1`), heads, connections: () => connections };
 }
 
-const call = (url: URL, headers: Record<string, string> = {}, timeoutMs = 5000) => post(url, Buffer.from('{"a":1}'), { 'content-length': '7', ...headers }, timeoutMs, 2000, 1 << 20);
+const body = (text: string) => ({ chunks: [Buffer.from(text.slice(0, 2)), Buffer.from(text.slice(2))], size: Buffer.byteLength(text) });
+const call = (url: URL, headers: Record<string, string> = {}, timeoutMs = 5000) => post(url, body('{"a":1}'), headers, timeoutMs, 2000, 1 << 20);
 const text = async (p: ReturnType<typeof call>) => (await p).body.toString('utf8');
 
 describe('http1 client', () => {
@@ -64,11 +65,21 @@ describe('http1 client', () => {
       if (n === 0) setTimeout(() => socket.write('llo'), 20);
       if (n === 1) socket.write('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3;ext=1\r\nwor\r\n');
       if (n === 1) setTimeout(() => socket.write('2\r\nld\r\n0\r\nX-Trailer: t\r\n\r\n'), 20);
+      if (n === 2) socket.write('HTTP/1.1 204 No Content\r\n\r\n');
     });
     expect(await text(call(s.url))).toBe('hello');
     expect(await text(call(s.url))).toBe('world');
     expect(s.connections()).toBe(1);
-    expect(s.heads[0].split('\r\n')).toEqual(['POST /v1/chat/completions?x=1 HTTP/1.1', `Host: ${s.url.host}`, 'content-length: 7', 'Connection: keep-alive']);
+    expect(s.heads[0].split('\r\n')).toEqual([
+      'POST /v1/chat/completions?x=1 HTTP/1.1',
+      `Host: ${s.url.host}`,
+      'content-type: application/json',
+      'accept: application/json',
+      'content-length: 7',
+      'Connection: keep-alive',
+    ]);
+    expect((await post(s.url, body('{"b":2}'), { Accept: 'text/plain', 'x-k': 'v' }, 5000, 2000, 1 << 20)).status).toBe(204);
+    expect(s.heads[2].split('\r\n').slice(2, 6)).toEqual(['content-type: application/json', 'Accept: text/plain', 'x-k: v', 'content-length: 7']);
   });
 
   it('skips 1xx answers, joins repeated headers as Node does, and reads an unframed body until close', async () => {
@@ -109,7 +120,7 @@ describe('http1 client', () => {
     });
     const fault = async (p: Promise<unknown>) => ((await p.catch((x: unknown) => x)) as { fault?: string; message: string });
     expect((await fault(call(s.url, {}, 300))).fault).toBe('timeout');
-    const stalled = await fault(post(s.url, Buffer.from('{}'), { 'content-length': '2' }, 5000, 200, 1 << 20));
+    const stalled = await fault(post(s.url, body('{}'), {}, 5000, 200, 1 << 20));
     expect([stalled.fault, stalled.message]).toEqual(['body_stalled', 'the response body stalled']);
     const cut = await fault(call(s.url));
     expect([cut.fault, cut.message]).toEqual(['body_truncated', '200 body cut off: the connection closed']);
@@ -126,7 +137,7 @@ describe('http1 client', () => {
     expect(s.heads[0]).toContain(`authorization: Basic ${Buffer.from('u x:p').toString('base64')}`.replace('authorization', 'Authorization'));
     expect(() => call(s.url, { authorization: 'Bearer a\nb' })).toThrow(/authorization/);
     expect(s.heads).toHaveLength(1);
-    const big = await post(s.url, Buffer.from('{}'), { 'content-length': '2' }, 5000, 2000, 50).catch((x: { fault?: string }) => x);
+    const big = await post(s.url, body('{}'), {}, 5000, 2000, 50).catch((x: { fault?: string }) => x);
     expect((big as { fault?: string }).fault).toBe('not_json');
   });
 });

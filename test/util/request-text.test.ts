@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requestBytes, requestParts } from '../../src/util/request-text.js';
+import { requestBytes, requestChunks, requestParts } from '../../src/util/request-text.js';
 
 const tool = (name: string) => ({ type: 'function', function: { name, description: `Does ${name} — "quoted", é`, parameters: { type: 'object', properties: { user_id: { type: 'string' } } } } });
 
@@ -10,10 +10,14 @@ describe('request text from parts serialized once', () => {
     for (let turn = 0; turn < 6; turn++) {
       const request = { model: 'm', messages: messages.slice(), tools: tools.slice(), temperature: 0, seed: undefined, tool_choice: null, fn: () => 1 };
       expect(requestBytes(request).equals(Buffer.from(JSON.stringify(request)))).toBe(true);
+      const { chunks, size } = requestChunks(request);
+      expect(Buffer.concat(chunks).equals(Buffer.from(JSON.stringify(request)))).toBe(true);
+      expect(size).toBe(Buffer.byteLength(JSON.stringify(request)));
       messages.push(turn % 2 ? { role: 'assistant', content: null, tool_calls: [{ id: `c${turn}`, type: 'function', function: { name: 'f', arguments: '{"a":1}' } }] } : { role: 'user', content: `turn ${turn} \ud800 lone` });
     }
     for (const odd of [{ model: 'm', messages: [1, 'two', null, undefined, [3], new Array(2)] }, { messages: [] }, { model: 'm', messages: 'not a list' }, [1, { a: 2 }], 'text', null, { messages: [], toJSON: () => 'x' }]) {
       expect(requestBytes(odd).toString('utf8')).toBe(JSON.stringify(odd) ?? 'null');
+      expect(Buffer.concat(requestChunks(odd).chunks).toString('utf8')).toBe(JSON.stringify(odd) ?? 'null');
     }
   });
 
