@@ -11,6 +11,7 @@ import type { DatasetLintFinding, Domain, LoadedDomain } from '../../spec/domain
 import { BadInputError } from '../../spec/errors.js';
 import type { Task } from '../../spec/task.js';
 import { readTextFile } from '../../util/json-file.js';
+import { clonePlain } from '../../util/clone.js';
 import { loadTau2Tasks, requireDataDir } from '../common/tau2-folder.js';
 import { parseTomlSubset } from '../common/toml-subset.js';
 import { coerceModel } from './model.js';
@@ -105,7 +106,7 @@ export function createTelecomDomain(parts: TelecomDomainParts): Domain<TelecomSt
     soloMode: parts.solo === true,
     // tau2 solo: the agent finishes by calling `done`, which ends the episode.
     ...(parts.solo ? { endTools: ['done'] } : {}),
-    initialState: () => structuredClone({ db: parts.db, user: parts.userDb }),
+    initialState: () => clonePlain({ db: parts.db, user: parts.userDb }),
     state: telecomStateOps,
     outputStyle: { ensureAscii: true },
     assertions: Object.fromEntries(Object.entries(assertions).map(([k, fn]) => [k, (s: TelecomState, a: Record<string, unknown>) => fn(s, a)])),

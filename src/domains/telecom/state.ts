@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { diffState } from '../../env/diff.js';
 import type { StateOps } from '../../spec/state.js';
 import { canonicalEqual } from '../../util/canonical.js';
+import { clonePlain } from '../../util/clone.js';
 import { pyDumps } from '../../util/pyjson.js';
 import { simulateNetworkSearch } from './device.js';
 import { TELECOM_DB_TYPES, TELECOM_USER_DB_TYPES, type Line, type TelecomDb, type TelecomUserDb } from './schema.js';
@@ -41,7 +42,7 @@ export function telecomUserDbHash(s: TelecomState): string {
  * reward needs both hashes to match.
  */
 export const telecomStateOps: StateOps<TelecomState> = {
-  fork: (s) => structuredClone(s),
+  fork: (s) => clonePlain(s),
   equal: (a, b) => canonicalEqual(a.db, b.db) && canonicalEqual(a.user, b.user),
   diff: (a, b) => diffState(a.db, b.db),
   hash: telecomDbHash,
