@@ -117,7 +117,8 @@ class ThreadRun {
   start(): void {
     if (this.haltNow()) this.stopStarting();
     if (this.pending.size === 0) return this.finish();
-    for (let i = 0; i < Math.min(this.opts.threads, this.waiting.length); i++) this.spawn(i);
+    // Threads past -j would load the run's domain and models and never get an episode.
+    for (let i = 0; i < Math.min(this.opts.threads, this.opts.concurrency, this.waiting.length); i++) this.spawn(i);
   }
 
   private spawn(index: number): void {
