@@ -34,6 +34,13 @@ export class RunTally {
     if (rec.evaluation.reward === 1) this.passed++;
   }
 
+  /** Counts the score of an episode run elsewhere (a queue worker, a thread) from its report row, as {@link add} does. */
+  addScore(row: { evaluation: { reward: number | null } | null; infraError?: unknown; harnessError?: unknown; evaluationError?: unknown }): void {
+    if (row.infraError || row.harnessError || row.evaluationError || !row.evaluation) return;
+    this.scored++;
+    if (row.evaluation.reward === 1) this.passed++;
+  }
+
   /** Adds a provider-reported cost in USD (null: none reported), e.g. of an episode a queue worker ran. */
   addCost(usd: number | null): void {
     if (usd !== null) this.costUsd = (this.costUsd ?? 0) + usd;

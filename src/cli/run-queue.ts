@@ -11,7 +11,7 @@ import { BadInputError } from '../spec/errors.js';
 import type { RunStore } from '../store/store.js';
 import type { FinishedEpisode } from '../run/run-tasks.js';
 import type { DomainEpisodeRecord } from '../run/task-run.js';
-import type { EpisodeReportRow } from '../run/report-rows.js';
+import { reportRowOfStored, type EpisodeReportRow } from '../run/report-rows.js';
 import type { RunSummary } from '../run/summary.js';
 import type { UsageByRole } from '../models/usage.js';
 import type { Surface } from '../spec/surface.js';
@@ -50,7 +50,7 @@ export interface QueuedRunInput {
   /** The run-wide stop (`--max-cost`), asked after each stored episode: see `QueueRunOptions.halt`. */
   halt?: () => string | undefined;
   /** After each stored episode: how many this attempt stored, which, and its provider-reported cost in USD (null: none reported). */
-  onStored?: (done: number, label: string, costUsd: number | null) => void;
+  onStored?: (done: number, label: string, costUsd: number | null, row: EpisodeReportRow) => void;
   /** Without `flags.queue`: the worker threads of this process (`--threads`, >= 1), running `-j` episodes at once in all. */
   threads?: number;
 }
@@ -105,9 +105,10 @@ export async function runQueued(input: QueuedRunInput): Promise<{ summary: RunSu
     halt: input.halt,
     onStored: (n: number, _total: number, msg: EpisodeResultMessage) => {
       const e = msg.episode;
-      built?.add({ runId: input.runId, episodeId: e.episode_id, reward: e.reward, partial: e.partial, record: e.result as EpisodeRunLog });
+      const stored = { runId: input.runId, episodeId: e.episode_id, reward: e.reward, partial: e.partial, record: e.result as EpisodeRunLog };
+      const row = built ? built.add(stored) : reportRowOfStored(stored);
       const usage = (msg.episode.result as { usage?: UsageByRole } | null)?.usage;
-      input.onStored?.(n, `${msg.episode.episode_id}${msg.episode.label !== 'llm' ? ` (${msg.episode.label})` : ''} ${msg.episode.termination}`, reportedCost(usage));
+      input.onStored?.(n, `${msg.episode.episode_id}${msg.episode.label !== 'llm' ? ` (${msg.episode.label})` : ''} ${msg.episode.termination}`, reportedCost(usage), row);
     },
   };
   const res = onQueue

@@ -191,7 +191,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
               flags, loaded, tasks, trials, personas, strict, temperature, judgeVotes, maxSteps: extras.maxSteps ?? null, runId, store, finished, only,
               surface, surfaceOptions: surfaceOptionsOf(flags), imageDelivery: flags.screenshots, systemPrompt: extras.systemPrompt, threads,
               halt: maxCost !== null ? halt : undefined,
-              onStored: (n, label, cost) => (bar.tally.addCost(cost), bar.count(n, label)),
+              onStored: (n, label, cost, row) => (bar.tally.addCost(cost), bar.tally.addScore(row), bar.count(n, label)),
             })
           : await runDomainTasks({
               loaded, tasks, trials, concurrency: Number(flags.concurrency), agent: 'llm', user: 'llm', agentModel, userModel, judge, judgeVotes,

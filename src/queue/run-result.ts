@@ -24,8 +24,8 @@ export interface StoredRunReport {
 export class RunReportBuilder {
   private readonly entries: { row: EpisodeReportRow; outcome: EpisodeOutcome; usage: UsageByRole }[] = [];
 
-  /** Adds a stored episode (its record as stored, or as a worker returned it for storing). */
-  add(e: StoredEpisode): void {
+  /** Adds a stored episode (its record as stored, or as a worker returned it for storing); returns its report row. */
+  add(e: StoredEpisode): EpisodeReportRow {
     const row = reportRowOfStored(e);
     delete row.kept;
     const cs = (row.evaluation as { cross_side?: { count?: unknown } } | null)?.cross_side;
@@ -36,6 +36,7 @@ export class RunReportBuilder {
       ...(typeof cs?.count === 'number' ? { crossSide: cs.count } : {}),
     };
     this.entries.push({ row, outcome, usage: e.record.usage as UsageByRole });
+    return row;
   }
 
   /** The report: `taskOrder` gives the task order (unknown task ids sort last, by id), then trial. */
