@@ -67,6 +67,8 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
     .option('--config <file>', 'read flags from a JSON file, as run --config: keys are the long flag names ("domain", "tasks", "personas", "strict", ...); flags given here win')
     .action(withConfigBlame(async (flags, cmd: Command) => {
       applyConfigFile(cmd, flags);
+      // Checked before the dataset loads and the store gets the run (as run checks it).
+      if (!/^\d+$/.test(String(flags.concurrency)) || Number(flags.concurrency) < 1) throw new BadInputError(`-j/--concurrency must be a whole number >= 1, got '${flags.concurrency}'`);
       // The command's heavy modules load when it runs: `--help` and the other commands need none of them.
       const { loadDomainAsync } = await import('../domains/catalog.js');
       const { excludedLines, runDomainTasks, selectTasks, strictTaskSelection } = await import('../run/task-run.js');

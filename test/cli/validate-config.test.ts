@@ -52,4 +52,18 @@ describe('validate --config', () => {
     const help = await runCli(['validate', '--help']);
     expect(help.out).toContain('--config <file>');
   }, 120_000);
+
+  it('a bad -j (from the file or the command line) is exit 2 naming it, before the store gets a run', async () => {
+    const dir = tmpDir('sg-validate-config-j-');
+    const cfg = path.join(dir, 'v.json');
+    const db = path.join(dir, 'v.db');
+    fs.writeFileSync(cfg, JSON.stringify({ domain: 'airline', tasks: 'T01', concurrency: 0 }));
+    const fromFile = await runCli(['validate', '--config', cfg, '--db', db]);
+    expect(fromFile.code).toBe(2);
+    expect(fromFile.err).toContain(`${cfg} at $.concurrency: -j/--concurrency must be a whole number >= 1, got '0'`);
+    const flag = await runCli(['validate', '--tasks', 'T01', '-j', '1.5', '--db', db]);
+    expect(flag.code).toBe(2);
+    expect(flag.err).toContain("-j/--concurrency must be a whole number >= 1, got '1.5'");
+    expect(fs.existsSync(db)).toBe(false);
+  }, 120_000);
 });
