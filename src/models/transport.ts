@@ -10,18 +10,15 @@
  * outlasts `deadlineMs` across all attempts and waits. Nothing here logs; error texts are
  * redacted by the caller.
  *
- * Calls go over keep-alive sockets pooled per host (a run's calls reuse them): `http:` over the
- * lean HTTP/1.1 client of src/models/http1.ts, `https:` over Node's `https`. The request body is
- * made once per call from parts serialized once per process (src/util/request-text.ts). A request
- * sent on a pooled socket the server had just closed is sent again at once on a fresh one (it
- * never reached the server).
+ * Calls go over undici's keep-alive connection pools, one per origin (`http:` and `https:`
+ * alike; a run's calls reuse the sockets). The request body is made once per call from parts
+ * serialized once per process (src/util/request-text.ts). A request sent on a pooled socket the
+ * server had just closed is sent again at once on a fresh one (it never reached the server).
  */
-import http from 'node:http';
-import https from 'node:https';
+import type { IncomingHttpHeaders } from 'node:http';
 import zlib from 'node:zlib';
-import { urlToHttpOptions } from 'node:url';
+import { Agent, type Dispatcher } from 'undici';
 import { requestBytes, requestChunks, type RequestChunks } from '../util/request-text.js';
-import { post as postHttp1 } from './http1.js';
 import { jsonBoundsProblem, MAX_RESPONSE_BODY_CHARS } from '../util/json-bounds.js';
 
 /** What went wrong in one failed attempt. */
@@ -118,28 +115,17 @@ function reasonOf(text: string): string {
   return reason.length > 300 ? `${reason.slice(0, 300)}…` : reason;
 }
 
-/** A raw HTTP answer: status, headers (lower-case names; made when first read) and the body as text. */
+/** A raw HTTP answer: status, headers (lower-case names; repeated ones as arrays) and the body as text. */
 interface RawAnswer {
   status: number;
-  readonly headers: http.IncomingHttpHeaders;
+  headers: IncomingHttpHeaders;
   text: string;
 }
 
-/** The `content-encoding` of a response from its raw header list (repeated values joined by `, `, as Node joins them), without making its header object. */
-function contentEncoding(raw: readonly string[]): string | undefined {
-  let value: string | undefined;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    if (raw[i].length === 16 && raw[i].toLowerCase() === 'content-encoding') value = value === undefined ? raw[i + 1] : `${value}, ${raw[i + 1]}`;
-  }
-  return value;
-}
-
-/** Request options of a target URL (host, port, path …), made once per URL object. */
-const TARGETS = new WeakMap<URL, ReturnType<typeof urlToHttpOptions>>();
-function targetOptions(url: URL): ReturnType<typeof urlToHttpOptions> {
-  let t = TARGETS.get(url);
-  if (!t) TARGETS.set(url, (t = urlToHttpOptions(url)));
-  return t;
+/** A header's value, repeated values joined by `, `; undefined when absent. */
+function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const v = headers[name];
+  return v === undefined ? undefined : Array.isArray(v) ? v.join(', ') : v;
 }
 
 /** Parsed endpoint URLs by their text (a run calls one or two endpoints thousands of times); never changed once parsed. */
@@ -154,14 +140,16 @@ function endpointUrl(text: string): URL {
   return url;
 }
 
-type Faulted = Error & { fault?: FaultKind };
+type Faulted = Error & { fault?: FaultKind; stale?: boolean; code?: string };
 const faulted = (message: string, fault: FaultKind): Faulted => Object.assign(new Error(message), { fault });
 
 /**
- * Keep-alive connection pools, one per scheme, so that a run's thousands of calls reuse their
- * sockets (idle sockets do not keep the process alive).
+ * The process's keep-alive connection pools (undici, one pool per origin, `http:` and `https:`
+ * alike, with Node's default TLS settings and CAs), so that a run's thousands of calls reuse
+ * their sockets; idle sockets do not keep the process alive. Timeouts are the transport's own
+ * (the attempt timer and the per-request body timeout), not the pools' defaults.
  */
-const AGENTS = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
+const DISPATCHER = new Agent({ keepAliveTimeout: 4_000, headersTimeout: 0, bodyTimeout: 0 });
 
 /** The most bytes a response body may have once decoded (the same cap as on the wire). */
 const MAX_DECODED_BYTES = MAX_RESPONSE_BODY_CHARS * 4;
@@ -186,98 +174,92 @@ function decode(buf: Buffer, encoding: string | undefined): Buffer {
   }
 }
 
+/** Request headers of a call: JSON in and out, the given ones (the credential), and Basic auth from URL credentials when the URL has them and no Authorization is given. */
+function requestHeaders(url: URL, headers: Record<string, string>): Record<string, string> {
+  const all: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', ...headers };
+  if ((url.username || url.password) && !Object.keys(headers).some((n) => n.toLowerCase() === 'authorization')) {
+    all.authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+  }
+  return all;
+}
+
+/** Socket-level failures of undici and Node before an answer began. */
+const SOCKET_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+
 /**
- * One POST over a pooled keep-alive socket. Rejects with a {@link Faulted} error: `timeout` when
- * no complete answer came within `timeoutMs`, `body_stalled` when no body byte came for `idleMs`
- * after the headers, `body_truncated` when the connection closed mid-body, `not_json` when the
- * body is too large; an error without `fault` (a network error) before the headers.
+ * The error of a request that failed before its headers: `client_error` for a request undici
+ * refuses to send (a header value with a line break), `stale` for a socket failure on a pooled
+ * connection that had already carried answers (the server closed it as the request went out: it
+ * never reached the application), else a network error naming its code.
  */
-function exchange(url: URL, request: Body, headers: Record<string, string>, timeoutMs: number, idleMs: number): Promise<RawAnswer> {
-  if (url.protocol === 'http:') return exchangeHttp1(url, request, headers, timeoutMs, idleMs);
+function beforeHeaders(e: Faulted & { socket?: { bytesRead?: number } }): Faulted {
+  if (e.fault) return e;
+  if (e.code === 'UND_ERR_INVALID_ARG') return faulted(`the request cannot be sent: ${e.message}`, 'client_error');
+  const err = Object.assign(new Error(`${e.message}${e.code && !e.message.includes(e.code) ? ` (${e.code})` : ''}`), { code: e.code }) as Faulted;
+  if (e.code && SOCKET_CODES.has(e.code) && (e.code !== 'UND_ERR_SOCKET' || (e.socket?.bytesRead ?? 0) > 0)) err.stale = true;
+  return err;
+}
+
+/**
+ * One POST over a pooled keep-alive connection (undici). Rejects with a {@link Faulted} error:
+ * `timeout` when no complete answer came within `timeoutMs`, `body_stalled` when no body byte
+ * came for `idleMs` after the headers, `body_truncated` when the connection closed mid-body or the
+ * body cannot be decoded, `not_json` when the body is too large (on the wire or once decoded),
+ * `client_error` when the request cannot be sent; an error without `fault` (a network error,
+ * `stale` when a pooled socket had been closed by the server) before the headers.
+ */
+async function exchange(url: URL, request: Body, headers: Record<string, string>, timeoutMs: number, idleMs: number): Promise<RawAnswer> {
   const body = (request.whole ??= request.chunks.length === 1 ? request.chunks[0] : Buffer.concat(request.chunks, request.size));
-  return new Promise<RawAnswer>((resolve, reject) => {
-    const mod = url.protocol === 'https:' ? https : http;
-    let settled = false;
-    let req: http.ClientRequest;
-    const finish = (e: Faulted | null, answer?: RawAnswer) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (e) {
-        req.destroy();
-        reject(e);
-      } else resolve(answer!);
-    };
-    const options = { ...targetOptions(url), method: 'POST', agent: AGENTS[url.protocol as 'http:' | 'https:'], headers: { 'content-type': 'application/json', accept: 'application/json', 'content-length': String(body.byteLength), ...headers } };
-    const onResponse = (res: http.IncomingMessage) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      req.setTimeout(idleMs, () => finish(faulted('the response body stalled', 'body_stalled')));
-      res.on('data', (chunk: Buffer) => {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(faulted(`no complete answer within ${(timeoutMs / 1000).toFixed(1)} s`, 'timeout')), timeoutMs);
+  try {
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await DISPATCHER.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: 'POST', headers: requestHeaders(url, headers), body, signal: abort.signal, bodyTimeout: idleMs });
+    } catch (e) {
+      throw beforeHeaders(e as Faulted);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
         chunks.push(chunk);
         size += chunk.byteLength;
-        if (size > MAX_DECODED_BYTES) finish(faulted('the response body is too large', 'not_json'));
-      });
-      const cut = (why: string) => finish(faulted(`${res.statusCode} body cut off: ${why}`, 'body_truncated'));
-      res.on('error', (e) => cut(e.message));
-      res.on('aborted', () => cut('aborted'));
-      res.on('end', () => {
-        if (!res.complete) return cut('the connection closed');
-        let text: string;
-        try {
-          text = decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks), contentEncoding(res.rawHeaders)).toString('utf8');
-        } catch (e) {
-          if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return finish(faulted('the response body is too large once decoded', 'not_json'));
-          return cut(`cannot decode the ${contentEncoding(res.rawHeaders)} body (${(e as Error).message})`);
+        if (size > MAX_DECODED_BYTES) {
+          res.body.destroy();
+          throw faulted('the response body is too large', 'not_json');
         }
-        finish(null, { status: res.statusCode ?? 0, text, get headers() { return res.headers; } });
-      });
-    };
-    try {
-      req = mod.request(options, onResponse);
+      }
     } catch (e) {
-      // A request Node refuses to send (a header value with a line break, an unsupported scheme): no attempt can help.
-      return reject(faulted(`the request cannot be sent: ${(e as Error).message}`, 'client_error'));
+      const err = e as Faulted;
+      if (err.fault) throw err;
+      if (err.code === 'UND_ERR_BODY_TIMEOUT') throw faulted('the response body stalled', 'body_stalled');
+      throw faulted(`${res.statusCode} body cut off: ${err.code === 'UND_ERR_SOCKET' ? 'the connection closed' : err.message}`, 'body_truncated');
     }
-    const timer = setTimeout(() => finish(faulted(`no complete answer within ${(timeoutMs / 1000).toFixed(1)} s`, 'timeout')), timeoutMs);
-    req.on('error', (e: Error & { code?: string }) => {
-      // A pooled socket the server had already closed: the request never reached it; the caller sends it again.
-      if (req.reusedSocket && !settled && (e.code === 'ECONNRESET' || e.code === 'EPIPE')) return finish(Object.assign(e, { stale: true }));
-      finish(Object.assign(new Error(`${e.message}${e.code && !e.message.includes(e.code) ? ` (${e.code})` : ''}`), { code: e.code }));
-    });
-    req.end(body);
-  });
+    const encoding = headerValue(res.headers, 'content-encoding');
+    let text: string;
+    try {
+      text = decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size), encoding).toString('utf8');
+    } catch (e) {
+      if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw faulted('the response body is too large once decoded', 'not_json');
+      throw faulted(`${res.statusCode} body cut off: cannot decode the ${encoding} body (${(e as Error).message})`, 'body_truncated');
+    }
+    return { status: res.statusCode, headers: res.headers, text };
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
-/** {@link exchange} for an `http:` URL, over the lean client of src/models/http1.ts (the same faults and errors). */
-async function exchangeHttp1(url: URL, body: Body, headers: Record<string, string>, timeoutMs: number, idleMs: number): Promise<RawAnswer> {
-  let pending: ReturnType<typeof postHttp1>;
-  try {
-    pending = postHttp1(url, body, headers, timeoutMs, idleMs, MAX_DECODED_BYTES);
-  } catch (e) {
-    // A header Node's validators refuse (a value with a line break): no attempt can help.
-    throw faulted(`the request cannot be sent: ${(e as Error).message}`, 'client_error');
-  }
-  const answer = await pending;
-  let text: string;
-  try {
-    text = decode(answer.body, answer.encoding).toString('utf8');
-  } catch (e) {
-    if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw faulted('the response body is too large once decoded', 'not_json');
-    throw faulted(`${answer.status} body cut off: cannot decode the ${answer.encoding} body (${(e as Error).message})`, 'body_truncated');
-  }
-  return { status: answer.status, headers: answer.headers, text };
-}
-
-/** Header access for {@link retryAfterMs} over Node's lower-cased header object. */
-function headerGetter(headers: http.IncomingHttpHeaders): { get(name: string): string | null } {
+/** Header access for {@link retryAfterMs} over the lower-cased response headers. */
+function headerGetter(headers: IncomingHttpHeaders): { get(name: string): string | null } {
   return { get: (name) => {
     const v = headers[name.toLowerCase()];
-    return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+    // Node keeps the first of a repeated retry-after; so does this.
+    return v === undefined ? null : Array.isArray(v) ? v[0] : v;
   } };
 }
 
-/** A request body: its pieces (src/util/request-text.ts), and the pieces joined once for Node's client. */
+/** A request body: its pieces (src/util/request-text.ts), and the pieces joined once per call for the wire. */
 type Body = RequestChunks & { whole?: Buffer };
 
 /** One attempt: a parsed body, or a classified failure. */
@@ -327,7 +309,8 @@ const MAX_REDIRECTS = 5;
  */
 function redirectTarget(res: RawAnswer, from: URL, hops: number): URL | string | null {
   if (res.status < 300 || res.status > 399) return null;
-  const location = res.headers.location;
+  const given = res.headers.location;
+  const location = Array.isArray(given) ? given[0] : given;
   let next: URL | undefined;
   try {
     next = location ? new URL(location, from) : undefined;
