@@ -67,7 +67,7 @@ export function registerExportTrajectories(program: Command, setExit: (code: num
       const skipped = records.length - taskEpisodes.length;
       if (taskEpisodes.length === 0) throw new BadInputError(`run '${runId}' has no task episode to export${skipped ? ` (its ${skipped} episode(s) are campaign cases or optimiser rollouts, judged by a model, not by task criteria)` : ''}`);
       const chosen = taskEpisodes.filter((r) => (!tasks || tasks.has(r.task.id)) && (trial === undefined || r.trial === trial));
-      if (chosen.length === 0) throw new BadInputError(`no episode of run '${runId}' matches${tasks ? ` --task ${[...tasks].join(',')}` : ''}${trial !== undefined ? ` --trial ${trial}` : ''} (its tasks: ${[...new Set(taskEpisodes.map((r) => r.task.id))].join(', ')})`);
+      if (chosen.length === 0) throw new BadInputError(`no episode of run '${runId}' matches${tasks ? ` --task ${[...tasks].join(',')}` : ''}${trial !== undefined ? ` --trial ${trial}` : ''} (its tasks: ${[...new Set(taskEpisodes.map((r) => r.task.id))].sort().join(', ')})`);
       const text = chosen.map((r) => JSON.stringify(exportedTrajectory(r))).join('\n') + '\n';
       if (flags.output) fs.writeFileSync(flags.output, text);
       else process.stdout.write(text);
