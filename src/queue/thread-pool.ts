@@ -3,7 +3,9 @@
  * (thread-worker.ts) while the main thread is the run's one store writer (results-writer.ts), as
  * the producer of `run --queue` is. One thread saturates at a few hundred model calls a second
  * (HTTP client, orchestration, receipts, evaluation, GC); spread over threads, the CPU work of
- * episodes runs on several cores and the model's latency sets the pace again.
+ * episodes runs on several cores. Threads cost CPU of their own (each loads its modules and the
+ * domain; results are structured-cloned to the main thread): they pay off only with cores to
+ * spare — on 2 cores shared with a local model server they measured slower than one thread.
  *
  * Pull-based: each thread runs up to ceil(j/N) episodes at once (and all threads together at most
  * j) and gets the next job, in run order, when one of its episodes finishes. A thread that crashes
