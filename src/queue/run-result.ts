@@ -6,7 +6,7 @@
 import type { RunStore } from '../store/store.js';
 import { readEpisodeLogs, type StoredEpisode } from '../store/run-log.js';
 import { mergeUsage } from '../run/run-tasks.js';
-import { summarizeRun, type EpisodeOutcome, type RunSummary } from '../run/summary.js';
+import { episodeOutcome, summarizeRun, type EpisodeOutcome, type RunSummary } from '../run/summary.js';
 import { reportRowOfStored, type EpisodeReportRow } from '../run/report-rows.js';
 import type { UsageByRole } from '../models/usage.js';
 
@@ -28,13 +28,7 @@ export class RunReportBuilder {
   add(e: StoredEpisode): EpisodeReportRow {
     const row = reportRowOfStored(e);
     delete row.kept;
-    const cs = (row.evaluation as { cross_side?: { count?: unknown } } | null)?.cross_side;
-    const outcome: EpisodeOutcome = {
-      taskId: row.taskId, trial: row.trial, termination: row.termination as EpisodeOutcome['termination'],
-      reward: row.evaluation?.reward ?? null, partial: row.evaluation?.partial ?? null,
-      infraError: row.infraError !== undefined, harnessError: row.harnessError !== undefined, evaluationError: row.evaluationError !== undefined,
-      ...(typeof cs?.count === 'number' ? { crossSide: cs.count } : {}),
-    };
+    const outcome = episodeOutcome({ ...row, termination: row.termination as EpisodeOutcome['termination'] });
     this.entries.push({ row, outcome, usage: e.record.usage as UsageByRole });
     return row;
   }

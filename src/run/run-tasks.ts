@@ -31,7 +31,7 @@ import type { Agent } from '../agents/agent.js';
 import type { User } from '../users/user.js';
 import { isInfrastructureFailure, runEpisode, type EpisodeResult } from '../orchestrator/episode.js';
 import type { EpisodeSettings } from '../orchestrator/settings.js';
-import { summarizeRun, type EpisodeOutcome, type RunSummary } from './summary.js';
+import { episodeOutcome, summarizeRun, type EpisodeOutcome, type RunSummary } from './summary.js';
 
 /** What the summary reads from an evaluation (`TaskEvaluation` fits). */
 export interface EvaluationLike {
@@ -194,22 +194,6 @@ interface Finished<E extends EvaluationLike, S> {
   rec?: EpisodeRecord<E, S>;
 }
 
-/** The summary's view of a finished episode. */
-function outcomeOf(r: EpisodeRecord<EvaluationLike, unknown>): EpisodeOutcome {
-  const cs = (r.evaluation as { cross_side?: { count?: unknown } } | null | undefined)?.cross_side;
-  return {
-    taskId: r.taskId,
-    trial: r.trial,
-    termination: r.episode.termination,
-    reward: r.evaluation?.reward ?? null,
-    partial: r.evaluation?.partial ?? null,
-    infraError: r.infraError !== undefined,
-    harnessError: r.harnessError !== undefined,
-    evaluationError: r.evaluationError !== undefined,
-    ...(typeof cs?.count === 'number' ? { crossSide: cs.count } : {}),
-  };
-}
-
 /** Runs the episodes; see the module doc. Rejects only for invalid options or a failing `onEpisode`. */
 export async function runTasks<E extends EvaluationLike, S = any>(opts: RunTasksOptions<E, S>): Promise<RunResult<E, S>> {
   validate(opts);
@@ -273,7 +257,7 @@ export async function runTasks<E extends EvaluationLike, S = any>(opts: RunTasks
       rec.evaluationError = errorText(e);
     }
     await emit(rec);
-    return { outcome: outcomeOf(rec), usage: episode.usage, ...(keep ? { rec } : {}) };
+    return { outcome: episodeOutcome({ ...rec, termination: rec.episode.termination }), usage: episode.usage, ...(keep ? { rec } : {}) };
   };
 
   const jobs: { order: number; promise: Promise<Finished<E, S> | null> }[] = [];

@@ -65,6 +65,35 @@ export interface RunSummary {
   crossSide?: { episodes: number; measured: number; uses: number };
 }
 
+/**
+ * The summary's view of one finished episode, from the fields a live record and a stored row share:
+ * `termination`, the evaluation (reward, partial, and the `cross_side.count` of domains with user
+ * tools), and whether it ended in an infrastructure, harness or evaluator error (their messages, or
+ * undefined).
+ */
+export function episodeOutcome(e: {
+  taskId: string;
+  trial: number;
+  termination: TerminationReason;
+  evaluation: { reward: number | null; partial: number } | null | undefined;
+  infraError?: string;
+  harnessError?: string;
+  evaluationError?: string;
+}): EpisodeOutcome {
+  const cs = (e.evaluation as { cross_side?: { count?: unknown } } | null | undefined)?.cross_side;
+  return {
+    taskId: e.taskId,
+    trial: e.trial,
+    termination: e.termination,
+    reward: e.evaluation?.reward ?? null,
+    partial: e.evaluation?.partial ?? null,
+    infraError: e.infraError !== undefined,
+    harnessError: e.harnessError !== undefined,
+    evaluationError: e.evaluationError !== undefined,
+    ...(typeof cs?.count === 'number' ? { crossSide: cs.count } : {}),
+  };
+}
+
 /** Summarises episode outcomes (any order). */
 export function summarizeRun(outcomes: readonly EpisodeOutcome[]): RunSummary {
   const terminations: Partial<Record<TerminationReason, number>> = {};
