@@ -1,6 +1,8 @@
 /**
  * The service console (seed task T11 and six more) in real Chromium: the oracle, working the
- * console only through the browser tools, scores reward 1 and partial 100% on every task; faulty
+ * console only through the browser tools, scores reward 1 and partial 100% on every task, also
+ * under strict evaluation (a gold log_call compares the case and the result, not the agent's
+ * words); faulty
  * browser agents get the seed's exact partials (T11 30/40/20/10: an out-of-warranty misjudgement
  * 10%, a return order for the decoy asset 60%, no call log 90%; C01: a return order out of
  * warranty 60%); a form submitted without its required lookup shows field errors and writes
@@ -10,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadServicegymConsole } from '../../../src/domains/console/index.js';
 import { checkAsset, editCase, logCall, newReturnOrder, openCase } from '../../../src/domains/console/oracle.js';
 import { uiScriptAgent } from '../../../src/agents/ui-oracle.js';
+import { goldActionMatches } from '../../../src/evaluation/actions.js';
 import { runDomainTasks } from '../../../src/run/task-run.js';
 import { closeSharedBrowser, hasChromium } from '../../../src/surfaces/browser-pool.js';
 import type { UiStep } from '../../../src/spec/ui-step.js';
@@ -29,18 +32,33 @@ describe('console dataset', () => {
     expect(byId('T11').servicegym!.partial_credit!.map((p) => p.weight)).toEqual([30, 40, 20, 10]);
     expect(loaded.domain.tools.map((t) => t.name)).toEqual(['search_console', 'list_records', 'get_record', 'lookup_records', 'update_case', 'create_return_order', 'log_call', 'post_to_feed', 'create_case', 'create_task']);
   });
+
+  it("a gold log_call (policy 5.1) is matched by the call's case and result, whatever the subject and comments say", () => {
+    // T11's oracle logs the call in its own words, as any agent would: policy 5.1 fixes only the result.
+    const oracleCall = { name: 'log_call', arguments: { case_number: '00012877', subject: 'Warranty claim: espresso machine not heating', result: 'Resolved', comments: 'In warranty until 2027-03-13; advance replacement RO-10002 created.' } };
+    const t11 = byId('T11').evaluation_criteria!.actions!.find((a) => a.name === 'log_call')!;
+    expect(goldActionMatches(t11, oracleCall)).toBe(true);
+    expect(goldActionMatches(t11, { ...oracleCall, arguments: { ...oracleCall.arguments, result: 'Follow-up needed' } })).toBe(false);
+    expect(goldActionMatches(t11, { ...oracleCall, arguments: { ...oracleCall.arguments, case_number: '00012878' } })).toBe(false);
+    for (const t of loaded.tasks) {
+      const calls = t.evaluation_criteria!.actions!.filter((a) => a.name === 'log_call');
+      expect(calls.map((a) => a.compare_args), t.id).toEqual([['case_number', 'result']]);
+    }
+  });
 });
 
 describe.skipIf(!hasChromium())('console in Chromium', () => {
   afterAll(() => closeSharedBrowser());
 
-  it('the oracle scores reward 1 and partial 100% on every task through the browser alone', async () => {
-    const res = await runDomainTasks({ loaded, tasks: loaded.tasks, trials: 1, concurrency: 4, agent: 'oracle', user: 'personas', runId: 'console-validate' });
+  it('the oracle scores reward 1 and partial 100% on every task through the browser alone, also strictly (every gold action in the action log)', async () => {
+    // Strict: ACTION joins DB in every reward (validate --strict), so each gold action must reach the action log through a form.
+    const res = await runDomainTasks({ loaded, tasks: loaded.tasks, trials: 1, concurrency: 4, agent: 'oracle', user: 'personas', runId: 'console-validate', strict: true });
     const scores = Object.fromEntries(res.records.map((r) => [r.taskId, [r.evaluation?.reward, r.evaluation?.partial, r.episode.termination]]));
     expect(scores).toEqual(Object.fromEntries(loaded.tasks.map((t) => [t.id, [1, 1, 'user_stop']])));
     const t11 = res.records.find((r) => r.taskId === 'T11')!;
     expect(t11.episode.toolLog.every((c) => c.name.startsWith('browser_'))).toBe(true);
     expect(t11.episode.actionLog.filter((a) => a.mutating).map((a) => a.name)).toEqual(['update_case', 'create_return_order', 'update_case', 'log_call']);
+    expect(res.records.map((r) => [r.taskId, r.evaluation?.checks.find((c) => c.id === 'tau2_action')?.verdict])).toEqual(loaded.tasks.map((t) => [t.id, 'pass']));
   }, T);
 
   it('faulty browser agents get the seed partials', async () => {
