@@ -15,16 +15,16 @@ export function registerLint(program: Command, setExit: (code: number) => void):
     .option('--data-dir <dir>', "a tau2-bench domain folder; default: servicegym's own dataset")
     .option('--policy-variant <name>', "a policy variant of the domain (telecom: workflow)")
     .option('--solo', "tau2's solo mode (telecom): lints what a solo agent can know")
-    .option('--tasks <ids>', 'comma-separated task ids (default: all)')
+    .option('--tasks <ids>', "comma-separated task ids or globs, as run takes them, e.g. 'T1*' (default: all)")
     .option('--strict', 'describe strict evaluation (ACTION in every reward basis, transfers checked), as validate --strict and run --strict score')
     .option('-v, --verbose', 'print every per-task detail')
     .option('--json', 'print the report as JSON')
     .action(async (flags) => {
       const { loadDomainAsync } = await import('../domains/catalog.js');
       const { formatLintReport, lintDataset } = await import('../evaluation/lint.js');
-      const { selectTasks } = await import('../run/task-run.js');
+      const { selectTasksFlag } = await import('../run/select-tasks.js');
       const loaded = await loadDomainAsync(flags.domain, { dataDir: flags.dataDir, policy: flags.policyVariant, solo: flags.solo === true });
-      const tasks = selectTasks(loaded, flags.tasks?.split(',').map((s: string) => s.trim()).filter(Boolean));
+      const tasks = selectTasksFlag(loaded, flags.tasks);
       const report = await lintDataset(loaded, { tasks, strict: flags.strict === true });
       process.stdout.write(flags.json ? JSON.stringify(report, null, 2) + '\n' : formatLintReport(report, flags.verbose === true) + '\n');
       setExit(0);

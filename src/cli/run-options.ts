@@ -21,7 +21,9 @@ import type { Command, Option } from 'commander';
 import { BadInputError } from '../spec/errors.js';
 import type { LoadedDomain } from '../spec/domain.js';
 import type { Task } from '../spec/task.js';
-import { selectTasks } from '../run/select-tasks.js';
+import { selectTasksFlag } from '../run/select-tasks.js';
+
+export { globRegExp } from '../run/select-tasks.js';
 import { Rng } from '../util/rng.js';
 import { sha256Hex } from '../util/canonical.js';
 import { parseJsonText, readTextFile } from '../util/json-file.js';
@@ -247,56 +249,15 @@ export function parseRunExtras(flags: Record<string, any>, policy: string): RunE
   };
 }
 
-/** True when `pattern` is a glob (`*`, `?` or a `[...]` class). */
-const isGlob = (pattern: string) => /[*?[]/.test(pattern);
-
 /**
- * A glob as a whole-string regular expression: `*` any run of characters, `?` one, `[...]` a class
- * (`[!...]` negated). Throws BadInputError for an unclosed or invalid class.
- */
-export function globRegExp(pattern: string): RegExp {
-  let re = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === '*') re += '.*';
-    else if (c === '?') re += '.';
-    else if (c === '[') {
-      const end = pattern.indexOf(']', i + 2);
-      if (end < 0) throw new BadInputError(`--tasks pattern '${pattern}' has an unclosed '['`);
-      let body = pattern.slice(i + 1, end);
-      if (body.startsWith('!')) body = `^${body.slice(1)}`;
-      re += `[${body.replace(/\\/g, '\\\\')}]`;
-      i = end;
-    } else re += c.replace(/[.+^${}()|\\/]/g, '\\$&');
-  }
-  try {
-    return new RegExp(`^${re}$`);
-  } catch {
-    throw new BadInputError(`--tasks pattern '${pattern}' is not a valid glob (a '[...]' class such as [z-a] has its range out of order)`);
-  }
-}
-
-/**
- * The tasks a run plays, from `--tasks` (comma-separated ids or globs such as `T0*` or `1?`;
- * default all), then `--sample n` (seeded by `--seed`, kept in dataset order), then `--limit n`
- * (the first n). A list of plain ids keeps the order given; with a glob the dataset's order is
- * kept. Throws BadInputError for an unknown id, a pattern matching no task, or a sample larger
- * than the selection.
+ * The tasks a run plays, from `--tasks` ({@link selectTasksFlag}: comma-separated ids or globs
+ * such as `T0*` or `1?`, as `validate` and `lint` take them; default all), then `--sample n`
+ * (seeded by `--seed`, kept in dataset order), then `--limit n` (the first n). Throws
+ * BadInputError for an unknown id, a pattern matching no task, or a sample larger than the
+ * selection.
  */
 export function selectRunTasks(loaded: LoadedDomain<any>, tasksFlag: string | undefined, extras: Pick<RunExtras, 'limit' | 'sample' | 'seed'>): Task[] {
-  const patterns = (tasksFlag ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  // Given but empty is not "every task": an empty list from a generated config must not run the whole dataset.
-  if (tasksFlag !== undefined && patterns.length === 0) throw new BadInputError(`--tasks names no task (got '${tasksFlag}'); give task ids or globs, or leave the flag out to run every task`);
-  let tasks: Task[];
-  if (!patterns.some(isGlob)) tasks = selectTasks(loaded, patterns);
-  else {
-    const res = patterns.map((p) => ({ p, re: isGlob(p) ? globRegExp(p) : null }));
-    for (const { p, re } of res) {
-      const hits = loaded.tasks.filter((t) => (re ? re.test(t.id) : t.id === p));
-      if (hits.length === 0) throw new BadInputError(`--tasks: ${re ? 'pattern' : 'task id'} '${p}' matches no task (the dataset has ${loaded.tasks.length} tasks: ${loaded.tasks.slice(0, 12).map((t) => t.id).join(', ')}${loaded.tasks.length > 12 ? ', …' : ''})`);
-    }
-    tasks = loaded.tasks.filter((t) => res.some(({ p, re }) => (re ? re.test(t.id) : t.id === p)));
-  }
+  let tasks = selectTasksFlag(loaded, tasksFlag);
   if (extras.sample !== null) {
     if (extras.sample > tasks.length) throw new BadInputError(`--sample ${extras.sample} is more than the ${tasks.length} selected tasks`);
     const picked = new Set(new Rng(extras.seed).shuffle(tasks.map((t) => t.id)).slice(0, extras.sample));

@@ -52,7 +52,7 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
     .option('--data-dir <dir>', 'a tau2-bench domain folder (db.json, tasks.json, policy.md); default: servicegym\'s own dataset')
     .option('--policy-variant <name>', "a policy variant of the domain (telecom: workflow); default: the domain's main policy")
     .option('--solo', "tau2's solo mode (telecom): no customer; the agent gets the task's ticket and both tool sets")
-    .option('--tasks <ids>', 'comma-separated task ids (default: all)')
+    .option('--tasks <ids>', "comma-separated task ids or globs, as run takes them, e.g. 'T1*,C0[1-3]' (default: all)")
     .option('--personas <ids>', `run every task once per scripted persona, e.g. impatient,vague,contradictory,off-policy (known: ${Object.keys(PERSONAS).join(', ')})`)
     .option('--judge-model <name>', 'judge NL assertions with this model (live, at SERVICEGYM_BASE_URL or OPENAI_BASE_URL, else the default base URL; the key from SERVICEGYM_API_KEY or OPENAI_API_KEY, none for a loopback base URL such as http://127.0.0.1:8000/v1)')
     .option('--strict', "strict evaluation: ACTION in every reward basis, a transfer must be a real call; the dataset's known-bad tasks are left out and listed")
@@ -71,14 +71,15 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
       if (!/^\d+$/.test(String(flags.concurrency)) || Number(flags.concurrency) < 1) throw new BadInputError(`-j/--concurrency must be a whole number >= 1, got '${flags.concurrency}'`);
       // The command's heavy modules load when it runs: `--help` and the other commands need none of them.
       const { loadDomainAsync } = await import('../domains/catalog.js');
-      const { excludedLines, runDomainTasks, selectTasks, strictTaskSelection } = await import('../run/task-run.js');
+      const { excludedLines, runDomainTasks, strictTaskSelection } = await import('../run/task-run.js');
+      const { selectTasksFlag } = await import('../run/select-tasks.js');
       const { formatLintReport, lintDataset } = await import('../evaluation/lint.js');
       const log = progressLogger(flags.quiet);
       const { output, failUnder } = parseResultsFlags(flags);
       const loaded = await loadDomainAsync(flags.domain, { dataDir: flags.dataDir, policy: flags.policyVariant, solo: flags.solo === true });
       const strict = flags.strict === true;
       const surface = await surfaceFromFlags(flags, loaded);
-      const { tasks: selected, excluded } = strictTaskSelection(loaded, selectTasks(loaded, flags.tasks?.split(',').map((s: string) => s.trim()).filter(Boolean)), strict);
+      const { tasks: selected, excluded } = strictTaskSelection(loaded, selectTasksFlag(loaded, flags.tasks), strict);
       const tasks = tasksOnSurface(loaded, selected, surface, flags.tasks !== undefined);
       checkGoldTools(loaded, tasks, flags.dataDir);
       const lint = await lintDataset(loaded, { tasks, strict });

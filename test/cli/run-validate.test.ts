@@ -59,6 +59,21 @@ describe('validate', () => {
     }
   });
 
+  it('--tasks takes globs as run does (one selection for run, validate and lint)', async () => {
+    const r = await cli(['validate', '--no-store', '-q', '--json', '--tasks', 'T1*,T01']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out).tasks.map((t: { task_id: string }) => t.task_id)).toEqual(['T01', 'T15', 'T17']);
+    const none = await cli(['validate', '--no-store', '-q', '--tasks', 'X*']);
+    expect(none.code).toBe(2);
+    expect(none.err).toContain("--tasks: pattern 'X*' matches no task");
+    const empty = await cli(['validate', '--no-store', '-q', '--tasks', ',']);
+    expect(empty.code).toBe(2);
+    expect(empty.err).toContain("--tasks names no task (got ',')");
+    const lint = await cli(['lint', '--json', '--tasks', 'T1?']);
+    expect(lint.code).toBe(0);
+    expect(JSON.parse(lint.out).tasks).toBe(2);
+  });
+
   it('reports an unknown task id as bad input', async () => {
     const r = await cli(['validate', '--no-store', '-q', '--tasks', 'T01,T99']);
     expect(r.code).toBe(2);
