@@ -17,7 +17,7 @@ export function registerCampaign(program: Command, setExit: (code: number) => vo
     .command('campaign')
     .description('run a campaign live against an OpenAI-compatible endpoint and record receipts')
     .argument('<campaign>', 'campaign folder (campaign.json, cases, prompts)')
-    .option('--model <name>', 'model name (else SERVICEGYM_MODEL)')
+    .option('--model <name>', 'model name (required unless SERVICEGYM_MODEL or OPENAI_MODEL is set)')
     .option('--base-url <url>', 'OpenAI-compatible base URL (else SERVICEGYM_BASE_URL / OPENAI_BASE_URL)')
     .option('--provider <label>', 'provider label written to receipts (else the base URL host)')
     .option('--timeout <seconds>', LIVE_FLAG_HELP.timeout)

@@ -44,7 +44,7 @@ export function registerEvaluate(program: Command, setExit: (code: number) => vo
     .argument('<trajectory>', 'a JSON file holding one list of chat messages, or JSON Lines: one list or {"task_id", "persona"?, "messages"} per line')
     .requiredOption('--domain <name>', 'domain')
     .option('--data-dir <dir>', "a tau2-bench domain folder (default: servicegym's own dataset)")
-    .option('--task <id>', 'the task of the trajectory (JSON Lines: of the lines without task_id)')
+    .option('--task <id>', 'the task of the trajectory (required for a JSON file; JSON Lines: the task of the lines without a task_id)')
     .option('--persona <id>', 'the persona the customer played, for checks limited to personas (JSON Lines: of the lines without persona)')
     .option('--judge-model <name>', 'judge NL assertions with this model (live, at SERVICEGYM_BASE_URL or OPENAI_BASE_URL, else the default base URL; the key from SERVICEGYM_API_KEY or OPENAI_API_KEY, none for a loopback base URL such as http://127.0.0.1:8000/v1)')
     .option('--strict', 'strict evaluation: ACTION in every reward basis, a transfer the gold requires must be a real call')

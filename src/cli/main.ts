@@ -3,7 +3,7 @@
  * that did not reproduce, a provider that failed after retries), 2 bad input (names the file and
  * the JSON path), 70 internal error.
  */
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help, type Option } from 'commander';
 import { BadInputError, ProviderError, ReplayMissError } from '../spec/errors.js';
 import { packageVersion } from './paths.js';
 
@@ -57,6 +57,7 @@ export async function main(argv: string[]): Promise<number> {
     .version(packageVersion(), '-V, --version', 'print the version')
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s), outputError: (s, write) => write(`servicegym: ${s}`) })
+    .configureHelp({ optionDescription: requiredNoted })
     .showHelpAfterError('(add --help for usage)');
   const names = commandsFor(argv);
   const registers = await Promise.all(names.map((n) => COMMANDS[n]()));
@@ -82,6 +83,16 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`servicegym: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
     return 70;
   }
+}
+
+/**
+ * Commander's description of an option in `--help`, with `(required)` after a mandatory one
+ * (`requiredOption`): commander marks it nowhere in the help. Every command inherits it from the
+ * program, so each `--help` says which options it cannot run without.
+ */
+function requiredNoted(this: Help, option: Option): string {
+  const text = Help.prototype.optionDescription.call(this, option);
+  return option.mandatory ? `${text} (required)` : text;
 }
 
 function friendlyErrno(code: string): string {

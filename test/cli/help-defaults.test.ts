@@ -41,4 +41,33 @@ describe('help texts', () => {
     visit(program, '');
     expect(undescribed).toEqual([]);
   }, 120_000);
+
+  it('every option a command cannot run without says "required" in its --help', async () => {
+    const evaluate = (await runCli(['evaluate', '--help'])).out.replace(/\s+/g, ' ');
+    expect(evaluate).toContain('--domain <name> domain (required)');
+    const program = new Command();
+    for (const load of Object.values(COMMANDS)) (await load())(program, () => {});
+    const mandatory: [path: string[], long: string][] = [];
+    const visit = (cmd: Command, path: string[]) => {
+      for (const o of cmd.options) if (o.mandatory) mandatory.push([path, o.long!]);
+      for (const sub of cmd.commands) visit(sub, [...path, sub.name()]);
+    };
+    visit(program, []);
+    expect(mandatory.length).toBeGreaterThanOrEqual(9);
+    for (const [path, long] of mandatory) {
+      const help = (await runCli([...path, '--help'])).out.replace(/\s+/g, ' ');
+      // The option's entry: from its flags to the next option's (or the help's end).
+      const at = help.indexOf(` ${long} `);
+      const entry = help.slice(at, help.indexOf(' -', at + long.length + 2) >>> 0);
+      expect(entry, `${path.join(' ')} ${long}`).toContain('(required)');
+    }
+    // Required in another way than commander's: by a config key, an environment variable or one of two flags.
+    const run = (await runCli(['run', '--help'])).out.replace(/\s+/g, ' ');
+    expect(run).toContain('--agent-model <name> model of the agent under test (required: this flag or "agent-model" in the --config file)');
+    expect(run).toContain('--user-model <name> model of the user simulator (required: this flag or "user-model" in the --config file)');
+    expect((await runCli(['campaign', '--help'])).out.replace(/\s+/g, ' ')).toContain('(required unless SERVICEGYM_MODEL or OPENAI_MODEL is set)');
+    const canary = (await runCli(['canary', '--help'])).out.replace(/\s+/g, ' ');
+    expect(canary).toContain('this or --stable-episodes is required');
+    expect(canary).toContain('this or --stable-rate is required');
+  }, 120_000);
 });
