@@ -59,7 +59,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
     .option('--tasks <ids>', "comma-separated task ids or globs, e.g. 'T0*,T15' (default: all)")
     .option('--trials <k>', 'trials per task (pass^k needs k); with --personas, per task and persona', '1')
     .option('--personas <ids>', `run every task once per persona, e.g. impatient,vague,contradictory,off-policy ('+' combines; known: ${Object.keys(PERSONAS).join(', ')})`)
-    .option('-j, --concurrency <n>', 'episodes at once', '4')
+    .option('-j, --concurrency <n>', "episodes at once; each waits on model calls, so this bounds the requests in flight to the provider (raise it as far as the provider's rate limit allows)", '4')
     .option('--agent-model <name>', 'model of the agent under test (required: this flag or "agent-model" in the --config file)')
     .option('--user-model <name>', 'model of the user simulator (required: this flag or "user-model" in the --config file)')
     .option('--judge-model <name>', 'model judging NL assertions (without it they are "not judged") and transcript rules that state an assertion (without it their patterns decide)')

@@ -56,7 +56,7 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
     .option('--personas <ids>', `run every task once per scripted persona, e.g. impatient,vague,contradictory,off-policy (known: ${Object.keys(PERSONAS).join(', ')})`)
     .option('--judge-model <name>', 'judge NL assertions with this model (live, at SERVICEGYM_BASE_URL or OPENAI_BASE_URL, else the default base URL; the key from SERVICEGYM_API_KEY or OPENAI_API_KEY, none for a loopback base URL such as http://127.0.0.1:8000/v1)')
     .option('--strict', "strict evaluation: ACTION in every reward basis, a transfer must be a real call; the dataset's known-bad tasks are left out and listed")
-    .option('-j, --concurrency <n>', 'episodes at once', '8')
+    .option('-j, --concurrency <n>', "episodes at once; the oracle calls no model, so this only overlaps the episodes' waits (store writes, a browser surface's pages): a higher default than run's 4, which bounds requests to a model provider", '8')
     .option('--json', 'print the results as JSON')
     .option('--db <path>', 'run store (SQLite)', DEFAULT_STORE_PATH)
     .option('--no-store', 'do not save the run')

@@ -70,4 +70,13 @@ describe('help texts', () => {
     expect(canary).toContain('this or --stable-episodes is required');
     expect(canary).toContain('this or --stable-rate is required');
   }, 120_000);
+
+  it("-j defaults differ between run (4) and validate (8) and each --help says why: run's episodes wait on a model provider, validate's oracle calls none", async () => {
+    const run = (await runCli(['run', '--help'])).out.replace(/\s+/g, ' ');
+    expect(run).toContain('-j, --concurrency <n> episodes at once; each waits on model calls, so this bounds the requests in flight to the provider');
+    expect(run).toContain('rate limit allows) (default: "4")');
+    const validate = (await runCli(['validate', '--help'])).out.replace(/\s+/g, ' ');
+    expect(validate).toContain('-j, --concurrency <n> episodes at once; the oracle calls no model');
+    expect(validate).toContain('a higher default than run\'s 4, which bounds requests to a model provider (default: "8")');
+  });
 });
