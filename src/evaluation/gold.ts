@@ -44,7 +44,7 @@ let cache = new WeakMap<Domain<any>, Map<string, Promise<GoldReplay<any>>>>();
  * when a tool's code throws.
  */
 export function replayGold<S>(domain: Domain<S>, task: Task, env: ReplayEnvOptions = DEFAULT_REPLAY_ENV): Promise<GoldReplay<S>> {
-  const key = canonicalJson([task.id, env.now, env.idSeed ?? '']) + goldContentKey(task);
+  const key = replayKey(task, env);
   let perDomain = cache.get(domain);
   if (!perDomain) cache.set(domain, (perDomain = new Map()));
   const hit = perDomain.get(key);
@@ -54,6 +54,18 @@ export function replayGold<S>(domain: Domain<S>, task: Task, env: ReplayEnvOptio
   // A failed replay (bad initial state, harness error) is not cached: the next call reports it again.
   result.catch(() => perDomain.delete(key));
   return result;
+}
+
+/** Per task object: the replay options and cache key of its last look-up (a run asks for the same ones at every episode). */
+const lastKey = new WeakMap<Task, { now: string; idSeed: string | undefined; key: string }>();
+
+/** The cache key of a replay: task id, replay options and gold-relevant content, made once per task object and options. */
+function replayKey(task: Task, env: ReplayEnvOptions): string {
+  const last = lastKey.get(task);
+  if (last && last.now === env.now && last.idSeed === env.idSeed) return last.key;
+  const key = canonicalJson([task.id, env.now, env.idSeed ?? '']) + goldContentKey(task);
+  lastKey.set(task, { now: env.now, idSeed: env.idSeed, key });
+  return key;
 }
 
 const goldContent = new WeakMap<Task, string>();

@@ -1,7 +1,7 @@
 /**
  * The model interface every LLM role (task agent, user simulator, judge, coding agent) calls.
  */
-import type { ChatRequest, ChatResponse, ModelRole } from '../spec/messages.js';
+import type { ChatMessage, ChatRequest, ChatResponse, ModelRole } from '../spec/messages.js';
 import type { Receipt } from '../spec/receipt.js';
 
 /** A request as built by a caller; the model fills `model` in. */
@@ -38,4 +38,26 @@ export interface ChatModel {
 /** Build the wire request: `model` first, then the caller's fields. */
 export function withModel(model: string, request: ChatRequestInput): ChatRequest {
   return { model, ...request } as ChatRequest;
+}
+
+/** One system message object per prompt text (see {@link systemMessage}); cleared past {@link SYSTEM_MESSAGE_CAP}. */
+const systemMessages = new Map<string, ChatMessage>();
+const SYSTEM_MESSAGE_CAP = 256;
+
+/**
+ * The `{role: 'system', content}` message for a prompt, the same (frozen) object for the same text
+ * while it is cached: every episode of a run opens its conversations with one of a few prompts (a
+ * domain policy of several KB, a task's user scenario), and a message object's JSON text is made,
+ * encoded and hashed once per object (src/util/json-text.ts, src/store/receipt-tables.ts), so
+ * sharing the object does that once per prompt instead of once per episode. Frozen because it is
+ * shared: a message, once sent, is never changed ({@link ChatModel.complete}).
+ */
+export function systemMessage(content: string): ChatMessage {
+  let m = systemMessages.get(content);
+  if (!m) {
+    if (systemMessages.size >= SYSTEM_MESSAGE_CAP) systemMessages.clear();
+    m = Object.freeze({ role: 'system', content }) as ChatMessage;
+    systemMessages.set(content, m);
+  }
+  return m;
 }

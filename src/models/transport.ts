@@ -183,6 +183,54 @@ function requestHeaders(url: URL, headers: Record<string, string>): Record<strin
   return all;
 }
 
+/** Where a call goes: the URL's origin and path, and the request headers ({@link requestHeaders}). Never changed once made. */
+interface Target {
+  origin: string;
+  path: string;
+  headers: Record<string, string>;
+}
+
+/** Per headers object (one per model): the target of the URL it was last used with (a model calls one URL). */
+const targets = new WeakMap<Record<string, string>, { url: URL; target: Target }>();
+
+/** The {@link Target} of `url` with `headers`, made once per model and URL rather than per call. */
+function target(url: URL, headers: Record<string, string>): Target {
+  const known = targets.get(headers);
+  if (known?.url === url) return known.target;
+  const made = { origin: url.origin, path: `${url.pathname}${url.search}`, headers: requestHeaders(url, headers) };
+  targets.set(headers, { url, target: made });
+  return made;
+}
+
+/**
+ * The abort signal of one attempt, as undici's `request` uses one (`aborted`, `reason`, and an
+ * `abort` listener added and removed), without the EventTarget machinery of an AbortController
+ * made for every call. {@link abort} is what `AbortController.abort` does for it.
+ */
+class AttemptSignal {
+  aborted = false;
+  reason: unknown = undefined;
+  private listeners: (() => void)[] = [];
+
+  addEventListener(type: string, listener: () => void): void {
+    if (type === 'abort' && !this.aborted) this.listeners.push(listener);
+  }
+
+  removeEventListener(type: string, listener: () => void): void {
+    if (type === 'abort') this.listeners = this.listeners.filter((l) => l !== listener);
+  }
+
+  /** Marks the signal aborted with `reason` and calls each listener once (a second call does nothing). */
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    const listeners = this.listeners;
+    this.listeners = [];
+    for (const l of listeners) l();
+  }
+}
+
 /** Socket-level failures of undici and Node before an answer began. */
 const SOCKET_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
 
@@ -210,12 +258,13 @@ function beforeHeaders(e: Faulted & { socket?: { bytesRead?: number } }): Faulte
  */
 async function exchange(url: URL, request: Body, headers: Record<string, string>, timeoutMs: number, idleMs: number): Promise<RawAnswer> {
   const body = (request.whole ??= request.chunks.length === 1 ? request.chunks[0] : Buffer.concat(request.chunks, request.size));
-  const abort = new AbortController();
+  const abort = new AttemptSignal();
   const timer = setTimeout(() => abort.abort(faulted(`no complete answer within ${(timeoutMs / 1000).toFixed(1)} s`, 'timeout')), timeoutMs);
   try {
     let res: Dispatcher.ResponseData;
     try {
-      res = await DISPATCHER.request({ origin: url.origin, path: `${url.pathname}${url.search}`, method: 'POST', headers: requestHeaders(url, headers), body, signal: abort.signal, bodyTimeout: idleMs });
+      const to = target(url, headers);
+      res = await DISPATCHER.request({ origin: to.origin, path: to.path, method: 'POST', headers: to.headers, body, signal: abort as unknown as AbortSignal, bodyTimeout: idleMs });
     } catch (e) {
       throw beforeHeaders(e as Faulted);
     }

@@ -28,7 +28,7 @@ import type { AssistantMessage, ChatMessage } from '../spec/messages.js';
 import type { Receipt } from '../spec/receipt.js';
 import { HarnessError, MalformedResponseError, ProviderError, ReplayMissError } from '../spec/errors.js';
 import type { Environment, HarnessFault, ToolLogEntry } from '../env/environment.js';
-import type { ModelCallResult } from '../models/chat-model.js';
+import { systemMessage, type ModelCallResult } from '../models/chat-model.js';
 import { UsageTracker, type UsageByRole } from '../models/usage.js';
 import type { EpisodeTrace, TerminationReason } from '../evaluation/types.js';
 import { AGENT_STOP_TOKEN, type Agent, type AgentTurn } from '../agents/agent.js';
@@ -185,7 +185,7 @@ class EpisodeRun<S> {
     private readonly s: ReturnType<typeof resolveEpisodeSettings>,
     private readonly deadline: Deadline,
   ) {
-    this.messages = [{ role: 'system', content: opts.agent.systemPrompt() }];
+    this.messages = [systemMessage(opts.agent.systemPrompt())];
   }
 
   done(termination: TerminationReason, extra: Partial<EpisodeResult<S>> = {}): EpisodeResult<S> {

@@ -14,7 +14,7 @@
  */
 import type { ChatMessage, ModelRole, WireTool } from '../spec/messages.js';
 import type { UserScenario } from '../spec/task.js';
-import type { ChatModel } from '../models/chat-model.js';
+import { systemMessage, type ChatModel } from '../models/chat-model.js';
 import { detectSignal, type User, type UserTurn, type Utterance } from './user.js';
 import { userSystemPrompt } from './user-prompt.js';
 import { guardConfirmThenStop, type ConfirmGuardOptions } from './confirm-guard.js';
@@ -89,7 +89,7 @@ export class LLMUserSimulator implements User {
    * hashed again; an utterance whose fields changed gets fresh ones.
    */
   messagesFor(transcript: readonly Utterance[]): ChatMessage[] {
-    const out: ChatMessage[] = [(this.systemMessage ??= { role: 'system', content: this.prompt })];
+    const out: ChatMessage[] = [(this.systemMessage ??= systemMessage(this.prompt))];
     if (transcript[0]?.from !== 'agent') out.push((this.cueMessage ??= { role: 'user', content: this.opts.openingCue ?? DEFAULT_OPENING_CUE }));
     for (const u of transcript) {
       let made = this.flipped.get(u);

@@ -85,6 +85,19 @@ const SEP = '\u0001';
  */
 export function requestParts(request: unknown): RequestParts | undefined {
   if (request === null || typeof request !== 'object' || Array.isArray(request)) return undefined;
+  // A call's request is split when it is sent and again when its receipt is stored.
+  const known = splits.get(request);
+  if (known && known.parts.list === (request as { messages?: unknown }).messages && known.parts.list.length === known.length) return known.parts;
+  const parts = splitParts(request);
+  if (parts) splits.set(request, { parts, length: parts.list.length });
+  return parts;
+}
+
+/** Parts of a request object, by the object, with the length its `messages` had (a request, once sent, is not changed). */
+const splits = new WeakMap<object, { parts: RequestParts; length: number }>();
+
+/** {@link requestParts}, made afresh. */
+function splitParts(request: object): RequestParts | undefined {
   const proto = Object.getPrototypeOf(request);
   if (proto !== Object.prototype && proto !== null) return undefined;
   const obj = request as Record<string, unknown>;
