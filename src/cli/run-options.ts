@@ -12,8 +12,8 @@
  * comma lists `tasks` and `personas` also take a list of strings. A flag given on the command
  * line wins over the file. Relative paths (flags whose value is a `<file>`, `<dir>` or `<path>`:
  * `data-dir`, `db`, `prompt-file`, `output`) resolve from the file's folder, as optimise configs
- * do. An unknown key or a value of the wrong type is bad input naming the file and the JSON path;
- * a value the command then refuses (`"trials": 0`, `"surface": "fax"`) is reported with the same
+ * do. An unknown key or a value of the wrong type is bad input naming the file and the JSON path,
+ * every such problem of the file at once (one line each); a value the command then refuses (`"trials": 0`, `"surface": "fax"`) is reported with the same
  * file and JSON path ({@link configBlame}).
  */
 import path from 'node:path';
@@ -93,8 +93,9 @@ export function applyRunConfig(cmd: Command, flags: Record<string, any>): void {
  * Merges the `--config` file (if given) into `flags` for any command that offers `--config`
  * (`run`, `validate`): a key is taken from the file unless its flag was given on the command line
  * (a value taken from the file has the source `config`); keys are the command's own options.
- * @throws BadInputError for an unknown key, a wrong type or a value outside an option's choices
- *   (file + JSON path).
+ * Every key is checked before any is refused, so one error reports all of the file's problems.
+ * @throws BadInputError for unknown keys, wrong types or values outside an option's choices: one
+ *   problem as `FILE at $.key: what was expected`, several as one such line each.
  */
 export function applyConfigFile(cmd: Command, flags: Record<string, any>): void {
   if (flags.config === undefined) return;
@@ -103,16 +104,27 @@ export function applyConfigFile(cmd: Command, flags: Record<string, any>): void 
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BadInputError('expected a JSON object of flag names and values', { file, path: '$' });
   const dir = path.dirname(path.resolve(file));
   const keys = configKeys(cmd);
+  const problems: BadInputError[] = [];
   for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
     const spec = keys.get(key);
     const at = `$.${JSON.stringify(key).slice(1, -1)}`;
-    if (!spec) throw new BadInputError(`unknown key '${key}'${key === 'config' ? ' (a config file cannot name another one)' : ''}; expected one of: ${[...keys.keys()].join(', ')}`, { file, path: at });
+    if (!spec) {
+      problems.push(new BadInputError(`unknown key '${key}'${key === 'config' ? ' (a config file cannot name another one)' : ''}; expected one of: ${[...keys.keys()].join(', ')}`, { file, path: at }));
+      continue;
+    }
     const name = spec.option.attributeName();
     if (cmd.getOptionValueSource(name) === 'cli') continue;
-    const read = configValue(spec, v, file, at, spec.isPath ? dir : undefined);
-    cmd.setOptionValueWithSource(name, read, 'config');
-    flags[name] = read;
+    try {
+      const read = configValue(spec, v, file, at, spec.isPath ? dir : undefined);
+      cmd.setOptionValueWithSource(name, read, 'config');
+      flags[name] = read;
+    } catch (err) {
+      if (!(err instanceof BadInputError)) throw err;
+      problems.push(err);
+    }
   }
+  if (problems.length === 1) throw problems[0];
+  if (problems.length > 1) throw new BadInputError(`${problems.length} problems in the config file:\n${problems.map((p) => `  ${p.message}`).join('\n')}`, { file });
 }
 
 /**

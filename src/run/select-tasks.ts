@@ -45,14 +45,21 @@ export function globRegExp(pattern: string): RegExp {
  * The tasks a `--tasks` flag names, for every command that takes one (`run`, `validate`, `lint`):
  * comma-separated ids or globs (`T0*`, `1?`, `C0[1-3]`); undefined means every task. A list of
  * plain ids keeps the order given; with a glob the dataset's order is kept.
- * @throws BadInputError for a flag given but naming nothing (`''`, `','`: an empty list from a
- *   generated config must not run the whole dataset), an unknown id, a pattern matching no task
- *   or an invalid pattern.
+ * @throws BadInputError naming `--tasks`, for a flag given but naming nothing (`''`, `','`: an
+ *   empty list from a generated config must not run the whole dataset), an unknown id, a pattern
+ *   matching no task or an invalid pattern.
  */
 export function selectTasksFlag(loaded: LoadedDomain<any>, tasksFlag: string | undefined): Task[] {
   const patterns = (tasksFlag ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   if (tasksFlag !== undefined && patterns.length === 0) throw new BadInputError(`--tasks names no task (got '${tasksFlag}'); give task ids or globs, or leave the flag out to run every task`);
-  if (!patterns.some(isGlob)) return selectTasks(loaded, patterns);
+  if (!patterns.some(isGlob)) {
+    try {
+      return selectTasks(loaded, patterns);
+    } catch (err) {
+      // Named after the flag, so that a `"tasks"` value from a config file is blamed on its JSON path.
+      throw err instanceof BadInputError && err.file === undefined ? new BadInputError(`--tasks: ${err.message}`) : err;
+    }
+  }
   const res = patterns.map((p) => ({ p, re: isGlob(p) ? globRegExp(p) : null }));
   for (const { p, re } of res) {
     const hits = loaded.tasks.filter((t) => (re ? re.test(t.id) : t.id === p));

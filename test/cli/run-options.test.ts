@@ -248,6 +248,24 @@ describe('config file', () => {
     expect(m.code).toBe(2);
     expect(m.err).toContain('--agent-model is required');
   });
+
+  it('reports every bad key and wrong type of the file at once, one line each with file and JSON path; a task id the dataset lacks names $.tasks', async () => {
+    const dir = tmpDir('sg-config-bad-all-');
+    const cfg = path.join(dir, 'run.json');
+    fs.writeFileSync(cfg, JSON.stringify({ 'agent-model': 'a', 'user-model': 'b', trails: 2, strict: 'yes', colour: true, db: dbIn(dir) }));
+    const r = await cli(['run', '--config', cfg]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`${cfg}: 3 problems in the config file:`);
+    expect(r.err).toContain(`\n  ${cfg} at $.trails: unknown key 'trails'; expected one of:`);
+    expect(r.err).toContain(`\n  ${cfg} at $.strict: expected true or false, got a string`);
+    expect(r.err).toContain(`\n  ${cfg} at $.colour: unknown key 'colour'`);
+    expect(fs.existsSync(dbIn(dir))).toBe(false);
+    fs.writeFileSync(cfg, JSON.stringify({ 'agent-model': 'a', 'user-model': 'b', tasks: 5, db: dbIn(dir) }));
+    const t = await cli(['run', '--config', cfg]);
+    expect(t.code).toBe(2);
+    expect(t.err).toContain(`${cfg} at $.tasks: --tasks: unknown task id(s): 5`);
+    expect(fs.existsSync(dbIn(dir))).toBe(false);
+  });
 });
 
 describe('config file: every option of run is a key', () => {

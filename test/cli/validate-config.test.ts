@@ -53,6 +53,25 @@ describe('validate --config', () => {
     expect(help.out).toContain('--config <file>');
   }, 120_000);
 
+  it('every problem of the file is reported at once, each with the file and its JSON path; {"tasks": 5} is blamed on $.tasks', async () => {
+    const dir = tmpDir('sg-validate-config-all-');
+    const cfg = path.join(dir, 'v.json');
+    fs.writeFileSync(cfg, JSON.stringify({ tasks: 5, bogus: 1, trials: 'x', strict: 'yes' }));
+    const all = await runCli(['validate', '--config', cfg, '--no-store']);
+    expect(all.code).toBe(2);
+    const lines = all.err.trim().split('\n');
+    expect(lines[0]).toBe(`servicegym: error: ${cfg}: 3 problems in the config file:`);
+    expect(lines.slice(1).map((l) => l.replace(/; expected one of: .*/, '; expected one of: …'))).toEqual([
+      `  ${cfg} at $.bogus: unknown key 'bogus'; expected one of: …`,
+      `  ${cfg} at $.trials: unknown key 'trials'; expected one of: …`,
+      `  ${cfg} at $.strict: expected true or false, got a string`,
+    ]);
+    fs.writeFileSync(cfg, JSON.stringify({ tasks: 5 }));
+    const five = await runCli(['validate', '--config', cfg, '--no-store']);
+    expect(five.code).toBe(2);
+    expect(five.err).toContain(`${cfg} at $.tasks: --tasks: unknown task id(s): 5 (the dataset has 5 tasks: T01, T02, T03, T15, T17)`);
+  }, 120_000);
+
   it('a bad -j (from the file or the command line) is exit 2 naming it, before the store gets a run', async () => {
     const dir = tmpDir('sg-validate-config-j-');
     const cfg = path.join(dir, 'v.json');
