@@ -5,8 +5,12 @@
 // uses). Dynamic imports stay dynamic (a command still loads only the chunks it needs: no
 // domain for `--help`, one domain for `validate --domain D`).
 //
-// - Bundled: servicegym's own modules, zod and commander. Every other package stays an external
-//   import (native addons such as better-sqlite3, browsers, Redis clients, the viewer's server).
+// - Bundled: servicegym's own modules, zod, commander and undici (the model calls' HTTP client,
+//   loaded before a run's first call). Every other package stays an external import (native
+//   addons such as better-sqlite3, browsers, Redis clients, the viewer's server).
+// - The license of every bundled package goes with its code: dist/cli/THIRD-PARTY-LICENSES.txt
+//   holds each one's name, version, license and license file, and each chunk that holds a
+//   package's code starts with a comment naming the package and that file.
 // - `import.meta.url` in a bundled module is rewritten to that module's own file in dist/, so
 //   paths to data beside the code (policies, task files, tools.json) resolve as before; tsc's
 //   per-module output and the copied assets stay in dist/.
@@ -22,7 +26,9 @@ import { build } from 'vite';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Packages compiled into the bundle; any other bare import stays external. */
-const BUNDLED = new Set(['zod', 'commander']);
+const BUNDLED = new Set(['zod', 'commander', 'undici']);
+/** Beside the entry: the licenses of the packages in the bundle. */
+const NOTICES = 'THIRD-PARTY-LICENSES.txt';
 const PLACEHOLDER = '__SERVICEGYM_DIST_ROOT__/';
 const BUILD_ID_PLACEHOLDER = '__SERVICEGYM_BUILD_ID__';
 
@@ -73,6 +79,58 @@ const buildStamp = {
   },
 };
 
+/** The package folder (…/node_modules/<name>) of a bundled module id, or null for servicegym's own modules. */
+function packageDirOf(id) {
+  const m = /^(.*[\\/]node_modules[\\/])((?:@[^\\/]+[\\/])?[^\\/]+)[\\/]/.exec(id);
+  return m ? m[1] + m[2] : null;
+}
+
+/** The license file of a package folder (LICENSE, LICENCE, with or without .md/.txt). */
+function licenseFileOf(dir) {
+  return fs.readdirSync(dir).find((f) => /^licen[cs]e(\.(md|txt))?$/i.test(f));
+}
+
+/**
+ * Keeps the license notices of bundled packages: writes `<entry dir>/THIRD-PARTY-LICENSES.txt`
+ * (name, version, license and the license file of every package with code in the bundle) and
+ * starts each chunk holding such code with a comment naming the packages and that file.
+ * @throws (fails the build) when a bundled package has no license file.
+ */
+function thirdPartyNotices(dist, outDir) {
+  return {
+    name: 'servicegym-third-party-notices',
+    generateBundle(_options, bundle) {
+      const packages = new Map();
+      for (const c of Object.values(bundle)) {
+        if (c.type !== 'chunk') continue;
+        const names = new Set();
+        for (const id of c.moduleIds) {
+          const dir = packageDirOf(id);
+          if (!dir) continue;
+          const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+          if (!packages.has(pkg.name)) {
+            const file = licenseFileOf(dir);
+            if (!file) this.error(`the bundled package ${pkg.name} has no license file in ${dir}`);
+            packages.set(pkg.name, { version: pkg.version, license: pkg.license ?? 'see its license file', text: fs.readFileSync(path.join(dir, file), 'utf8').trim() });
+          }
+          names.add(`${pkg.name} ${pkg.version} (${packages.get(pkg.name).license})`);
+        }
+        if (!names.size) continue;
+        const notices = path.relative(path.dirname(path.join(dist, c.fileName)), path.join(outDir, NOTICES)).split(path.sep).join('/');
+        const banner = `/*! Contains code of ${[...names].sort().join(', ')}: see ${notices} */\n`;
+        const shebang = c.code.startsWith('#!') ? c.code.slice(0, c.code.indexOf('\n') + 1) : '';
+        c.code = shebang + banner + c.code.slice(shebang.length);
+      }
+      const text = [...packages].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([name, p]) => `${name} ${p.version}\nLicense: ${p.license}\n\n${p.text}\n`);
+      this.emitFile({
+        type: 'asset',
+        fileName: path.relative(dist, path.join(outDir, NOTICES)).split(path.sep).join('/'),
+        source: `The servicegym command's bundle (the files in this folder and chunks/) contains code of these packages, under these licenses.\n\n${text.join('\n----------------------------------------\n\n')}`,
+      });
+    },
+  };
+}
+
 /**
  * Bundles `dist/<entry>` (tsc's output) in place: the entry file becomes the bundle's entry and
  * its chunks go to `chunks/` beside it (emptied first). Each of `more` that exists (the entry of
@@ -94,7 +152,7 @@ export async function bundleCli({ dist = path.join(ROOT, 'dist'), entry = 'cli/b
       configFile: false,
       logLevel: 'warn',
       root: dist,
-      plugins: [ownModuleUrl(dist, dist), ...(stamp ? [buildStamp] : [])],
+      plugins: [ownModuleUrl(dist, dist), thirdPartyNotices(dist, outDir), ...(stamp ? [buildStamp] : [])],
       build: {
         ssr: true,
         outDir: dist,

@@ -85,23 +85,17 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
     .option('--threads <n>', 'run the episodes on n worker threads of this process, -j shared among them, the main thread storing them (for many fast episodes that keep one thread busy); not with --queue or a browser surface', '1')
     .option('--shard <i/N>', 'run only shard i of N of the episodes (deterministic split; needs --run-id); merge the shard stores with merge-shards')
     .action(withConfigBlame(async (flags, cmd: Command) => {
-      const { loadDomainAsync } = await import('../domains/catalog.js');
-      const { RunStore } = await import('../store/store.js');
-      const { episodesPerTrial, excludedLines, runDomainTasks, strictTaskSelection } = await import('../run/task-run.js');
-      const { acquireRunLock } = await import('../store/run-lock.js');
-      const { readEpisodeLogs } = await import('../store/run-log.js');
-      const { unattachedUsage } = await import('../run/receipt-accounting.js');
-      const { mergeUsage } = await import('../run/run-tasks.js');
-      const { mergeReportRows, reportRowOf, reportRowOfStored } = await import('../run/report-rows.js');
-      const { resolveLiveModelConfig, secretValues } = await import('../models/config.js');
-      const { createModel } = await import('../models/providers.js');
-      const { parseShard, shardEpisodes } = await import('../queue/shard.js');
-      const { surfaceOptionsOf } = await import('./surface-flags.js');
-      const { callsText, episodeTable, personaTable, summaryText, usageTable } = await import('./run-report.js');
-      const { progressLogger, snakeKeys } = await import('./output.js');
-      const { RunProgress, RunTally, reportedCost } = await import('./run-progress.js');
-      const { endHint, failUnderMessage, latencyOf, passHatKStopNote, writeResults } = await import('./run-end.js');
-      const { painter } = await import('./colour.js');
+      // What a run needs before its first model call, loaded together (the files are read while
+      // others compile); what only a resumed or sharded run needs, and the text report, when needed.
+      const [
+        { loadDomainAsync }, { RunStore }, { episodesPerTrial, excludedLines, runDomainTasks, strictTaskSelection }, { acquireRunLock }, { mergeUsage },
+        { mergeReportRows, reportRowOf }, { resolveLiveModelConfig, secretValues }, { createModel }, { surfaceOptionsOf }, { progressLogger, snakeKeys },
+        { RunProgress, RunTally, reportedCost }, { endHint, failUnderMessage, latencyOf, passHatKStopNote, writeResults },
+      ] = await Promise.all([
+        import('../domains/catalog.js'), import('../store/store.js'), import('../run/task-run.js'), import('../store/run-lock.js'), import('../run/run-tasks.js'),
+        import('../run/report-rows.js'), import('../models/config.js'), import('../models/providers.js'), import('./surface-flags.js'), import('./output.js'),
+        import('./run-progress.js'), import('./run-end.js'),
+      ]);
       applyRunConfig(cmd, flags);
       const log = progressLogger(flags.quiet);
       const loaded = await loadDomainAsync(flags.domain, { dataDir: flags.dataDir, policy: flags.policyVariant, solo: flags.solo === true });
@@ -130,7 +124,8 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
       const store = RunStore.open(flags.db, { secrets: secretValues() });
       let lock: RunLock | undefined;
       try {
-        const shard = flags.shard !== undefined ? parseShard(flags.shard) : undefined;
+        const sharding = flags.shard !== undefined ? await import('../queue/shard.js') : undefined;
+        const shard = sharding?.parseShard(flags.shard);
         if (shard && !flags.runId && !flags.resume) throw new BadInputError('--shard needs --run-id NAME (the same on every shard), so that the shard stores merge into one run');
         let runId: string = flags.resume ?? flags.runId ?? `run-${flags.domain}-${new Date().toISOString().replace(/[:.]/g, '-')}`;
         // One process per run: a second --resume while the first is alive would overwrite its episodes.
@@ -156,6 +151,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
           if (differs.length) {
             throw new BadInputError(`run '${runId}' was started with other settings (${differs.map((k) => `${k}: ${JSON.stringify(k === 'domain' ? stored.domain : was[k])} vs ${JSON.stringify(now[k])}`).join('; ')}); resume it with the same flags`, { file: flags.db });
           }
+          const [{ readEpisodeLogs }, { unattachedUsage }, { reportRowOfStored }] = await Promise.all([import('../store/run-log.js'), import('../run/receipt-accounting.js'), import('../run/report-rows.js')]);
           const storedRows = readEpisodeLogs(store, runId);
           const keptRows = storedRows.filter((e) => !e.record.termination.infra_error);
           // Calls of episodes killed before they were stored were paid for: they count as unattached.
@@ -179,7 +175,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
         const runName = extras.name ?? `run ${flags.domain}`;
         store.saveRun({ id: runId, kind: 'run', name: runName, domain: flags.domain, created_at: createdAt, summary: meta, record: null });
         const bar = new RunProgress(new RunTally(reportedCost(mergeUsage([...finished.flatMap((f) => (f.usage ? [f.usage] : [])), unattached]))), flags.quiet === true);
-        const only = shard ? shardEpisodes(tasks, trials, personas, shard) : undefined;
+        const only = shard ? sharding!.shardEpisodes(tasks, trials, personas, shard) : undefined;
         bar.start((only ? only.length : tasks.reduce((n, t) => n + trials * episodesPerTrial(t, personas), 0)) - finished.length);
         const maxCost = extras.maxCostUsd;
         const halt = () => (maxCost !== null && (bar.tally.costUsd ?? 0) >= maxCost ? `--max-cost $${maxCost} reached (provider-reported cost $${bar.tally.costUsd!.toFixed(4)})` : undefined);
@@ -212,6 +208,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
         const rows = mergeReportRows(tasks.map((t) => t.id), kept, res.rows ?? fresh);
         if (flags.json) process.stdout.write(JSON.stringify({ run_id: runId, name: runName, tags: extras.tags, strict, summary: snakeKeys(res.summary), usage: res.usage, excluded_known_bad: excluded, episodes: rows.map((r) => ({ task_id: r.taskId, trial: r.trial, ...(personas ? { persona: r.persona } : {}), termination: r.termination, evaluation: r.evaluation, infra_error: r.infraError ?? null, ...(flags.resume ? { kept: !!r.kept } : {}) })) }, null, 2) + '\n');
         else {
+          const [{ callsText, episodeTable, personaTable, summaryText, usageTable }, { painter }] = await Promise.all([import('./run-report.js'), import('./colour.js')]);
           const stopNote = passHatKStopNote(res.summary, rows, trials * Math.max(...tasks.map((t) => episodesPerTrial(t, personas))));
           process.stdout.write(`run ${runId}${strict ? ' (strict)' : ''}\n\n${episodeTable(rows, painter())}\n\n${personas ? `${personaTable(rows, personas)}\n\n` : ''}${excludedLines(excluded)}${summaryText(res.summary)}\n${stopNote ? `${stopNote}\n` : ''}${callsText(res.usage)}\n\n${usageTable(res.usage)}\n`);
         }

@@ -17,7 +17,8 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import zlib from 'node:zlib';
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { connectionPools, poolRequest } from './http-pool.js';
 import { requestBytes, requestChunks, type RequestChunks } from '../util/request-text.js';
 import { jsonBoundsProblem, MAX_RESPONSE_BODY_CHARS } from '../util/json-bounds.js';
 
@@ -149,7 +150,7 @@ const faulted = (message: string, fault: FaultKind): Faulted => Object.assign(ne
  * their sockets; idle sockets do not keep the process alive. Timeouts are the transport's own
  * (the attempt timer and the per-request body timeout), not the pools' defaults.
  */
-const DISPATCHER = new Agent({ keepAliveTimeout: 4_000, headersTimeout: 0, bodyTimeout: 0 });
+const DISPATCHER = connectionPools({ keepAliveTimeout: 4_000, headersTimeout: 0, bodyTimeout: 0 });
 
 /** The most bytes a response body may have once decoded (the same cap as on the wire). */
 const MAX_DECODED_BYTES = MAX_RESPONSE_BODY_CHARS * 4;
@@ -264,7 +265,7 @@ async function exchange(url: URL, request: Body, headers: Record<string, string>
     let res: Dispatcher.ResponseData;
     try {
       const to = target(url, headers);
-      res = await DISPATCHER.request({ origin: to.origin, path: to.path, method: 'POST', headers: to.headers, body, signal: abort as unknown as AbortSignal, bodyTimeout: idleMs });
+      res = await poolRequest(DISPATCHER, { origin: to.origin, path: to.path, method: 'POST', headers: to.headers, body, signal: abort as unknown as AbortSignal, bodyTimeout: idleMs });
     } catch (e) {
       throw beforeHeaders(e as Faulted);
     }

@@ -71,5 +71,6 @@ export function mergeReportRows(taskOrder: readonly string[], kept: readonly Epi
   for (const r of kept) byKey.set(key(r), r);
   for (const r of fresh) byKey.set(key(r), r);
   const rank = new Map(taskOrder.map((id, i) => [id, i]));
-  return [...byKey.values()].sort((a, b) => (rank.get(a.taskId) ?? Infinity) - (rank.get(b.taskId) ?? Infinity) || a.taskId.localeCompare(b.taskId) || a.trial - b.trial);
+  // Rows of one task (most comparisons) skip localeCompare, which costs far more than the rest.
+  return [...byKey.values()].sort((a, b) => (rank.get(a.taskId) ?? Infinity) - (rank.get(b.taskId) ?? Infinity) || (a.taskId === b.taskId ? 0 : a.taskId.localeCompare(b.taskId)) || a.trial - b.trial);
 }

@@ -3,8 +3,9 @@
  * built tree is bundled in place, and the bundle behaves as the modules did — a module's
  * `import.meta.url` still names its own file (data beside the code resolves), dynamic imports
  * stay in their own chunks and load only when called, zod's messages are unchanged — while the
- * process resolves none of zod's modules (its locales stay out of the bundle). The build id is
- * stamped into the bundle (`src/util/build-id.ts`).
+ * process resolves none of zod's modules (its locales stay out of the bundle), nor undici's (the
+ * two modules of it the transport loads, src/models/http-pool.ts). The build id is stamped into the
+ * bundle (`src/util/build-id.ts`), and the licenses of the bundled packages go with it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -29,10 +30,12 @@ describe('bundle-cli', () => {
       "import { z } from 'zod';",
       "import { policy } from '../domains/demo/load.js';",
       "import { BUILD_ID } from '../util/build-id.js';",
+      "import Agent from 'undici/lib/dispatcher/agent.js';",
       'const arg = process.argv[2];',
       "const issue = z.object({ n: z.number() }).safeParse({ n: 'x' }).error.issues[0];",
       "const lazy = arg === 'lazy' ? (await import('../domains/demo/heavy.js')).heavy() : null;",
-      'console.log(JSON.stringify({ policy: policy(), message: issue.message, path: issue.path, lazy, build: BUILD_ID }));',
+      'const pools = new Agent({ keepAliveTimeout: 1000 });',
+      'console.log(JSON.stringify({ policy: policy(), message: issue.message, path: issue.path, lazy, build: BUILD_ID, pools: typeof pools.dispatch }));',
       '',
     ].join('\n'));
     write('domains/demo/load.js', [
@@ -58,6 +61,17 @@ describe('bundle-cli', () => {
     expect(chunks.some((c) => fs.readFileSync(path.join(dir, 'dist', 'cli', 'chunks', c), 'utf8').includes('HEAVY-MODULE-LOADED'))).toBe(true);
     const all = [entry, ...chunks.map((c) => fs.readFileSync(path.join(dir, 'dist', 'cli', 'chunks', c), 'utf8'))].join('\n');
     expect(all).not.toMatch(/Ungültige Eingabe|Entrada inválida/); // zod's other locales are not bundled
+    expect(all).not.toContain('class WebSocket'); // undici's entry (fetch, WebSocket, ...) is not bundled, only the modules imported
+
+    // Each bundled package's license goes with its code: the notices file, and a comment in each chunk holding it.
+    const notices = fs.readFileSync(path.join(dir, 'dist', 'cli', 'THIRD-PARTY-LICENSES.txt'), 'utf8');
+    for (const name of ['zod', 'undici']) {
+      const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string };
+      expect(notices).toContain(`${name} ${pkg.version}\nLicense: MIT\n`);
+      expect(notices).toContain(fs.readFileSync(path.join(ROOT, 'node_modules', name, 'LICENSE'), 'utf8').trim());
+      expect(all).toMatch(new RegExp(`/\\*! Contains code of [^*]*${name} ${pkg.version.replaceAll('.', '\\.')} \\(MIT\\)[^*]*: see (\\.\\./)?THIRD-PARTY-LICENSES\\.txt \\*/`));
+    }
+    expect(notices).not.toContain('commander'); // only what the bundle holds
 
     // Which modules the bundled process resolves (a resolve hook logs them).
     const hooks = path.join(dir, 'hooks.mjs');
@@ -71,9 +85,9 @@ describe('bundle-cli', () => {
       return { out: JSON.parse(r.stdout), resolved: fs.readFileSync(log, 'utf8').split('\n').filter(Boolean) };
     };
     const plain = run('plain');
-    expect(plain.out).toMatchObject({ policy: 'the demo policy', message: 'Invalid input: expected number, received string', path: ['n'], lazy: null });
+    expect(plain.out).toMatchObject({ policy: 'the demo policy', message: 'Invalid input: expected number, received string', path: ['n'], lazy: null, pools: 'function' });
     expect(plain.out.build).toMatch(/^[0-9a-f]{16}$/); // the build id is stamped
-    expect(plain.resolved.filter((u) => u.includes('/zod/'))).toEqual([]);
+    expect(plain.resolved.filter((u) => u.includes('/zod/') || u.includes('/undici/'))).toEqual([]);
     expect(plain.resolved.filter((u) => u.includes('/chunks/'))).toEqual([]);
     const lazy = run('lazy');
     expect(lazy.out.lazy).toBe('HEAVY-MODULE-LOADED');
