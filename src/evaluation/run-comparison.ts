@@ -160,7 +160,18 @@ function promptNote(a: ComparedRun, b: ComparedRun): string | null {
   return `not diffed: ${who} has a prompt per task, not one prompt under test`;
 }
 
-/** Every setting that differs between the runs' stored configs (result fields left out), sorted by key. */
+/**
+ * A setting's value as compared: an empty list is no value, as an absent or null one is (a run
+ * that records `tags: []` and one that records no tags have the same tags, none).
+ */
+const settingValue = (v: unknown): unknown => (v === undefined || (Array.isArray(v) && v.length === 0) ? null : v);
+
+/**
+ * Every setting that differs between the runs' stored configs (result fields left out), sorted by
+ * key. A setting one run does not record and the other records as null or `[]` is the same: a
+ * `validate` run records no tags and no image delivery (`screenshots`, which `run` records only on
+ * a surface that hands the agent images), so neither differs from a `run` without them.
+ */
 export function configDifferences(a: ComparedRun, b: ComparedRun): ConfigDifference[] {
   const settings = (r: ComparedRun) => {
     const m = new Map<string, unknown>([['domain', r.domain]]);
@@ -172,8 +183,8 @@ export function configDifferences(a: ComparedRun, b: ComparedRun): ConfigDiffere
   const sb = settings(b);
   const keys = [...new Set([...sa.keys(), ...sb.keys()])].sort();
   return keys.flatMap((key) => {
-    const x = sa.get(key) ?? null;
-    const y = sb.get(key) ?? null;
+    const x = settingValue(sa.get(key));
+    const y = settingValue(sb.get(key));
     return JSON.stringify(x) === JSON.stringify(y) ? [] : [{ key, a: x, b: y }];
   });
 }

@@ -37,6 +37,11 @@ export interface Surface {
    */
   browser?: boolean;
   /**
+   * The surface hands the agent images (screenshots, page images), so how a model receives them
+   * (`run --screenshots`) is a setting of a run on it. Absent: false (text only).
+   */
+  images?: boolean;
+  /**
    * The tools the agent (requestor `assistant`) and the user (requestor `user`) call on this
    * surface for `domain`: names, descriptions and schemas are static, so agents can be built
    * before an episode opens. Throws BadInputError when the surface cannot front the domain.

@@ -99,6 +99,7 @@ export function createPixelSurface(options: Partial<PixelSurfaceOptions> = {}): 
     name: 'pixels',
     description: `screenshots only (${opts.format.toUpperCase()}, fixed resolution) of a GUI app streamed from a headless browser; the agent clicks, types and presses keys`,
     browser: true,
+    images: true,
     tools: <S>(domain: Domain<S>): ToolDef<S>[] => {
       const app = appOrThrow(domain);
       return [computerTool(app), documentTool(opts)] as unknown as ToolDef<S>[];

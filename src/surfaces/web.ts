@@ -388,6 +388,7 @@ export function createWebSurface(name: string, mode: WebObservation): Surface {
     name,
     description: mode === 'snapshot' ? 'a real browser: accessibility snapshot with element refs; click, type, select, press key, navigate' : 'a real browser: accessibility snapshot with element refs plus a screenshot after every action; click, type, select, press key, navigate',
     browser: true,
+    images: mode !== 'snapshot',
     tools: <S>(domain: Domain<S>): ToolDef<S>[] => {
       if (!webAppOf(domain)) throw new BadInputError(`domain ${domain.name} has no web app: the ${name} surface cannot front it`);
       return tools as ToolDef<S>[];

@@ -9,6 +9,7 @@ import { runCli as cli } from '../support/cli.js';
 import { tmpDir } from '../support/paths.js';
 import { fillViewerStore, type ViewerStore } from '../support/viewer-store.js';
 import { compareRunResults, type ComparedRun } from '../../src/evaluation/run-comparison.js';
+import { startMockServer } from '../../src/models/mock-server.js';
 
 let s: ViewerStore;
 beforeAll(async () => {
@@ -128,4 +129,35 @@ describe('servicegym compare', () => {
     expect(r.err).toContain("no run 'nope' in the store");
     expect((await cli(['compare', 'a', 'b', '--db', path.join(tmpDir(), 'none.db')])).code).toBe(2);
   });
+});
+
+describe('compare a validate run with a run of the same tasks', () => {
+  it('lists the agent, user and model settings that differ, not tags or image delivery neither run has (api surface)', async () => {
+    const dir = tmpDir('sg-compare-validate-run-');
+    const db = path.join(dir, 's.db');
+    // A model agent that answers in words and a customer who stops at once: the episodes end quickly.
+    const mock = await startMockServer({ port: 0, handler: (body) => (body.tools?.length ? { content: 'Done.' } : { content: body.messages.length <= 2 ? 'Please help.' : 'Thanks. ###STOP###' }) });
+    let validateId: string;
+    try {
+      const v = await cli(['validate', '--tasks', 'T01,T02', '--db', db, '-q', '--json']);
+      expect(v.code).toBe(0);
+      validateId = JSON.parse(v.out).run_id;
+      const r = await cli(['run', '--tasks', 'T01,T02', '--db', db, '-q', '--base-url', mock.url, '--agent-model', 'm', '--user-model', 'm', '--run-id', 'llm-run']);
+      expect(r.code, r.err).toBe(0);
+    } finally {
+      await mock.close();
+    }
+    const j = JSON.parse((await cli(['compare', validateId, 'llm-run', '--db', db, '--json'])).out);
+    const keys = j.config_diff.map((d: { key: string }) => d.key);
+    expect(keys).toEqual(expect.arrayContaining(['agent', 'agent_model', 'user', 'user_model']));
+    expect(keys).not.toContain('tags');
+    expect(keys).not.toContain('screenshots');
+    // Unit: an empty list is no value; a setting both record with other values still differs.
+    const diff = compareRunResults(run('A', { t1: [1, 1] }, { tags: [] }), run('B', { t1: [1, 1] }, { personas: null }));
+    expect(diff.config_diff).toEqual([]);
+    expect(compareRunResults(run('A', { t1: [1, 1] }, { screenshots: 'tool_result', tags: [] }), run('B', { t1: [1, 1] }, { screenshots: 'user_message', tags: ['x'] })).config_diff).toEqual([
+      { key: 'screenshots', a: 'tool_result', b: 'user_message' },
+      { key: 'tags', a: null, b: ['x'] },
+    ]);
+  }, 120_000);
 });

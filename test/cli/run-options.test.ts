@@ -277,18 +277,19 @@ describe('config file: every option of run is a key', () => {
     const r = await cli(['run', '--config', cfg]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out).run_id).toBe('from-config');
-    expect(runRow(path.join(dir, 'store.db')).summary).toMatchObject({ surface: 'api', screenshots: 'user_message', shard: { index: 1, count: 1 } });
+    // The API surface hands the agent no images, so the run records no image delivery (compare then shows none).
+    expect(runRow(path.join(dir, 'store.db')).summary).toMatchObject({ surface: 'api', screenshots: null, shard: { index: 1, count: 1 } });
     // resume from the file: nothing left to run, the stored episode is kept.
     fs.writeFileSync(cfg, JSON.stringify({ ...common, resume: 'from-config', json: true }));
     const again = await cli(['run', '--config', cfg]);
     expect(again.code).toBe(0);
     expect(JSON.parse(again.out).episodes).toMatchObject([{ task_id: 'T01', kept: true }]);
-    // A flag on the command line wins over the file.
+    // A flag on the command line wins over the file (the file's value would be refused).
     fs.writeFileSync(cfg, JSON.stringify({ ...common, screenshots: 'nowhere' }));
     expect((await cli(['run', '--config', cfg, '--screenshots', 'tool_result', '--run-id', 'cli-wins', '--json'])).code).toBe(0);
     const st = RunStore.open(path.join(dir, 'store.db'), { readonly: true });
     try {
-      expect(st.getRun('cli-wins')!.summary).toMatchObject({ screenshots: 'tool_result' });
+      expect(st.getRun('cli-wins')!.summary).toMatchObject({ surface: 'api', screenshots: null });
     } finally {
       st.close();
     }
