@@ -14,6 +14,10 @@
 // - `import.meta.url` in a bundled module is rewritten to that module's own file in dist/, so
 //   paths to data beside the code (policies, task files, tools.json) resolve as before; tsc's
 //   per-module output and the copied assets stay in dist/.
+// - What validate and run load on every run is grouped into few chunks (`runGroups`): one chunk
+//   for the episode machinery, one per domain package, one for code several domains share. Each
+//   module loaded costs Node 20's ESM loader a resolve, a read and a compile; spread over the
+//   default split this was ~60 chunks for one `validate`, now ~15. `--help` loads none of them.
 // - The build id (src/util/build-id.ts) is stamped into the bundle: a hash of all its code.
 // - Set SERVICEGYM_NO_BUNDLE=1 to skip (dist/cli/bin.js is then tsc's unbundled entry).
 // - `bundleCli({ dist, entry, stamp })` is exported for tests (test/cli/bundle.test.ts).
@@ -56,6 +60,64 @@ function ownModuleUrl(dist, outDir) {
       return { code: code.replaceAll(PLACEHOLDER, toRoot ? `${toRoot}/` : './'), map: null };
     },
   };
+}
+
+/**
+ * Modules (paths in dist) that `validate` and `run` import when they run (never at registration,
+ * so `--help` does not load them): the static closure of these, less what the entry and the
+ * command modules load, becomes the `episodes` chunk.
+ */
+const EPISODE_ROOTS = ['domains/catalog.js', 'run/task-run.js', 'evaluation/lint.js', 'surfaces/api.js'];
+/** The domain catalog: each module it imports dynamically is a domain package. */
+const DOMAIN_CATALOG = 'domains/catalog.js';
+
+/**
+ * The chunk groups (rolldown `codeSplitting.groups`) for what a run loads: `episodes` (see
+ * {@link EPISODE_ROOTS}); `domain-<name>`, what one domain package loads statically (with every
+ * module in its folder `domains/<name>/`, whoever loads it); `domains-common`, the other modules
+ * two or more domain packages load. Each group leaves out every package and what the entry
+ * (`entry`, a file in dist) and the modules it imports dynamically (the command modules) load
+ * statically: those keep the default split, so `--help` and registering a command load what they
+ * did. A group holds the static imports of its modules, but for those left out (rolldown's
+ * `includeDependenciesRecursively` is off so that it does not pull them in).
+ */
+function runGroups(dist, entry) {
+  let groupOf;
+  const build = (ctx) => {
+    const info = (id) => ctx.getModuleInfo(id);
+    const closure = (roots, skip = new Set()) => {
+      const seen = new Set();
+      const stack = roots.filter((r) => info(r));
+      while (stack.length) {
+        const id = stack.pop();
+        if (seen.has(id) || skip.has(id)) continue;
+        seen.add(id);
+        stack.push(...(info(id)?.importedIds ?? []));
+      }
+      return seen;
+    };
+    const abs = (rel) => path.join(dist, rel);
+    const own = (id) => id.startsWith(dist + path.sep) && !id.includes(`${path.sep}node_modules${path.sep}`);
+    const start = closure([entry]);
+    const registered = closure([...start].flatMap((id) => [id, ...(info(id)?.dynamicallyImportedIds ?? [])]));
+    const episodes = closure(EPISODE_ROOTS.map(abs), registered);
+    const domains = (info(abs(DOMAIN_CATALOG))?.dynamicallyImportedIds ?? []).map((d) => ({ name: path.basename(path.dirname(d)), modules: closure([d], new Set([...registered, ...episodes])) }));
+    const uses = new Map();
+    for (const d of domains) for (const id of d.modules) uses.set(id, (uses.get(id) ?? 0) + 1);
+    groupOf = new Map();
+    for (const id of episodes) groupOf.set(id, 'episodes');
+    const domainFolder = (id) => /^domains\/([^/]+)\//.exec(path.relative(dist, id).split(path.sep).join('/'))?.[1];
+    const named = new Set(domains.map((d) => d.name));
+    for (const d of domains) {
+      for (const id of d.modules) {
+        if (groupOf.has(id)) continue;
+        const home = domainFolder(id); // a module in a domain's own folder stays with that domain
+        groupOf.set(id, named.has(home) ? `domain-${home}` : uses.get(id) > 1 ? 'domains-common' : `domain-${d.name}`);
+      }
+    }
+    for (const id of [...groupOf.keys()]) if (!own(id)) groupOf.delete(id);
+  };
+  return [{ debugName: 'run', includeDependenciesRecursively: false, name: (id, ctx) => (groupOf ?? (build(ctx), groupOf)).get(id) ?? null }];
 }
 
 /**
@@ -164,7 +226,7 @@ export async function bundleCli({ dist = path.join(ROOT, 'dist'), entry = 'cli/b
         rolldownOptions: {
           input: Object.fromEntries(inputs.map((i) => [i.name, i.input])),
           external: isExternal,
-          output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: `${path.relative(dist, outDir).split(path.sep).join('/')}/chunks/[name]-[hash].js` },
+          output: { codeSplitting: { groups: runGroups(dist, inputs[0].input) }, format: 'es', entryFileNames: '[name].js', chunkFileNames: `${path.relative(dist, outDir).split(path.sep).join('/')}/chunks/[name]-[hash].js` },
           onLog(level, log, handler) {
             if (log.code === 'INEFFECTIVE_DYNAMIC_IMPORT' || log.code === 'CIRCULAR_DEPENDENCY') return;
             handler(level, log);

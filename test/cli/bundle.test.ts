@@ -5,7 +5,9 @@
  * stay in their own chunks and load only when called, zod's messages are unchanged — while the
  * process resolves none of zod's modules (its locales stay out of the bundle), nor undici's (the
  * two modules of it the transport loads, src/models/http-pool.ts). The build id is stamped into the
- * bundle (`src/util/build-id.ts`), and the licenses of the bundled packages go with it.
+ * bundle (`src/util/build-id.ts`), and the licenses of the bundled packages go with it. What a run
+ * loads is grouped into few chunks: the episode machinery in one, each domain package in its own,
+ * code shared by domains in one, none of them loaded by a command's registration (`--help`).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,9 +19,28 @@ import { ROOT, tmpDir } from '../support/paths.js';
 const dir = tmpDir('sg-bundle-');
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-function write(rel: string, text: string): void {
-  fs.mkdirSync(path.dirname(path.join(dir, 'dist', rel)), { recursive: true });
-  fs.writeFileSync(path.join(dir, 'dist', rel), text);
+function write(rel: string, text: string, root = dir): void {
+  fs.mkdirSync(path.dirname(path.join(root, 'dist', rel)), { recursive: true });
+  fs.writeFileSync(path.join(root, 'dist', rel), text);
+}
+
+/** The bundler's `bundleCli` (scripts/bundle-cli.mjs). */
+async function bundler(): Promise<(o: { dist: string; entry: string; stamp: boolean }) => Promise<void>> {
+  const script = pathToFileURL(path.join(ROOT, 'scripts', 'bundle-cli.mjs')).href;
+  return ((await import(/* @vite-ignore */ script)) as { bundleCli: (o: { dist: string; entry: string; stamp: boolean }) => Promise<void> }).bundleCli;
+}
+
+/** Runs `node --import <resolve logger> bin args` in `root`: its stdout and the names of the chunk files it resolved. */
+function runLogged(root: string, bin: string, args: string[]): { out: string; chunks: string[] } {
+  const hooks = path.join(root, 'hooks.mjs');
+  fs.writeFileSync(hooks, "import fs from 'node:fs';\nexport async function resolve(s, c, next) {\n  const r = await next(s, c);\n  fs.appendFileSync(process.env.SG_RESOLVED_LOG, r.url + '\\n');\n  return r;\n}\n");
+  const register = path.join(root, 'register.mjs');
+  fs.writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+  const log = path.join(root, `resolved-${args.join('-')}.log`);
+  const r = spawnSync(process.execPath, ['--import', register, bin, ...args], { cwd: root, env: { ...process.env, SG_RESOLVED_LOG: log }, encoding: 'utf8', timeout: 60_000 });
+  expect(r.status, r.stderr).toBe(0);
+  const chunks = fs.readFileSync(log, 'utf8').split('\n').filter((u) => u.includes('/chunks/')).map((u) => path.basename(new URL(u).pathname));
+  return { out: r.stdout.trim(), chunks: [...new Set(chunks)] };
 }
 
 describe('bundle-cli', () => {
@@ -49,8 +70,7 @@ describe('bundle-cli', () => {
     write('domains/demo/heavy.js', "export const heavy = () => 'HEAVY-MODULE-LOADED';\n");
     write('domains/demo/data/policy.md', 'the demo policy\n');
 
-    const script = pathToFileURL(path.join(ROOT, 'scripts', 'bundle-cli.mjs')).href;
-    const { bundleCli } = (await import(/* @vite-ignore */ script)) as { bundleCli: (o: { dist: string; entry: string; stamp: boolean }) => Promise<void> };
+    const bundleCli = await bundler();
     await bundleCli({ dist: path.join(dir, 'dist'), entry: 'cli/bin.js', stamp: true });
 
     const bin = path.join(dir, 'dist', 'cli', 'bin.js');
@@ -92,5 +112,51 @@ describe('bundle-cli', () => {
     const lazy = run('lazy');
     expect(lazy.out.lazy).toBe('HEAVY-MODULE-LOADED');
     expect(lazy.resolved.filter((u) => u.includes('/chunks/'))).toHaveLength(1);
+  }, 120_000);
+
+  it('groups what a run loads: the episode machinery in one chunk, each domain in its own, code shared by domains in one; registration loads none', async () => {
+    const root = path.join(dir, 'groups');
+    fs.mkdirSync(root, { recursive: true });
+    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(root, 'node_modules'));
+    const files: Record<string, string> = {
+      'cli/bin.js': "import { main } from './main.js';\nawait main(process.argv.slice(2));\n",
+      'cli/main.js': "export async function main([cmd, domain]) {\n  const { run } = await import('./validate.js');\n  console.log(cmd === 'help' ? 'HELP' : await run(domain));\n}\n",
+      'cli/validate.js': "import { fmt } from '../util/fmt.js';\nexport async function run(name) {\n  const { load } = await import('../domains/catalog.js');\n  const { runTasks } = await import('../run/task-run.js');\n  return fmt(runTasks(await load(name)));\n}\n",
+      'util/fmt.js': "export const fmt = (x) => 'OUT ' + x;\n",
+      'domains/catalog.js': "const PACKAGES = { a: () => import('./a/index.js'), b: () => import('./b/index.js') };\nexport const load = async (name) => (await PACKAGES[name]()).domain;\n",
+      'domains/a/index.js': "import { shared } from '../common/shared.js';\nimport { toolsA } from './tools.js';\nexport const domain = { tools: toolsA + shared() };\n",
+      'domains/a/tools.js': "export const toolsA = 'DOMAIN-A-TOOLS';\n",
+      'domains/b/index.js': "import { shared } from '../common/shared.js';\nexport const domain = { tools: 'DOMAIN-B-TOOLS' + shared() };\n",
+      'domains/common/shared.js': "import { evaluate } from '../../evaluation/evaluate.js';\nexport const shared = () => '+COMMON-CODE+' + evaluate();\n",
+      'run/task-run.js': "import { evaluate } from '../evaluation/evaluate.js';\nimport { episode } from '../orchestrator/episode.js';\nexport const runTasks = (d) => `${d.tools} ${episode()} ${evaluate()}`;\n",
+      'evaluation/evaluate.js': "import { fmt } from '../util/fmt.js';\nexport const evaluate = () => fmt('EVALUATED').slice(4);\n",
+      'orchestrator/episode.js': "export const episode = () => 'EPISODE-RAN';\n",
+    };
+    for (const [rel, text] of Object.entries(files)) write(rel, text, root);
+    await (await bundler())({ dist: path.join(root, 'dist'), entry: 'cli/bin.js', stamp: false });
+
+    const chunkDir = path.join(root, 'dist', 'cli', 'chunks');
+    const holding = (text: string) => fs.readdirSync(chunkDir).filter((c) => fs.readFileSync(path.join(chunkDir, c), 'utf8').includes(text));
+    // The episode machinery (task-run, evaluate, episode, the domain catalog) is one chunk.
+    const [episodes] = holding('EPISODE-RAN');
+    expect(episodes).toMatch(/^episodes-/);
+    expect(holding('EVALUATED')).toEqual([episodes]);
+    expect(holding('PACKAGES = {')).toEqual([episodes]);
+    // Each domain's own modules are its chunk; the module both load is a third one.
+    const [a] = holding('DOMAIN-A-TOOLS');
+    expect(a).toMatch(/^domain-a-/);
+    expect(fs.readFileSync(path.join(chunkDir, a), 'utf8')).toContain('shared()'); // a/index.js is with a/tools.js
+    expect(holding('+COMMON-CODE+')).toHaveLength(1);
+    expect(holding('+COMMON-CODE+')[0]).toMatch(/^domains-common-/);
+    // util/fmt.js is loaded at registration (by cli/validate.js): it stays out of the groups.
+    expect(holding('OUT ').some((c) => /^(episodes|domain)/.test(c))).toBe(false);
+
+    const run = runLogged(root, path.join(root, 'dist', 'cli', 'bin.js'), ['run', 'a']);
+    expect(run.out).toBe('OUT DOMAIN-A-TOOLS+COMMON-CODE+EVALUATED EPISODE-RAN EVALUATED');
+    expect(run.chunks).toEqual(expect.arrayContaining([episodes, a, holding('+COMMON-CODE+')[0]]));
+    expect(run.chunks.some((c) => holding('DOMAIN-B-TOOLS').includes(c))).toBe(false); // the other domain is not loaded
+    const help = runLogged(root, path.join(root, 'dist', 'cli', 'bin.js'), ['help']);
+    expect(help.out).toBe('HELP');
+    expect(help.chunks.filter((c) => /^(episodes|domain)/.test(c))).toEqual([]);
   }, 120_000);
 });
