@@ -117,6 +117,31 @@ export class CowDb<T extends Tables = Tables> {
     return t as T[K];
   }
 
+  /**
+   * Whether this view holds exactly `other`'s records: the same base, and the same written,
+   * added and removed records (the very objects, in the same order) — a branch of `other` that
+   * neither has written since. Then the two compare, diff and hash alike in every way.
+   */
+  sharesRecordsWith(other: CowDb<T>): boolean {
+    if (this.base !== other.base || this.overlay.size !== other.overlay.size || this.added.size !== other.added.size) return false;
+    const theirs = other.overlay.entries();
+    for (const [t, mine] of this.overlay) {
+      const [ot, o] = theirs.next().value as [keyof T, Map<string, unknown>];
+      if (ot !== t || o.size !== mine.size) return false;
+      const entries = o.entries();
+      for (const [id, v] of mine) {
+        const [oid, ov] = entries.next().value as [string, unknown];
+        if (oid !== id || ov !== v) return false;
+      }
+    }
+    const added = other.added.entries();
+    for (const [t, ids] of this.added) {
+      const [ot, oids] = added.next().value as [keyof T, string[]];
+      if (ot !== t || oids.length !== ids.length || ids.some((id, i) => oids[i] !== id)) return false;
+    }
+    return true;
+  }
+
   /** Ids either view touched, per table. */
   private static touchedUnion<T extends Tables>(a: CowDb<T>, b: CowDb<T>): Map<keyof T, string[]> {
     const m = new Map<keyof T, Set<string>>();

@@ -5,7 +5,7 @@
  */
 import type { LoadedDomain } from '../spec/domain.js';
 import type { RewardBasis, Task } from '../spec/task.js';
-import type { StateOps } from '../spec/state.js';
+import type { FieldDiff, StateOps } from '../spec/state.js';
 import type { ChatModel } from '../models/chat-model.js';
 import { plainStateOps } from '../env/plain-state.js';
 import { actionComponent } from './actions.js';
@@ -15,7 +15,7 @@ import { communicateComponent } from './communicate.js';
 import { dbComponent } from './db.js';
 import { envAssertionComponent } from './env-assertions.js';
 import { combineVerdicts, type ComponentResult } from './evidence.js';
-import { replayGold } from './gold.js';
+import { replayGold, type GoldReplay } from './gold.js';
 import type { ReplayEnvOptions } from './initial-state.js';
 import { judgeNlAssertions, nlComponent, type NlVerdict } from './nl.js';
 import { indexActions } from './trace-index.js';
@@ -62,23 +62,38 @@ export interface EvaluateTaskOptions<S> {
   judgeVotes?: number;
 }
 
+/** Per gold replay: `equal` and `diff` results among its start and final states (see {@link rememberComparisons}). */
+const goldComparisons = new WeakMap<object, { equal: Map<unknown, Map<unknown, boolean>>; diff: Map<unknown, Map<unknown, FieldDiff[]>> }>();
+
 /**
  * `ops` whose `equal` and `diff` remember their result per pair of states, for one evaluation:
  * the DB component and the checks compare the same states (gold final, start, episode final)
- * again and again. Each caller gets its own copy of a remembered diff array.
+ * again and again. Each caller gets its own copy of a remembered diff array. An episode final
+ * state that is an unwritten fork of the gold replay's start state (`ops.unwrittenFork`: it
+ * compares as the start state does in every way) is compared as that start state, and the
+ * results among the replay's two states are kept with the replay: the task's other such
+ * episodes (an agent that changed nothing) reuse them.
  */
-function rememberComparisons<S>(ops: StateOps<S>): StateOps<S> {
-  const memo = <R>(f: (a: S, b: S) => R) => {
-    const seen = new Map<S, Map<S, R>>();
-    return (a: S, b: S): R => {
+function rememberComparisons<S>(ops: StateOps<S>, gold: GoldReplay<S>, finalState: S): StateOps<S> {
+  const same = finalState !== gold.initialState && ops.unwrittenFork?.(gold.initialState, finalState) === true;
+  const canon = (s: S): S => (same && s === finalState ? gold.initialState : s);
+  const kept = (s: S) => s === gold.initialState || s === gold.finalState;
+  let shared = goldComparisons.get(gold);
+  if (!shared) goldComparisons.set(gold, (shared = { equal: new Map(), diff: new Map() }));
+  const memo = <R>(f: (a: S, b: S) => R, keep: Map<unknown, Map<unknown, R>>) => {
+    const own = new Map<S, Map<S, R>>();
+    return (x: S, y: S): R => {
+      const a = canon(x);
+      const b = canon(y);
+      const seen = kept(a) && kept(b) ? (keep as Map<S, Map<S, R>>) : own;
       let row = seen.get(a);
       if (!row) seen.set(a, (row = new Map()));
       if (!row.has(b)) row.set(b, f(a, b));
       return row.get(b)!;
     };
   };
-  const equal = memo((a, b) => ops.equal(a, b));
-  const diff = memo((a, b) => ops.diff(a, b));
+  const equal = memo((a, b) => ops.equal(a, b), shared.equal);
+  const diff = memo((a, b) => ops.diff(a, b), shared.diff);
   return { ...ops, equal, diff: (a, b) => [...diff(a, b)] };
 }
 
@@ -107,7 +122,7 @@ function rememberComparisons<S>(ops: StateOps<S>): StateOps<S> {
 export async function evaluateTask<S>(opts: EvaluateTaskOptions<S>): Promise<TaskEvaluation> {
   const { loaded, task, trace } = opts;
   const domain = loaded.domain;
-  const ops: StateOps<S> = rememberComparisons(domain.state ?? plainStateOps);
+
   const criteria = task.evaluation_criteria ?? null;
   const strict = resolveStrict(opts.strict);
   const declared: RewardBasis[] = criteria ? [...criteria.reward_basis] : [];
@@ -115,6 +130,7 @@ export async function evaluateTask<S>(opts: EvaluateTaskOptions<S>): Promise<Tas
   const premature = !EARNING_TERMINATIONS.includes(trace.termination);
   const calls = indexActions(trace);
   const gold = await replayGold(domain, task, opts.env);
+  const ops: StateOps<S> = rememberComparisons(domain.state ?? plainStateOps, gold, trace.finalState);
 
   // One judge call for the tau2 NL assertions (when they count) and the servicegym `nl` checks.
   const tau2Nl = criteria?.nl_assertions ?? [];

@@ -19,6 +19,12 @@ export interface StateOps<S> {
   equal(a: S, b: S): boolean;
   /** Per-field differences from `a` to `b`. */
   diff(a: S, b: S): FieldDiff[];
+  /**
+   * Whether `s` is known to be `start` unchanged: a fork of it not written since, which compares,
+   * diffs and hashes as `start` does in every way (the same records, in the same order). False
+   * when not known. Absent: never known. Lets evaluators reuse comparisons made for `start`.
+   */
+  unwrittenFork?(start: S, s: S): boolean;
   /** A content hash of the state (tau2-compatible where the domain promises it). */
   hash(s: S): string;
   /**

@@ -25,7 +25,7 @@ export type SplitRequest =
       kind: 'split';
       template: string;
       slot: number;
-      /** JSON text of each message. */
+      /** JSON text of each message (from {@link splitRequestLazily}: of those filled in). */
       messages: string[];
       /** The request's own `messages` array (its elements are what the texts were made from). */
       list: readonly unknown[];
@@ -46,10 +46,26 @@ export function toJsonText(value: unknown): string {
  * known yields the very same `template` string as before.
  */
 export function splitRequest(request: unknown): SplitRequest {
+  const split = splitRequestLazily(request);
+  if (split.kind === 'split') fillMessageTexts(split, 0);
+  return split;
+}
+
+/**
+ * {@link splitRequest} with `messages` not yet filled in (an array of the list's length): the
+ * caller fills in the texts it needs with {@link fillMessageTexts} — a conversation's next call
+ * needs only those of its new messages.
+ */
+export function splitRequestLazily(request: unknown): SplitRequest {
   const parts = requestParts(request);
   if (!parts) return { kind: 'inline', text: toJsonText(request) };
   const { template, list } = parts;
-  return { kind: 'split', template: template.text, slot: template.slot, messages: Array.from(list, elementJson), list };
+  return { kind: 'split', template: template.text, slot: template.slot, messages: new Array<string>(list.length), list };
+}
+
+/** Fills in the JSON text of the split request's messages from position `from` on. */
+export function fillMessageTexts(split: Extract<SplitRequest, { kind: 'split' }>, from: number): void {
+  for (let i = from; i < split.list.length; i++) split.messages[i] ??= elementJson(split.list[i]);
 }
 
 /** The request's JSON text from its template, slot and message texts (inverse of {@link splitRequest}). */
@@ -71,29 +87,38 @@ export function joinRequestText(template: string, slot: number, joinedMessages: 
  * continue ({@link continueKeys}).
  */
 export function prefixKeys(messages: readonly string[], from = 0): { keys: (Buffer | undefined)[]; state: Hash } {
+  return extendKeys(createHash('sha256').update('['), messages, 0, from);
+}
+
+/**
+ * The keys of `messages` from position `from` (default `known`) on, continuing from `base`: the
+ * running hash after messages 0..known-1 (left unchanged). Returns the keys (undefined before
+ * `from`) and the new state.
+ */
+export function continueKeys(base: Hash, messages: readonly string[], known: number, from = known): { keys: (Buffer | undefined)[]; state: Hash } {
+  return extendKeys(base.copy(), messages, known, from);
+}
+
+/** {@link continueKeys} on `state` itself (changed). */
+function extendKeys(state: Hash, messages: readonly string[], known: number, from: number): { keys: (Buffer | undefined)[]; state: Hash } {
   const keys = new Array<Buffer | undefined>(messages.length);
-  const state = createHash('sha256').update('[');
-  for (let i = 0; i < messages.length; i++) {
-    if (i > 0) state.update(',');
-    state.update(messages[i]);
+  for (let i = known; i < messages.length; i++) {
+    state.update(i > 0 ? `,${messages[i]}` : messages[i]);
     if (i >= from) keys[i] = state.copy().digest();
   }
   return { keys, state };
 }
 
-/**
- * The keys of `messages` from position `known` on, continuing from `base`: the running hash after
- * messages 0..known-1 (left unchanged). Returns the keys (undefined before `known`) and the new state.
- */
-export function continueKeys(base: Hash, messages: readonly string[], known: number): { keys: (Buffer | undefined)[]; state: Hash } {
-  const keys = new Array<Buffer | undefined>(messages.length);
-  const state = base.copy();
-  for (let i = known; i < messages.length; i++) {
-    if (i > 0) state.update(',');
-    state.update(messages[i]);
-    keys[i] = state.copy().digest();
-  }
-  return { keys, state };
+/** The running hash after a conversation's first message (`[m0`), and that one-message prefix's key. */
+export interface FirstMessageHash {
+  state: Hash;
+  key: Buffer;
+}
+
+/** The {@link FirstMessageHash} of a first message's JSON text. */
+export function firstMessageHash(text: string): FirstMessageHash {
+  const state = createHash('sha256').update(`[${text}`);
+  return { state, key: state.copy().digest() };
 }
 
 /** Key of a template: SHA-256 of its slot and text. */

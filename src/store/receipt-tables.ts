@@ -20,11 +20,15 @@ import {
   containsSecret,
   continueKeys,
   credentialKeyOffset,
+  fillMessageTexts,
+  firstMessageHash,
   joinRequest,
   joinRequestText,
   prefixKeys,
   splitRequest,
+  splitRequestLazily,
   templateKey,
+  type FirstMessageHash,
   type SplitRequest,
 } from './receipt-codec.js';
 
@@ -159,6 +163,8 @@ export class ReceiptTables {
   private stagedLeaves: [string, number, EncodedReceipt][] = [];
   /** Committed: the last message object of a receipt -> how its conversation continues (weak: dies with the conversation). */
   private readonly continuations = new WeakMap<object, Continuation>();
+  /** Shared first messages (frozen system prompts) -> their hash ({@link firstHash}). */
+  private readonly firstHashes = new WeakMap<object, FirstMessageHash>();
 
   /** `secrets`: values that must never be stored (checked by value on every new serialized piece). */
   constructor(
@@ -182,14 +188,15 @@ export class ReceiptTables {
   encode(row: ReceiptRow): EncodedReceipt {
     // A response object is not changed once received: its text is made once (the model adapter may have made it already).
     const response = elementJson(row.response);
-    const request = splitRequest(row.request);
+    const request = splitRequestLazily(row.request);
     const { request: _q, response: _r, ...meta } = row;
     const enc: EncodedReceipt = { row: meta, request, response, keys: [], known: 0, knownId: null, state: null, continued: null };
     const fresh: string[] = [];
     if (request.kind === 'inline') {
       fresh.push(request.text);
     } else {
-      if (!this.continueConversation(enc, request.list, request.messages)) this.findKnownPrefix(enc, request.messages);
+      // Each fills in the texts of the messages it hashes: all, or on a conversation's next call the new ones.
+      if (!this.continueConversation(enc, request)) this.findKnownPrefix(enc, request);
       if (this.cachedTemplate(request.template, request.slot) === undefined) fresh.push(request.template);
       for (let i = enc.known; i < request.messages.length; i++) fresh.push(request.messages[i]);
     }
@@ -212,8 +219,17 @@ export class ReceiptTables {
    * usually ends a few messages before the end, so only the last {@link RECENT} keys are taken
    * first; all of them only when none of those is known.
    */
-  private findKnownPrefix(enc: EncodedReceipt, messages: readonly string[]): void {
+  private findKnownPrefix(enc: EncodedReceipt, request: Extract<SplitRequest, { kind: 'split' }>): void {
+    fillMessageTexts(request, 0);
+    const messages = request.messages;
     const n = messages.length;
+    const first = this.firstHash(request.list[0], messages[0]);
+    const keysFrom = (from: number) => {
+      if (!first) return prefixKeys(messages, from);
+      const out = continueKeys(first.state, messages, 1, Math.max(1, from));
+      out.keys[0] = first.key;
+      return out;
+    };
     let state: Hash;
     const scan = (from: number, to: number): boolean => {
       for (let i = to - 1; i >= from; i--) {
@@ -228,12 +244,24 @@ export class ReceiptTables {
       return false;
     };
     const recent = Math.max(0, n - RECENT);
-    ({ keys: enc.keys, state } = prefixKeys(messages, recent));
+    ({ keys: enc.keys, state } = keysFrom(recent));
     enc.state = state;
     if (scan(recent, n) || recent === 0) return;
-    ({ keys: enc.keys, state } = prefixKeys(messages));
+    ({ keys: enc.keys, state } = keysFrom(0));
     enc.state = state;
     scan(0, recent);
+  }
+
+  /**
+   * The hash of a conversation's first message when it is a shared, frozen one (a system prompt
+   * every episode opens with: `systemMessage` in src/models/chat-model.ts), made once per message
+   * object; undefined for any other, or no, message.
+   */
+  private firstHash(message: unknown, text: string | undefined): FirstMessageHash | undefined {
+    if (typeof message !== 'object' || message === null || !Object.isFrozen(message) || text === undefined) return undefined;
+    let first = this.firstHashes.get(message);
+    if (!first) this.firstHashes.set(message, (first = firstMessageHash(text)));
+    return first;
   }
 
   /**
@@ -242,7 +270,8 @@ export class ReceiptTables {
    * {@link RECENT} positions, only the messages after it are hashed. Messages are never changed
    * once sent (src/util/json-text.ts), so equal identity means equal text.
    */
-  private continueConversation(enc: EncodedReceipt, list: readonly unknown[], messages: readonly string[]): boolean {
+  private continueConversation(enc: EncodedReceipt, request: Extract<SplitRequest, { kind: 'split' }>): boolean {
+    const list = request.list;
     const n = list.length;
     for (let i = n - 1; i >= Math.max(0, n - RECENT); i--) {
       const last = list[i];
@@ -252,7 +281,8 @@ export class ReceiptTables {
       let same = true;
       for (let k = 0; k < i && same; k++) same = c.list[k] === list[k];
       if (!same) continue;
-      ({ keys: enc.keys, state: enc.state } = continueKeys(c.state, messages, i + 1));
+      fillMessageTexts(request, i + 1);
+      ({ keys: enc.keys, state: enc.state } = continueKeys(c.state, request.messages, i + 1));
       enc.known = i + 1;
       enc.knownId = c.id;
       enc.continued = last;
@@ -327,7 +357,7 @@ export class ReceiptTables {
     }
     const { request: _q, response, ...meta } = row;
     const enc: EncodedReceipt = { row: meta, request, response, keys: [], known: 0, knownId: null, state: null, continued: null };
-    if (request.kind === 'split') this.findKnownPrefix(enc, request.messages);
+    if (request.kind === 'split') this.findKnownPrefix(enc, request);
     this.write(enc);
   }
 

@@ -19,7 +19,6 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { BadInputError } from '../spec/errors.js';
 import { STORE_SCHEMA_VERSION, ensureSchema } from './schema.js';
-import { jsonReusingElements } from '../util/json-text.js';
 import { ReceiptTables, type EncodedReceipt, type ReceiptRow, type ReceiptTextRow } from './receipt-tables.js';
 
 export { STORE_SCHEMA_VERSION };
@@ -95,11 +94,7 @@ const RECOVER = 'restore the file from a backup, or copy out what still reads wi
 type RunDbRow = Omit<RunRow, 'summary' | 'record'> & { summary: string; record: string };
 type EpisodeDbRow = Omit<EpisodeRow, 'result'> & { result: string };
 
-/**
- * A record's trajectory (`messages`) holds the very message objects sent to the model, whose
- * JSON text was made then (src/util/json-text.ts): it is reused, not made again.
- */
-const episodeDbRow = (r: EpisodeRow): EpisodeDbRow => ({ ...r, result: jsonReusingElements(r.result, 'messages') });
+const episodeDbRow = (r: EpisodeRow): EpisodeDbRow => ({ ...r, result: toJson(r.result) });
 
 /** Turns better-sqlite3 errors that are the user's concern into {@link BadInputError}s. */
 function mapSqliteError(err: unknown, file: string, busyMs = BUSY_TIMEOUT_MS): unknown {

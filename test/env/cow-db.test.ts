@@ -33,6 +33,26 @@ describe('CowDb', () => {
     expect(x.ids('users')).toEqual(['u2']);
     expect(CowDb.diff(y, x)).toContainEqual({ path: '/users/u1', op: 'remove', before: { name: 'A', cards: [1] }, after: null });
   });
+  it('knows a branch nobody has written since as holding exactly the same records', () => {
+    const b = base();
+    const start = new CowDb(b);
+    start.mut('users', 'u1').name = 'Z';
+    start.put('orders', 'o1', { total: 1 });
+    const unwritten = start.branch();
+    expect(unwritten.sharesRecordsWith(start)).toBe(true);
+    expect(new CowDb(b).sharesRecordsWith(new CowDb(b))).toBe(true);
+    // Written: even with the same value, the record is another object.
+    const written = start.branch();
+    written.mut('users', 'u2').name = 'B';
+    expect(written.sharesRecordsWith(start)).toBe(false);
+    expect(CowDb.equal(written, start)).toBe(true);
+    const removed = start.branch();
+    removed.remove('orders', 'o1');
+    expect(removed.sharesRecordsWith(start)).toBe(false);
+    expect(start.branch().sharesRecordsWith(new CowDb(base()))).toBe(false);
+    expect(new CowDb(b).sharesRecordsWith(start)).toBe(false);
+  });
+
   it('branches keep the branch point and stay independent', () => {
     const x = new CowDb(base());
     x.mut('users', 'u1').name = 'Z';

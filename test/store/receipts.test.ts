@@ -16,6 +16,7 @@ import { credentialKeyOffset, joinRequest, splitRequest } from '../../src/store/
 import { loadDomain } from '../../src/domains/index.js';
 import { runDomainTasks, selectTasks } from '../../src/run/task-run.js';
 import { startTwoRoleMock, last, type TwoRoleMock } from '../support/two-role-mock.js';
+import { systemMessage } from '../../src/models/chat-model.js';
 
 let dir: string;
 const stores: RunStore[] = [];
@@ -256,6 +257,33 @@ describe('content-addressed storage', () => {
     s.appendReceipts([call([messages[1], messages[0], ...messages.slice(2)], 14)]);
     s.appendReceipts([call(messages, 15)]);
     expect(s.receiptTexts('r').map((r) => r.request)).toEqual(rows.map((r) => JSON.stringify(r.request)));
+  });
+
+  it('keys conversations that open with one shared system message as those that open with copies of it', () => {
+    const shared = systemMessage('# Policy — one object for every conversation ' + '规则。'.repeat(40));
+    const rows = (runId: string, first: () => object, seq0: number): ReceiptRow[] =>
+      ['hi', 'hello', 'hi'].map((text, i) => ({ run_id: runId, seq: seq0 + i, kind: 'user_simulator', provider: 'p', endpoint: 'e', request: { model: 'm', messages: [first(), { role: 'user', content: text }] }, response: { choices: [] }, elapsed_seconds: 0.1 }));
+    // Copies first, in a store of their own: the node keys are what the shared object must reproduce.
+    const copies = open(path.join(dir, 'copies.db'));
+    copies.appendReceipts(rows('c', () => ({ ...shared }), 0));
+    const withShared = open(path.join(dir, 'shared.db'));
+    const sharedRows = rows('s', () => shared, 0);
+    for (const r of sharedRows) withShared.queueReceipt(r);
+    withShared.appendReceipts(rows('t', () => shared, 0));
+    expect(withShared.receiptTexts('s').map((r) => r.request)).toEqual(sharedRows.map((r) => JSON.stringify(r.request)));
+    copies.close();
+    withShared.close();
+    const nodes = (file: string) => {
+      const raw = new Database(file, { readonly: true });
+      try {
+        return raw.prepare('SELECT hex(hash) AS hash, message FROM receipt_messages ORDER BY id').all();
+      } finally {
+        raw.close();
+      }
+    };
+    // The system message is one node, with the same key either way; so is each distinct two-message prefix.
+    expect(nodes(path.join(dir, 'shared.db'))).toEqual(nodes(path.join(dir, 'copies.db')));
+    expect(nodes(path.join(dir, 'shared.db'))).toHaveLength(3);
   });
 
   it('caches no id of a rolled-back batch', () => {

@@ -270,6 +270,7 @@ function hashStreamCache(base: object, recordTypes: unknown): HashStreamCache | 
 export function cowDbStateOps<T extends Tables>(hash: (db: CowDb<T>) => string): StateOps<CowDb<T>> {
   return {
     fork: (s) => s.branch(),
+    unwrittenFork: (start, s) => s instanceof CowDb && start instanceof CowDb && s.sharesRecordsWith(start),
     equal: (a, b) => CowDb.equal(a, b),
     diff: (a, b) => CowDb.diff(a, b),
     hash,
