@@ -7,7 +7,6 @@
  */
 import type { LoadedDomain } from '../spec/domain.js';
 import type { Task } from '../spec/task.js';
-import { BadInputError } from '../spec/errors.js';
 import type { RunStore } from '../store/store.js';
 import type { FinishedEpisode } from '../run/run-tasks.js';
 import type { DomainEpisodeRecord } from '../run/task-run.js';
@@ -20,6 +19,7 @@ import { checkQueueName, datasetFingerprint, harnessPin, surfaceFingerprint, typ
 import { reportedCost } from './run-progress.js';
 import { runEpisodes, type RunEpisode } from '../queue/shard.js';
 import { RunReportBuilder, storedRunReport } from '../queue/run-result.js';
+import { parseRateLimit } from '../queue/rate-limit.js';
 import type { EpisodeRunLog } from '../spec/run-log.js';
 
 /** What `run` knows when it hands the episodes to the queue. */
@@ -89,11 +89,8 @@ export async function runQueued(input: QueuedRunInput): Promise<{ summary: RunSu
   const { flags } = input;
   const onQueue = flags.queue !== undefined;
   const queueName = onQueue ? checkQueueName(String(flags.queueName ?? 'servicegym')) : '';
-  let rate: number | null = null;
-  if (onQueue && flags.rateLimit !== undefined) {
-    rate = Number(flags.rateLimit);
-    if (!(rate > 0)) throw new BadInputError(`--rate-limit must be a number of calls per minute > 0, got '${flags.rateLimit}'`);
-  }
+  // The same rate on the queue (Redis, across workers) and on threads (the main thread's limiter).
+  const rate = parseRateLimit(flags.rateLimit) ?? null;
   const done = new Set(input.finished.map((f) => `${f.taskId}\u0000${f.trial}`));
   const episodes = (input.only ?? runEpisodes(input.tasks, input.trials, input.personas)).filter((e) => !done.has(`${e.taskId}\u0000${e.trial}`));
   // A new run's report is built from the episodes as they are stored; a resumed run's is read back from the store.

@@ -29,19 +29,33 @@ import type { RunSummary } from '../run/summary.js';
 import type { UsageByRole } from '../models/usage.js';
 import { BadInputError } from '../spec/errors.js';
 import { applyRunConfig, parseRunExtras, runExtrasMeta, selectRunTasks, withConfigBlame, withRunOptions } from './run-options.js';
+import { LocalRateLimiter, parseRateLimit, RateLimitedModel } from '../queue/rate-limit.js';
+import os from 'node:os';
 
 /** Most trials per task `run` accepts (the episode list is built before the first episode starts). */
 export const MAX_TRIALS = 10_000;
 
 /**
- * `--threads n` checked: a whole number >= 1. Above 1 it is refused with --queue (workers run the
- * episodes then) and on a surface that drives a browser (one per process, on its main thread).
+ * Most `--threads`: twice the cores this process may use (`os.availableParallelism()`). Threads
+ * spread the episodes' CPU work over cores; past the cores they add only start-up and memory (each
+ * loads its modules and the domain).
+ */
+export function maxThreads(cores = os.availableParallelism()): number {
+  return 2 * cores;
+}
+
+/**
+ * `--threads n` checked: a whole number from 1 to {@link maxThreads}. Above 1 it is refused with
+ * --queue (workers run the episodes then) and on a surface that drives a browser (one per
+ * process, on its main thread).
  * @throws BadInputError naming the flag and why.
  */
 function threadCount(flags: Record<string, any>, surface: { name: string; browser?: boolean }): number {
   const text = String(flags.threads ?? '1');
   if (!/^\d+$/.test(text) || Number(text) < 1) throw new BadInputError(`--threads must be a whole number >= 1, got '${text}'`);
   const n = Number(text);
+  const cores = os.availableParallelism();
+  if (n > maxThreads(cores)) throw new BadInputError(`--threads ${n} is more than ${maxThreads(cores)}, twice the ${cores} core(s) this machine offers: threads spread the episodes' CPU work over cores, so more only add start-up and memory (-j sets how many episodes run at once)`);
   if (n > 1 && flags.queue !== undefined) throw new BadInputError(`--threads ${n} runs the episodes on threads of this process and --queue on queue workers; give one of them`);
   if (n > 1 && surface.browser) throw new BadInputError(`--threads ${n}: the ${surface.name} surface drives a browser, which runs on the main thread only; run it without --threads`);
   return n;
@@ -81,7 +95,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
     .option('--run-id <id>', 'id of a new run (default: run-<domain>-<time>); the same on every shard of a sharded run')
     .option('--queue <url>', "run the episodes on workers ('servicegym worker') through this Redis, e.g. redis://127.0.0.1:6379; this process stores the results")
     .option('--queue-name <name>', 'BullMQ queue of the episodes (the workers use the same)', 'servicegym')
-    .option('--rate-limit <calls-per-minute>', 'with --queue: model calls per minute per provider, across all workers')
+    .option('--rate-limit <calls-per-minute>', 'model calls per minute per provider, across the whole run: its episodes, its --threads or its --queue workers')
     .option('--threads <n>', 'run the episodes on n worker threads of this process, -j shared among them, the main thread storing them (for many fast episodes that keep one thread busy); not with --queue or a browser surface', '1')
     .option('--shard <i/N>', 'run only shard i of N of the episodes (deterministic split; needs --run-id); merge the shard stores with merge-shards')
     .action(withConfigBlame(async (flags, cmd: Command) => {
@@ -115,7 +129,13 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
       const temperature = Number(flags.temperature);
       if (!(Number.isFinite(temperature) && temperature >= 0 && temperature <= 2)) throw new BadInputError(`--temperature must be a number from 0 to 2, got '${flags.temperature}'`);
       const personas = flags.personas !== undefined ? parsePersonas(flags.personas) : undefined;
-      const live = (model: string) => createModel('openai-compatible', { config: resolveLiveModelConfig({ ...flags, model }) });
+      const rateLimit = parseRateLimit(flags.rateLimit);
+      // In this thread: one limiter for every call (threads and queue workers take the rate from the run's manifest).
+      const limiter = rateLimit !== undefined && flags.queue === undefined && threads === 1 ? new LocalRateLimiter(rateLimit) : undefined;
+      const live = (model: string) => {
+        const m = createModel('openai-compatible', { config: resolveLiveModelConfig({ ...flags, model }) });
+        return limiter ? new RateLimitedModel(m, limiter) : m;
+      };
       const agentModel = live(flags.agentModel);
       const userModel = live(flags.userModel);
       const judge = flags.judgeModel ? live(flags.judgeModel) : undefined;

@@ -11,7 +11,7 @@ import type { ChatModel } from '../models/chat-model.js';
 import { resolveLiveModelConfig } from '../models/config.js';
 import { createModel } from '../models/providers.js';
 import type { ModelPin } from './jobs.js';
-import { RateLimitedModel, type RedisRateLimiter } from './rate-limit.js';
+import { RateLimitedModel, type CallRateLimiter } from './rate-limit.js';
 
 /**
  * Where a worker hands a run's results to the run's one writer: the run's BullMQ results queue
@@ -28,8 +28,8 @@ export interface ResultSink {
 export interface WorkerDeps {
   /** The sink of results named `name` (a run's results queue on BullMQ; closed by the worker). */
   results(name: string): ResultSink;
-  /** The shared per-provider limiter at `callsPerMinute`, or undefined for null (unlimited). */
-  limiter(callsPerMinute: number | null): RedisRateLimiter | undefined;
+  /** The shared per-provider limiter at `callsPerMinute` (Redis on a queue, the main thread's for a thread), or undefined for null (unlimited). */
+  limiter(callsPerMinute: number | null): CallRateLimiter | undefined;
   /** Overrides the manifest's base URL (`worker --base-url`). */
   baseUrl?: string;
   env: NodeJS.ProcessEnv;
@@ -54,7 +54,7 @@ export interface JobKind<M extends { run_id: string; results_queue: string }, J,
  * A live model from a manifest's pin; the key comes from this worker's environment. With a
  * limiter, every call first takes a slot of the shared rate.
  */
-export function modelFromPin(pin: ModelPin | null, deps: WorkerDeps, limiter: RedisRateLimiter | undefined): ChatModel | undefined {
+export function modelFromPin(pin: ModelPin | null, deps: WorkerDeps, limiter: CallRateLimiter | undefined): ChatModel | undefined {
   if (!pin) return undefined;
   const flags = { model: pin.model, baseUrl: deps.baseUrl ?? pin.base_url ?? undefined, provider: pin.provider ?? undefined, timeout: pin.timeout ?? undefined, maxRetries: pin.max_retries ?? undefined, maxRetryAfter: pin.max_retry_after ?? undefined, callDeadline: pin.call_deadline ?? undefined, bodyTimeout: pin.body_timeout ?? undefined };
   const model = createModel('openai-compatible', { config: resolveLiveModelConfig(flags, deps.env) });

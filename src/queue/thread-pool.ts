@@ -12,6 +12,10 @@
  * or exits mid-run is replaced; the episodes it was running go first to the next free thread and
  * are stored once (first copy wins). An episode whose thread died, or whose job threw, on
  * {@link MAX_ATTEMPTS} attempts fails the run with an error naming it; nothing hangs.
+ *
+ * `--rate-limit` (the manifest's `rate_limit_per_minute`): the main thread holds the one limiter
+ * ({@link LocalRateLimiter}) and each thread asks it for a slot before every model call, so the
+ * rate holds across all threads, as Redis makes it hold across a queue's workers.
  */
 import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
@@ -22,6 +26,7 @@ import type { EpisodeResultMessage, RunManifest } from './jobs.js';
 import type { QueueRunResult } from './producer.js';
 import { episodeJobsOf, ResultsWriter, type EpisodeJobEntry, type RunEpisodeRef } from './results-writer.js';
 import type { FromThread, ThreadWorkerData, ToThread } from './thread-worker.js';
+import { LocalRateLimiter, type CallRateLimiter } from './rate-limit.js';
 
 /** Attempts of one episode (its thread died, or its job threw) before the run fails. */
 export const MAX_ATTEMPTS = 3;
@@ -47,6 +52,8 @@ export interface ThreadRunOptions {
   halt?: () => string | undefined;
   /** The thread entry module (default: thread-worker beside this module, bundled or from sources). */
   entry?: URL;
+  /** The limiter of every thread's model calls (default: a {@link LocalRateLimiter} at the manifest's `rate_limit_per_minute`, none when it is null). */
+  limiter?: CallRateLimiter;
 }
 
 /** A thread of a running pool, as {@link threadObservers} see it. */
@@ -100,6 +107,7 @@ class ThreadRun {
   private readonly perThread: number;
   private readonly entry: URL;
   private readonly manifest: RunManifest;
+  private readonly limiter: CallRateLimiter | undefined;
   private replacements = 0;
 
   constructor(private readonly opts: ThreadRunOptions) {
@@ -110,6 +118,8 @@ class ThreadRun {
     this.writer = new ResultsWriter(opts.store, opts.manifest.run_id, pending, jobs.length, opts.onStored);
     this.perThread = Math.ceil(opts.concurrency / opts.threads);
     this.entry = opts.entry ?? defaultEntry();
+    const rate = opts.manifest.rate_limit_per_minute;
+    this.limiter = opts.limiter ?? (rate ? new LocalRateLimiter(rate) : undefined);
   }
 
   private get pending(): Map<string, string> {
@@ -139,6 +149,10 @@ class ThreadRun {
     if (msg.t === 'ready') {
       slot.ready = true;
       this.dispatch();
+    } else if (msg.t === 'slot') {
+      const grant = (at: number) => slot.alive && slot.worker.postMessage({ t: 'slot', n: msg.n, at } satisfies ToThread);
+      if (!this.limiter) grant(Date.now());
+      else void this.limiter.acquire(msg.provider).then(grant);
     } else if (msg.t === 'refused') this.abort(new BadInputError(`a thread refused run ${this.manifest.run_id}: ${msg.message}`));
     else if (msg.t === 'failed') {
       const job = slot.running.get(msg.id);

@@ -9,24 +9,51 @@
  * answers `ready` once loaded (or `refused` with the reason of a BadInputError: a mismatched
  * dataset, a missing key), and per job `result` or `failed` (the job threw; an error inside an
  * episode — a tool error, a provider error — is an episode outcome in its result, not a failure).
+ * With `--rate-limit`, each model call first asks the main thread for its provider's next slot
+ * (`slot` with a request number) and waits for the main thread's `slot` with the same number: one
+ * limiter, in the main thread, spaces the calls of all threads.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { BadInputError } from '../spec/errors.js';
 import type { EpisodeJob, EpisodeResultMessage, RunManifest } from './jobs.js';
 import type { KindContext, ResultSink, WorkerDeps } from './job-kinds.js';
 import { episodeKind } from './episode-jobs.js';
+import type { CallRateLimiter } from './rate-limit.js';
+
+/** The thread's side of the main thread's rate limiter: each acquire is a numbered request answered by the main thread. */
+class MainThreadLimiter implements CallRateLimiter {
+  private n = 0;
+  private readonly waiting = new Map<number, (at: number) => void>();
+
+  constructor(private readonly post: (msg: FromThread) => void) {}
+
+  acquire(provider: string): Promise<number> {
+    const n = this.n++;
+    return new Promise((resolve) => {
+      this.waiting.set(n, resolve);
+      this.post({ t: 'slot', n, provider });
+    });
+  }
+
+  /** The main thread granted request `n` its slot at `at` (ms). */
+  granted(n: number, at: number): void {
+    this.waiting.get(n)?.(at);
+    this.waiting.delete(n);
+  }
+}
 
 /** What a thread is started with (`workerData`). */
 export interface ThreadWorkerData {
   manifest: RunManifest;
 }
 
-/** A message of the main thread to a worker thread: one episode job to run. */
-export type ToThread = { t: 'job'; id: string; data: EpisodeJob };
+/** A message of the main thread to a worker thread: one episode job to run, or the slot granted to call request `n`. */
+export type ToThread = { t: 'job'; id: string; data: EpisodeJob } | { t: 'slot'; n: number; at: number };
 
 /** A message of a worker thread to the main thread. */
 export type FromThread =
   | { t: 'ready' }
+  | { t: 'slot'; n: number; provider: string }
   | { t: 'refused'; message: string }
   | { t: 'result'; id: string; message: EpisodeResultMessage }
   | { t: 'failed'; id: string; error: string };
@@ -38,7 +65,8 @@ async function serve(port: NonNullable<typeof parentPort>, data: ThreadWorkerDat
     send: async (id, message) => post({ t: 'result', id, message: message as EpisodeResultMessage }),
     close: async () => {},
   };
-  const deps: WorkerDeps = { results: () => sink, limiter: () => undefined, env: process.env };
+  const limiter = new MainThreadLimiter(post);
+  const deps: WorkerDeps = { results: () => sink, limiter: (rate) => (rate ? limiter : undefined), env: process.env };
   let ctx: KindContext;
   try {
     ctx = await episodeKind.context(data.manifest, deps);
@@ -47,7 +75,7 @@ async function serve(port: NonNullable<typeof parentPort>, data: ThreadWorkerDat
     post({ t: 'refused', message: e.message });
     return;
   }
-  const run = async ({ id, data: job }: ToThread) => {
+  const run = async ({ id, data: job }: Extract<ToThread, { t: 'job' }>) => {
     try {
       const { message } = await episodeKind.run(job, id, data.manifest, ctx as never);
       await ctx.results.send(id, message);
@@ -57,6 +85,7 @@ async function serve(port: NonNullable<typeof parentPort>, data: ThreadWorkerDat
   };
   port.on('message', (msg: ToThread) => {
     if (msg?.t === 'job') void run(msg);
+    else if (msg?.t === 'slot') limiter.granted(msg.n, msg.at);
   });
   post({ t: 'ready' });
 }
