@@ -213,7 +213,8 @@ export async function bundleCli({ dist = path.join(ROOT, 'dist'), entry = 'cli/b
     await build({
       configFile: false,
       logLevel: 'warn',
-      root: dist,
+      // The folder above dist/, not dist/ itself: Vite warns when the output folder is the root (or above it).
+      root: path.dirname(dist),
       plugins: [ownModuleUrl(dist, dist), thirdPartyNotices(dist, outDir), ...(stamp ? [buildStamp] : [])],
       build: {
         ssr: true,
