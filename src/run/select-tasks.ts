@@ -15,32 +15,89 @@ export function selectTasks(loaded: LoadedDomain<any>, ids?: string[]): Task[] {
 /** True when `pattern` is a glob (`*`, `?` or a `[...]` class). */
 const isGlob = (pattern: string) => /[*?[]/.test(pattern);
 
+/** One piece of a glob: `*` (any run of characters), or one character: its RegExp source and test. */
+type GlobToken = { star: true } | { star: false; source: string; test: (c: string) => boolean };
+
+/** Escapes a character for a RegExp source outside a class. */
+const literal = (c: string) => c.replace(/[.*?+^${}()|[\]\\/]/g, '\\$&');
+
 /**
- * A glob as a whole-string regular expression: `*` any run of characters, `?` one, `[...]` a class
- * (`[!...]` negated), `\x` the character x itself (`\[mobile_data_issue\]*` for tau2 telecom's
- * ids, which hold brackets). Throws BadInputError for an unclosed or invalid class.
+ * A glob as its pieces: `*` any run of characters, `?` one, `[...]` a class (`[!...]` negated),
+ * `\x` the character x itself (`\[mobile_data_issue\]*` for tau2 telecom's ids, which hold
+ * brackets). Throws BadInputError for an unclosed or invalid class.
  */
-export function globRegExp(pattern: string): RegExp {
-  let re = '';
+function globTokens(pattern: string): GlobToken[] {
+  const out: GlobToken[] = [];
   for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === '\\' && i + 1 < pattern.length) re += pattern[++i].replace(/[.*?+^${}()|[\]\\/]/g, '\\$&');
-    else if (c === '*') re += '.*';
-    else if (c === '?') re += '.';
-    else if (c === '[') {
+    let c = pattern[i];
+    if (c === '*') {
+      if (!out.at(-1)?.star) out.push({ star: true });
+      continue;
+    }
+    if (c === '?') {
+      out.push({ star: false, source: '.', test: () => true });
+      continue;
+    }
+    if (c === '[') {
       const end = pattern.indexOf(']', i + 2);
       if (end < 0) throw new BadInputError(`--tasks pattern '${pattern}' has an unclosed '['`);
       let body = pattern.slice(i + 1, end);
       if (body.startsWith('!')) body = `^${body.slice(1)}`;
-      re += `[${body.replace(/\\/g, '\\\\')}]`;
+      const source = `[${body.replace(/\\/g, '\\\\')}]`;
+      let re: RegExp;
+      try {
+        re = new RegExp(`^${source}$`);
+      } catch {
+        throw new BadInputError(`--tasks pattern '${pattern}' is not a valid glob (a '[...]' class such as [z-a] has its range out of order)`);
+      }
+      out.push({ star: false, source, test: (x) => re.test(x) });
       i = end;
-    } else re += c.replace(/[.+^${}()|\\/]/g, '\\$&');
+      continue;
+    }
+    if (c === '\\' && i + 1 < pattern.length) c = pattern[++i];
+    const ch = c;
+    out.push({ star: false, source: literal(ch), test: (x) => x === ch });
   }
-  try {
-    return new RegExp(`^${re}$`);
-  } catch {
-    throw new BadInputError(`--tasks pattern '${pattern}' is not a valid glob (a '[...]' class such as [z-a] has its range out of order)`);
-  }
+  return out;
+}
+
+/**
+ * A glob ({@link globTokens}) as a whole-string regular expression.
+ * @throws BadInputError for an unclosed or invalid class.
+ */
+export function globRegExp(pattern: string): RegExp {
+  return new RegExp(`^${globTokens(pattern).map((t) => (t.star ? '.*' : t.source)).join('')}$`);
+}
+
+/**
+ * A glob ({@link globTokens}) as a whole-string test that takes time linear in the pattern times
+ * the id however many `*` it has (a RegExp of `*a*a*a…` backtracks exponentially on a long id
+ * without a match: tau2 telecom has 2285 ids of ~60 characters).
+ * @throws BadInputError for an unclosed or invalid class.
+ */
+export function globMatcher(pattern: string): (id: string) => boolean {
+  const tokens = globTokens(pattern);
+  return (id) => {
+    let p = 0;
+    let i = 0;
+    let starAt = -1;
+    let resumeAt = 0;
+    while (i < id.length) {
+      const t = tokens[p];
+      if (t && !t.star && t.test(id[i])) {
+        p++;
+        i++;
+      } else if (t?.star) {
+        starAt = p++;
+        resumeAt = i;
+      } else if (starAt >= 0) {
+        p = starAt + 1;
+        i = ++resumeAt;
+      } else return false;
+    }
+    while (tokens[p]?.star) p++;
+    return p === tokens.length;
+  };
 }
 
 /**
@@ -54,7 +111,8 @@ export function globRegExp(pattern: string): RegExp {
  *   matching no task or an invalid pattern.
  */
 export function selectTasksFlag(loaded: LoadedDomain<any>, tasksFlag: string | undefined): Task[] {
-  const patterns = (tasksFlag ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  // An entry given twice is one task (a run keys its episodes by task id).
+  const patterns = [...new Set((tasksFlag ?? '').split(',').map((s) => s.trim()).filter(Boolean))];
   if (tasksFlag !== undefined && patterns.length === 0) throw new BadInputError(`--tasks names no task (got '${tasksFlag}'); give task ids or globs, or leave the flag out to run every task`);
   const ids = new Set(loaded.tasks.map((t) => t.id));
   const isPattern = (p: string) => isGlob(p) && !ids.has(p);
@@ -66,7 +124,7 @@ export function selectTasksFlag(loaded: LoadedDomain<any>, tasksFlag: string | u
       throw err instanceof BadInputError && err.file === undefined ? new BadInputError(`--tasks: ${err.message}`) : err;
     }
   }
-  const res = patterns.map((p) => ({ p, re: isPattern(p) ? globRegExp(p) : null }));
+  const res = patterns.map((p) => ({ p, re: isPattern(p) ? { test: globMatcher(p) } : null }));
   for (const { p, re } of res) {
     const hits = loaded.tasks.filter((t) => (re ? re.test(t.id) : t.id === p));
     if (hits.length === 0) throw new BadInputError(`--tasks: ${re ? 'pattern' : 'task id'} '${p}' matches no task (the dataset has ${loaded.tasks.length} tasks: ${loaded.tasks.slice(0, 12).map((t) => t.id).join(', ')}${loaded.tasks.length > 12 ? ', …' : ''})`);
