@@ -141,7 +141,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
       const judge = flags.judgeModel ? live(flags.judgeModel) : undefined;
       const judgeVotes = Number(flags.judgeVotes);
       if (!Number.isInteger(judgeVotes) || judgeVotes < 1) throw new BadInputError(`--judge-votes must be a whole number >= 1, got '${flags.judgeVotes}'`);
-      const store = RunStore.open(flags.db, { secrets: secretValues() });
+      const store = RunStore.open(flags.db, { secrets: secretValues(), checkpointInBackground: true });
       let lock: RunLock | undefined;
       try {
         const sharding = flags.shard !== undefined ? await import('../queue/shard.js') : undefined;
@@ -224,6 +224,8 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
         bar.stop();
         if (Object.keys(unattached).length) res.usage = mergeUsage([res.usage, unattached]);
         store.saveRun({ id: runId, kind: 'run', name: runName, domain: flags.domain, created_at: createdAt, summary: { ...meta, ...res.summary, tasks: tasks.length, usage: res.usage, ...(Object.keys(unattached).length ? { unattached_usage: unattached } : {}), ...(res.halted ? { halted: { reason: res.halted.reason, not_started: res.halted.notStarted } } : {}) }, record: null });
+        // Stored: closed now, so that the store's last checkpoint (on its worker thread) runs while the report is printed.
+        store.close();
         // Every episode of the run, the kept ones of a resumed run included.
         const rows = mergeReportRows(tasks.map((t) => t.id), kept, res.rows ?? fresh);
         if (flags.json) process.stdout.write(JSON.stringify({ run_id: runId, name: runName, tags: extras.tags, strict, summary: snakeKeys(res.summary), usage: res.usage, excluded_known_bad: excluded, episodes: rows.map((r) => ({ task_id: r.taskId, trial: r.trial, ...(personas ? { persona: r.persona } : {}), termination: r.termination, evaluation: r.evaluation, infra_error: r.infraError ?? null, ...(flags.resume ? { kept: !!r.kept } : {}) })) }, null, 2) + '\n');
@@ -242,6 +244,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
       } finally {
         lock?.release();
         store.close();
+        await store.whenClosed();
       }
     }));
   addSurfaceFlags(withRunOptions(run));

@@ -20,6 +20,7 @@ import Database from 'better-sqlite3';
 import { BadInputError } from '../spec/errors.js';
 import { STORE_SCHEMA_VERSION, ensureSchema } from './schema.js';
 import { ReceiptTables, type EncodedReceipt, type ReceiptRow, type ReceiptTextRow } from './receipt-tables.js';
+import { checkpointInBackground, WRITER_AUTOCHECKPOINT_PAGES, type BackgroundCheckpointer } from './checkpointer.js';
 
 export { STORE_SCHEMA_VERSION };
 export type { ReceiptRow, ReceiptTextRow };
@@ -135,6 +136,10 @@ export class RunStore {
   private queueTimer: NodeJS.Timeout | undefined;
   /** `fn` inside one (deferred) transaction; made once per store. */
   private readonly inTransaction: (fn: () => void) => void;
+  /** The worker checkpointing this store's log ({@link RunStore.open}'s `checkpointInBackground`). */
+  private checkpointer: BackgroundCheckpointer | undefined;
+  /** Settles once the store file is complete after {@link close} (see {@link whenClosed}). */
+  private closing: Promise<void> = Promise.resolve();
 
   private constructor(db: Database.Database, file: string, busyMs: number, secrets: readonly string[]) {
     this.db = db;
@@ -161,11 +166,14 @@ export class RunStore {
    * @param opts.busyTimeoutMs how long to wait for another writer, in milliseconds; default 5000.
    * @param opts.secrets values (API keys) that must never be stored: a receipt containing one is
    *   refused, checked on its serialized text.
+   * @param opts.checkpointInBackground move the write-ahead log into the file on a worker thread
+   *   (src/store/checkpointer.ts) instead of in this thread's commits and close: for a long run's
+   *   many writes. Ignored for a read-only or in-memory store. Default false.
    * @throws BadInputError when the file is missing and may not be created, is not a SQLite
    *   database, is corrupt, is from an older or newer servicegym schema, or is locked by another
    *   process for longer than the busy timeout.
    */
-  static open(file: string, opts: { readonly?: boolean; create?: boolean; busyTimeoutMs?: number; secrets?: readonly string[] } = {}): RunStore {
+  static open(file: string, opts: { readonly?: boolean; create?: boolean; busyTimeoutMs?: number; secrets?: readonly string[]; checkpointInBackground?: boolean } = {}): RunStore {
     const busyMs = opts.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
     const readonly = opts.readonly ?? false;
     const create = !readonly && (opts.create ?? true);
@@ -198,7 +206,13 @@ export class RunStore {
         db.pragma('synchronous = NORMAL');
       }
       ensureSchema(db, file, readonly);
-      return new RunStore(db, file, busyMs, opts.secrets ?? []);
+      const store = new RunStore(db, file, busyMs, opts.secrets ?? []);
+      if (opts.checkpointInBackground && !readonly && !inMemory) {
+        db.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`);
+        db.pragma('journal_size_limit = 0');
+        store.checkpointer = checkpointInBackground(file, db.pragma('page_size', { simple: true }) as number);
+      }
+      return store;
     } catch (err) {
       db?.close();
       throw mapSqliteError(err, file, busyMs);
@@ -555,7 +569,8 @@ export class RunStore {
 
   /**
    * Writes the queued receipts and episodes, then closes the connection; idempotent. Every other method throws
-   * TypeError afterwards.
+   * TypeError afterwards. Everything written is committed when it returns; with `checkpointInBackground`
+   * the worker then moves the rest of the log into the file ({@link whenClosed}).
    * @throws what {@link flushReceipts} throws (the connection is closed all the same).
    */
   close(): void {
@@ -564,6 +579,16 @@ export class RunStore {
       if (this.db.open) this.flushReceipts();
     } finally {
       this.db.close();
+      if (this.checkpointer) this.closing = this.checkpointer.stop();
     }
+  }
+
+  /**
+   * Resolves once the store is one file again after {@link close}: at once, or with
+   * `checkpointInBackground` when the worker has moved the rest of the log into the file and
+   * removed it (the process does not exit before). Never rejects.
+   */
+  whenClosed(): Promise<void> {
+    return this.closing;
   }
 }
