@@ -162,7 +162,7 @@ export function withConfigBlame<A extends unknown[]>(action: (...args: A) => Pro
 /** What a wrong value is, without echoing it (a config may hold a pasted secret in the wrong key). */
 function kindOf(x: unknown): string {
   if (x === null) return 'null';
-  if (Array.isArray(x)) return 'a list';
+  if (Array.isArray(x)) return x.length ? 'a list' : 'an empty list';
   if (typeof x === 'string') return x === '' ? 'an empty string' : 'a string';
   if (typeof x === 'number') return Number.isFinite(x) ? 'a number' : 'a non-finite number';
   return typeof x === 'object' ? 'an object' : `a ${typeof x}`;

@@ -308,7 +308,7 @@ describe('config file: every option of run is a key', () => {
     expect(await bad({ queue: 'http://127.0.0.1:6379' })).toContain(`${cfg} at $.queue: `);
     expect(await bad({ trials: 0 })).toContain(`${cfg} at $.trials: --trials must be a whole number from 1 to`);
     expect(await bad({ resume: 'no-such-run' })).toContain("no run 'no-such-run' in the store");
-    expect(await bad({ 'surface-option': [] })).toContain(`${cfg} at $.surface-option: expected a non-empty list, got a list`);
+    expect(await bad({ 'surface-option': [] })).toContain(`${cfg} at $.surface-option: expected a non-empty list, got an empty list`);
     expect(await bad({ 'run-id': true })).toContain(`${cfg} at $.run-id: expected a non-empty string or a number, got a boolean`);
     expect(await bad({ config: 'other.json' })).toContain("unknown key 'config' (a config file cannot name another one)");
   });
