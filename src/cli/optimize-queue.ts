@@ -4,6 +4,7 @@
  * the journal, records and store. The manifest tells workers how to build the suite (paths
  * resolved here), its fingerprint, and the models (no key: each worker uses its own).
  */
+import { parseRateLimit } from '../models/rate-limit.js';
 import { BadInputError } from '../spec/errors.js';
 import type { LiveModelFlags } from '../models/config.js';
 import { resolveConfigPath, type LoadedOptimizeConfig } from '../optimizer/config.js';
@@ -36,11 +37,7 @@ function pinOf(f: LiveModelFlags): ModelPin {
  */
 export async function openRolloutQueue(loaded: LoadedOptimizeConfig, suite: Suite, flags: Record<string, any>): Promise<QueueRolloutRunner> {
   const queueName = checkQueueName(String(flags.queueName ?? 'servicegym'));
-  let rate: number | null = null;
-  if (flags.rateLimit !== undefined) {
-    rate = Number(flags.rateLimit);
-    if (!(rate > 0)) throw new BadInputError(`--rate-limit must be a number of calls per minute > 0, got '${flags.rateLimit}'`);
-  }
+  const rate = parseRateLimit(flags.rateLimit) ?? null;
   const spec = suiteSpecOf(loaded, flags.strict === true);
   const built = await buildSuiteOf(spec);
   // The workers build the suite from the spec: it must be the very suite this process judges with.

@@ -18,6 +18,9 @@ import type { Command } from 'commander';
 import { LIVE_FLAG_HELP } from './live-flags.js';
 import { BadInputError } from '../spec/errors.js';
 import { DEFAULT_STORE_PATH } from '../store/paths.js';
+import { LocalRateLimiter, parseRateLimit, RateLimitedModel, type CallRateLimiter } from '../models/rate-limit.js';
+import type { ChatModel } from '../models/chat-model.js';
+import type { OptimizeModels } from '../optimizer/run.js';
 
 /** Registers `optimize` on the program; `setExit` receives the exit code. */
 export function registerOptimize(program: Command, setExit: (code: number) => void): void {
@@ -43,7 +46,7 @@ export function registerOptimize(program: Command, setExit: (code: number) => vo
     .option('-q, --quiet', 'no progress on stderr')
     .option('--queue <url>', "run the rollouts on workers ('servicegym worker') through this Redis, e.g. redis://127.0.0.1:6379; this process decides and stores")
     .option('--queue-name <name>', 'BullMQ queue of the rollouts (the workers use the same)', 'servicegym')
-    .option('--rate-limit <calls-per-minute>', 'with --queue: model calls per minute per provider, across all workers')
+    .option('--rate-limit <calls-per-minute>', 'model calls per minute per provider: across all workers with --queue, else across the rollouts, judge and proposer of this process')
     .action(async (file: string, flags) => {
       const { loadOptimizeConfig, resolveConfigPath } = await import('../optimizer/config.js');
       const { Journal } = await import('../optimizer/journal.js');
@@ -60,6 +63,7 @@ export function registerOptimize(program: Command, setExit: (code: number) => vo
       const log = progressLogger(flags.quiet);
       if (flags.resume && flags.fresh) throw new BadInputError('--resume and --fresh exclude each other');
       if (flags.queue !== undefined) (await import('../queue/redis-url.js')).checkRedisUrl(String(flags.queue));
+      const rateLimit = parseRateLimit(flags.rateLimit);
       const loaded = loadOptimizeConfig(file);
       const cfg = loaded.config;
       const { suite, domain } = await buildSuite(loaded, { strict: flags.strict === true });
@@ -71,7 +75,8 @@ export function registerOptimize(program: Command, setExit: (code: number) => vo
         process.stdout.write(flags.json ? JSON.stringify({ suite: suite.id, cases: suite.cases.length, splits, preflight }, null, 2) + '\n' : dryRunText(cfg, suite.id, splits, preflight));
         return setExit(0);
       }
-      const models = buildModels(loaded, flags);
+      // In one process every role's calls take slots of one limiter (queue workers share theirs in Redis).
+      const models = rateLimit !== undefined && flags.queue === undefined ? rateLimitedModels(buildModels(loaded, flags), new LocalRateLimiter(rateLimit)) : buildModels(loaded, flags);
       // The queue's run claim comes before the output folder is touched: a second optimiser of the run exits 2 having changed nothing.
       const outDir = outputDir(loaded, flags.outDir);
       const runner = flags.queue ? await (await import('./optimize-queue.js')).openRolloutQueue(loaded, suite, flags) : undefined;
@@ -104,4 +109,10 @@ export function registerOptimize(program: Command, setExit: (code: number) => vo
       process.stdout.write(flags.json ? JSON.stringify(record, null, 2) + '\n' : optimizeReport(cfg.name, suite.id, result, outDir));
       setExit(result.decision === 'release_to_canary' ? 0 : 1);
     });
+}
+
+/** Every model of an optimise run behind `limiter`: each call of any role first takes its provider's next slot. */
+export function rateLimitedModels(models: OptimizeModels, limiter: CallRateLimiter): OptimizeModels {
+  const limited = (m: ChatModel) => new RateLimitedModel(m, limiter);
+  return { agent: limited(models.agent), user: models.user && limited(models.user), judge: models.judge && limited(models.judge), proposer: limited(models.proposer) };
 }

@@ -19,7 +19,7 @@ import { checkQueueName, datasetFingerprint, harnessPin, surfaceFingerprint, typ
 import { reportedCost } from './run-progress.js';
 import { runEpisodes, type RunEpisode } from '../queue/shard.js';
 import { RunReportBuilder, storedRunReport } from '../queue/run-result.js';
-import { parseRateLimit } from '../queue/rate-limit.js';
+import { parseRateLimit } from '../models/rate-limit.js';
 import type { EpisodeRunLog } from '../spec/run-log.js';
 
 /** What `run` knows when it hands the episodes to the queue. */

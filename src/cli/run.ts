@@ -29,7 +29,7 @@ import type { RunSummary } from '../run/summary.js';
 import type { UsageByRole } from '../models/usage.js';
 import { BadInputError } from '../spec/errors.js';
 import { applyRunConfig, parseRunExtras, runExtrasMeta, selectRunTasks, withConfigBlame, withRunOptions } from './run-options.js';
-import { LocalRateLimiter, parseRateLimit, RateLimitedModel } from '../queue/rate-limit.js';
+import { LocalRateLimiter, parseRateLimit, RateLimitedModel } from '../models/rate-limit.js';
 import os from 'node:os';
 
 /** Most trials per task `run` accepts (the episode list is built before the first episode starts). */

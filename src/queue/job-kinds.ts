@@ -11,7 +11,7 @@ import type { ChatModel } from '../models/chat-model.js';
 import { resolveLiveModelConfig } from '../models/config.js';
 import { createModel } from '../models/providers.js';
 import type { ModelPin } from './jobs.js';
-import { RateLimitedModel, type CallRateLimiter } from './rate-limit.js';
+import { RateLimitedModel, type CallRateLimiter } from '../models/rate-limit.js';
 
 /**
  * Where a worker hands a run's results to the run's one writer: the run's BullMQ results queue

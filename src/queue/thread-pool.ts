@@ -26,7 +26,7 @@ import type { EpisodeResultMessage, RunManifest } from './jobs.js';
 import type { QueueRunResult } from './producer.js';
 import { episodeJobsOf, ResultsWriter, type EpisodeJobEntry, type RunEpisodeRef } from './results-writer.js';
 import type { FromThread, ThreadWorkerData, ToThread } from './thread-worker.js';
-import { LocalRateLimiter, type CallRateLimiter } from './rate-limit.js';
+import { LocalRateLimiter, type CallRateLimiter } from '../models/rate-limit.js';
 
 /** Attempts of one episode (its thread died, or its job threw) before the run fails. */
 export const MAX_ATTEMPTS = 3;

@@ -18,7 +18,7 @@ import { BadInputError } from '../spec/errors.js';
 import type { EpisodeJob, EpisodeResultMessage, RunManifest } from './jobs.js';
 import type { KindContext, ResultSink, WorkerDeps } from './job-kinds.js';
 import { episodeKind } from './episode-jobs.js';
-import type { CallRateLimiter } from './rate-limit.js';
+import type { CallRateLimiter } from '../models/rate-limit.js';
 
 /** The thread's side of the main thread's rate limiter: each acquire is a numbered request answered by the main thread. */
 class MainThreadLimiter implements CallRateLimiter {

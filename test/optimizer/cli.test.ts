@@ -11,6 +11,8 @@ import { verifyRecord } from '../../src/release/record.js';
 import { optimizerHandler } from '../support/optimizer-model.js';
 import { SEED_CAMPAIGN, tmpDir } from '../support/paths.js';
 import { runCli } from '../support/cli.js';
+import { rateLimitedModels } from '../../src/cli/optimize.js';
+import type { ChatModel } from '../../src/models/chat-model.js';
 
 const FAKE_KEY = 'test-fake-key-OPTIMIZE-7731';
 const VARS = ['SERVICEGYM_API_KEY', 'OPENAI_API_KEY', 'SERVICEGYM_BASE_URL', 'OPENAI_BASE_URL', 'SERVICEGYM_MODEL', 'SERVICEGYM_PROVIDER'];
@@ -135,6 +137,22 @@ describe('servicegym optimize (mock HTTP server)', () => {
     expect(out.preflight).toMatchObject({ fixed_rollouts: 64, per_proposal_rollouts: 56, gated_proposals_fit: 1 });
     expect(out.preflight.warning).toContain('only 1 gated proposal(s) fit the budget');
     expect(s.requests).toHaveLength(0);
+  });
+
+  it('--rate-limit without --queue: a bad rate is exit 2 before anything runs; every role of the run takes its slots from one limiter', async () => {
+    const s = await server();
+    process.env.SERVICEGYM_BASE_URL = s.url;
+    const { file, dir } = configFile();
+    const r = await cli(['optimize', file, '--dry-run', '--rate-limit', 'fast']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("--rate-limit must be a number of calls per minute > 0, got 'fast'");
+    expect(fs.existsSync(path.join(dir, 'out'))).toBe(false);
+    const fake = (provider: string): ChatModel => ({ provider, endpoint: `http://${provider}/v1/chat/completions`, model: 'm', complete: async () => ({}) as never });
+    const slots: string[] = [];
+    const models = rateLimitedModels({ agent: fake('a'), user: fake('u'), judge: fake('j'), proposer: fake('p') }, { acquire: async (provider) => (slots.push(provider), 0) });
+    for (const m of [models.agent, models.user!, models.judge!, models.proposer]) await m.complete({ messages: [] } as never, 'agent' as never);
+    expect(slots).toEqual(['a', 'u', 'j', 'p']);
+    expect(rateLimitedModels({ agent: fake('a'), proposer: fake('p') }, { acquire: async () => 0 })).toMatchObject({ user: undefined, judge: undefined });
   });
 
   it('rejects a bad config with the JSON path (exit 2)', async () => {

@@ -13,7 +13,7 @@ import { loadDomain } from '../../src/domains/index.js';
 import { datasetFingerprint, harnessPin } from '../../src/queue/jobs.js';
 import os from 'node:os';
 import { runOnThreads, threadObservers, type PoolThread } from '../../src/queue/thread-pool.js';
-import { LocalRateLimiter, type CallRateLimiter } from '../../src/queue/rate-limit.js';
+import { LocalRateLimiter, type CallRateLimiter } from '../../src/models/rate-limit.js';
 import { maxThreads } from '../../src/cli/run.js';
 import { startTwoRoleMock, type TwoRoleMock } from '../support/two-role-mock.js';
 import { tmpDir } from '../support/paths.js';
