@@ -107,9 +107,11 @@ export function applyConfigFile(cmd: Command, flags: Record<string, any>): void 
   const problems: BadInputError[] = [];
   for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
     const spec = keys.get(key);
-    const at = `$.${JSON.stringify(key).slice(1, -1)}`;
+    // The key as JSON spells it (escaped), so that a control character or a line break in it cannot break the one-line-per-problem report.
+    const shown = JSON.stringify(key).slice(1, -1);
+    const at = `$.${shown}`;
     if (!spec) {
-      problems.push(new BadInputError(`unknown key '${key}'${key === 'config' ? ' (a config file cannot name another one)' : ''}; expected one of: ${[...keys.keys()].join(', ')}`, { file, path: at }));
+      problems.push(new BadInputError(`unknown key '${shown}'${key === 'config' ? ' (a config file cannot name another one)' : ''}; expected one of: ${[...keys.keys()].join(', ')}`, { file, path: at }));
       continue;
     }
     const name = spec.option.attributeName();
