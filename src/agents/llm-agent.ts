@@ -28,9 +28,18 @@ export const DEFAULT_AGENT_INSTRUCTIONS = [
   'Tool arguments must be valid JSON that matches the tool\'s parameters.',
 ].join('\n');
 
-/** The system prompt for `policy` mode: `instructions`, a blank line, then `<policy>\n…\n</policy>`. */
+/** The last prompt {@link agentSystemPrompt} made, with what it was made from (a run makes the same one for every episode). */
+let lastPrompt: { policy: string; instructions: string; prompt: string } | undefined;
+
+/**
+ * The system prompt for `policy` mode: `instructions`, a blank line, then `<policy>\n…\n</policy>`.
+ * The same string for the same policy and instructions as last time (one string per run, not per
+ * episode: `systemMessage` in src/models/chat-model.ts then finds its message by it at once).
+ */
 export function agentSystemPrompt(policy: string, instructions: string = DEFAULT_AGENT_INSTRUCTIONS): string {
-  return `${instructions}\n\n<policy>\n${policy}\n</policy>`;
+  if (lastPrompt?.policy === policy && lastPrompt.instructions === instructions) return lastPrompt.prompt;
+  lastPrompt = { policy, instructions, prompt: `${instructions}\n\n<policy>\n${policy}\n</policy>` };
+  return lastPrompt.prompt;
 }
 
 /** The OpenAI `tools[]` entries of the tools the agent (requestor `assistant`) may call. */

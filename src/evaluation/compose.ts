@@ -4,7 +4,7 @@
  * partial-credit score with its rubric breakdown.
  */
 import type { LoadedDomain } from '../spec/domain.js';
-import type { RewardBasis, Task } from '../spec/task.js';
+import type { Check, RewardBasis, Task } from '../spec/task.js';
 import type { FieldDiff, StateOps } from '../spec/state.js';
 import type { ChatModel } from '../models/chat-model.js';
 import { plainStateOps } from '../env/plain-state.js';
@@ -74,8 +74,7 @@ const goldComparisons = new WeakMap<object, { equal: Map<unknown, Map<unknown, b
  * results among the replay's two states are kept with the replay: the task's other such
  * episodes (an agent that changed nothing) reuse them.
  */
-function rememberComparisons<S>(ops: StateOps<S>, gold: GoldReplay<S>, finalState: S): StateOps<S> {
-  const same = finalState !== gold.initialState && ops.unwrittenFork?.(gold.initialState, finalState) === true;
+function rememberComparisons<S>(ops: StateOps<S>, gold: GoldReplay<S>, finalState: S, same: boolean): StateOps<S> {
   const canon = (s: S): S => (same && s === finalState ? gold.initialState : s);
   const kept = (s: S) => s === gold.initialState || s === gold.finalState;
   let shared = goldComparisons.get(gold);
@@ -95,6 +94,21 @@ function rememberComparisons<S>(ops: StateOps<S>, gold: GoldReplay<S>, finalStat
   const equal = memo((a, b) => ops.equal(a, b), shared.equal);
   const diff = memo((a, b) => ops.diff(a, b), shared.diff);
   return { ...ops, equal, diff: (a, b) => [...diff(a, b)] };
+}
+
+/** Check kinds whose result is a function of the task's start, gold and final states alone. */
+const STATE_CHECKS: ReadonlySet<string> = new Set(['db_gold', 'unchanged', 'field_in', 'state_count', 'db_delta']);
+
+/** Per gold replay: results of state checks (without personas) for episodes whose final state is an unwritten fork of the start state. */
+const unwrittenChecks = new WeakMap<object, Map<Check, CheckResult>>();
+
+/** The result of state check `c` for an unwritten episode of `gold`'s task: made once, each caller getting its own copy. */
+function unwrittenStateCheck(gold: GoldReplay<unknown>, c: Check, run: () => CheckResult): CheckResult {
+  let made = unwrittenChecks.get(gold);
+  if (!made) unwrittenChecks.set(gold, (made = new Map()));
+  let r = made.get(c);
+  if (!r) made.set(c, (r = run()));
+  return r.diff ? { ...r, diff: [...r.diff] } : { ...r };
 }
 
 /**
@@ -130,7 +144,9 @@ export async function evaluateTask<S>(opts: EvaluateTaskOptions<S>): Promise<Tas
   const premature = !EARNING_TERMINATIONS.includes(trace.termination);
   const calls = indexActions(trace);
   const gold = await replayGold(domain, task, opts.env);
-  const ops: StateOps<S> = rememberComparisons(domain.state ?? plainStateOps, gold, trace.finalState);
+  const plainOps: StateOps<S> = domain.state ?? plainStateOps;
+  const unwritten = trace.finalState !== gold.initialState && plainOps.unwrittenFork?.(gold.initialState, trace.finalState) === true;
+  const ops = rememberComparisons(plainOps, gold, trace.finalState, unwritten);
 
   // One judge call for the tau2 NL assertions (when they count) and the servicegym `nl` checks.
   const tau2Nl = criteria?.nl_assertions ?? [];
@@ -162,7 +178,7 @@ export async function evaluateTask<S>(opts: EvaluateTaskOptions<S>): Promise<Tas
   );
   const ruleVotes = opts.judge && judgedRules.length > 0 ? await judgeTranscriptRules(opts.judge, trace.messages, judgedRules, votes) : undefined;
   const sgChecks = (sg?.checks ?? []).map((c) => {
-    const r = runCheck(c, ctx, sgNlVerdicts);
+    const r = unwritten && !c.personas && STATE_CHECKS.has(c.kind) ? unwrittenStateCheck(gold, c, () => runCheck(c, ctx, sgNlVerdicts)) : runCheck(c, ctx, sgNlVerdicts);
     return c.kind === 'transcript' && !r.evidence.startsWith('not applicable') ? applyRuleVotes(r, ruleVotes?.byRule.get(c.id), votes) : r;
   });
   const byId = new Map(sgChecks.map((c) => [c.id, c]));

@@ -47,6 +47,21 @@ export function renderScenario(scenario: UserScenario): string {
  * A plain-string scenario is used as the instructions.
  */
 export function userSystemPrompt(scenario: UserScenario | string, modifiers: readonly string[] = []): string {
+  if (typeof scenario === 'string') return makeUserSystemPrompt(scenario, modifiers);
+  // A task's scenario is a read-only value: its prompts are made once per object and modifiers.
+  let made = userPrompts.get(scenario);
+  if (!made) userPrompts.set(scenario, (made = new Map()));
+  const key = modifiers.join('\u0000');
+  let prompt = made.get(key);
+  if (prompt === undefined) made.set(key, (prompt = makeUserSystemPrompt(scenario, modifiers)));
+  return prompt;
+}
+
+/** Prompts made per scenario object, by their modifiers joined with NUL. */
+const userPrompts = new WeakMap<UserScenario, Map<string, string>>();
+
+/** {@link userSystemPrompt}, made afresh. */
+function makeUserSystemPrompt(scenario: UserScenario | string, modifiers: readonly string[]): string {
   const sc: UserScenario = typeof scenario === 'string' ? { instructions: scenario } : scenario;
   let out = `${USER_GUIDELINES}\n\n<scenario>\n${renderScenario(sc)}\n</scenario>`;
   if (modifiers.length) {
