@@ -17,15 +17,23 @@ export interface CallRateLimiter {
 }
 
 /**
- * `--rate-limit` checked: model calls per minute per provider, a number > 0; undefined for none.
+ * `--rate-limit` checked: model calls per minute per provider, a number > 0 whose interval a
+ * timer can wait (at least one call per 24.8 days); undefined for none.
  * @throws BadInputError naming the flag.
  */
 export function parseRateLimit(raw: unknown): number | undefined {
   if (raw === undefined || raw === null) return undefined;
   const rate = /^\s*(\d+(\.\d+)?|\.\d+)\s*$/.test(String(raw)) ? Number(raw) : NaN;
   if (!(rate > 0)) throw new BadInputError(`--rate-limit must be a number of calls per minute > 0, got '${raw}'`);
+  // A wait longer than a timer can hold (2^31-1 ms, ~24.8 days) fires at once in Node: the limit would not hold.
+  if (60_000 / rate > MAX_TIMER_MS) throw new BadInputError(`--rate-limit must be at least ${MIN_RATE.toPrecision(2)} calls per minute (one call per 24.8 days), got '${raw}'`);
   return rate;
 }
+
+/** The longest wait a Node timer holds (ms); a longer one fires after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/** The lowest rate whose interval a timer holds (calls per minute). */
+const MIN_RATE = 60_000 / MAX_TIMER_MS;
 
 /** The interval between two slots of a provider at `callsPerMinute` (ms, at least 1). */
 export function intervalOf(callsPerMinute: number): number {
