@@ -95,3 +95,34 @@ export function numberedRows<T extends { taskId: string }>(items: readonly T[]):
     return { ...x, trial: n };
   });
 }
+
+/** Pieces of the report are passed to `write` in batches of about this many characters (well under V8's large-object size). */
+const WRITE_BATCH_CHARS = 64 * 1024;
+
+/**
+ * Writes the `run --json` report, `JSON.stringify({ ...head, episodes }, null, 2)` and a line
+ * break, byte for byte, serializing one episode at a time and passing the text to `write` in
+ * pieces of about 64 K characters: a large run's report (10 MB for 1,000 episodes) is never one
+ * string, whose building cost more in garbage collection than the serializing itself. `head`
+ * holds the report's other fields, in their order.
+ */
+export function writeRunJson(write: (text: string) => void, head: Record<string, unknown>, episodes: readonly unknown[]): void {
+  let batch: string[] = [];
+  let size = 0;
+  const flush = () => {
+    if (batch.length) write(batch.join(''));
+    batch = [];
+    size = 0;
+  };
+  const put = (text: string) => {
+    batch.push(text);
+    if ((size += text.length) >= WRITE_BATCH_CHARS) flush();
+  };
+  const top = JSON.stringify(head, null, 2);
+  put(top === '{}' ? '{\n  "episodes": [' : `${top.slice(0, -2)},\n  "episodes": [`);
+  // An element of `episodes` in the whole report stands two levels deep: serialized inside two
+  // arrays it gets that indentation, and the arrays' own 10 leading and 6 trailing characters are cut.
+  episodes.forEach((e, i) => put(`${i ? ',' : ''}\n    ${JSON.stringify([[e]], null, 2).slice(10, -6)}`));
+  put(episodes.length ? '\n  ]\n}\n' : ']\n}\n');
+  flush();
+}

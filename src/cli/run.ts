@@ -104,7 +104,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
       const [
         { loadDomainAsync }, { RunStore }, { episodesPerTrial, excludedLines, runDomainTasks, strictTaskSelection }, { acquireRunLock }, { mergeUsage },
         { mergeReportRows, reportRowOf }, { resolveLiveModelConfig, secretValues }, { createModel }, { surfaceOptionsOf }, { progressLogger, snakeKeys },
-        { RunProgress, RunTally, reportedCost }, { endHint, failUnderMessage, latencyOf, passHatKStopNote, writeResults },
+        { RunProgress, RunTally, reportedCost }, { endHint, failUnderMessage, latencyOf, passHatKStopNote, writeResults, writeRunJson },
       ] = await Promise.all([
         import('../domains/catalog.js'), import('../store/store.js'), import('../run/task-run.js'), import('../store/run-lock.js'), import('../run/run-tasks.js'),
         import('../run/report-rows.js'), import('../models/config.js'), import('../models/providers.js'), import('./surface-flags.js'), import('./output.js'),
@@ -228,7 +228,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
         store.close();
         // Every episode of the run, the kept ones of a resumed run included.
         const rows = mergeReportRows(tasks.map((t) => t.id), kept, res.rows ?? fresh);
-        if (flags.json) process.stdout.write(JSON.stringify({ run_id: runId, name: runName, tags: extras.tags, strict, summary: snakeKeys(res.summary), usage: res.usage, excluded_known_bad: excluded, episodes: rows.map((r) => ({ task_id: r.taskId, trial: r.trial, ...(personas ? { persona: r.persona } : {}), termination: r.termination, evaluation: r.evaluation, infra_error: r.infraError ?? null, ...(flags.resume ? { kept: !!r.kept } : {}) })) }, null, 2) + '\n');
+        if (flags.json) writeRunJson((text) => process.stdout.write(text), { run_id: runId, name: runName, tags: extras.tags, strict, summary: snakeKeys(res.summary), usage: res.usage, excluded_known_bad: excluded }, rows.map((r) => ({ task_id: r.taskId, trial: r.trial, ...(personas ? { persona: r.persona } : {}), termination: r.termination, evaluation: r.evaluation, infra_error: r.infraError ?? null, ...(flags.resume ? { kept: !!r.kept } : {}) })));
         else {
           const [{ callsText, episodeTable, personaTable, summaryText, usageTable }, { painter }] = await Promise.all([import('./run-report.js'), import('./colour.js')]);
           const stopNote = passHatKStopNote(res.summary, rows, trials * Math.max(...tasks.map((t) => episodesPerTrial(t, personas))));
