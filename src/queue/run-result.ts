@@ -6,7 +6,7 @@
 import type { RunStore } from '../store/store.js';
 import { readEpisodeLogs, type StoredEpisode } from '../store/run-log.js';
 import { mergeUsage } from '../run/run-tasks.js';
-import { episodeOutcome, summarizeRun, type EpisodeOutcome, type RunSummary } from '../run/summary.js';
+import { compareEpisodeKeys, episodeOutcome, summarizeRun, type EpisodeOutcome, type RunSummary } from '../run/summary.js';
 import { reportRowOfStored, type EpisodeReportRow } from '../run/report-rows.js';
 import type { UsageByRole } from '../models/usage.js';
 
@@ -39,7 +39,7 @@ export class RunReportBuilder {
     const entries = [...this.entries].sort(
       (a, b) => (rank.get(a.row.taskId) ?? Infinity) - (rank.get(b.row.taskId) ?? Infinity) || a.row.taskId.localeCompare(b.row.taskId) || a.row.trial - b.row.trial,
     );
-    return { rows: entries.map((e) => e.row), summary: summarizeRun(entries.map((e) => e.outcome)), usage: mergeUsage(entries.map((e) => e.usage)) };
+    return { rows: entries.map((e) => e.row), summary: summarizeRun(entries.map((e) => e.outcome)), usage: mergeUsage([...entries].sort((a, b) => compareEpisodeKeys(a.row, b.row)).map((e) => e.usage)) };
   }
 }
 

@@ -31,7 +31,7 @@ import type { Agent } from '../agents/agent.js';
 import type { User } from '../users/user.js';
 import { isInfrastructureFailure, runEpisode, type EpisodeResult } from '../orchestrator/episode.js';
 import type { EpisodeSettings } from '../orchestrator/settings.js';
-import { episodeOutcome, summarizeRun, type EpisodeOutcome, type RunSummary } from './summary.js';
+import { compareEpisodeKeys, episodeOutcome, summarizeRun, type EpisodeOutcome, type RunSummary } from './summary.js';
 
 /** What the summary reads from an evaluation (`TaskEvaluation` fits). */
 export interface EvaluationLike {
@@ -281,6 +281,7 @@ export async function runTasks<E extends EvaluationLike, S = any>(opts: RunTasks
     if (f.reward === undefined || !f.termination) continue;
     outcomes.push({ taskId: f.taskId, trial: f.trial, termination: f.termination, reward: f.reward, partial: f.partial ?? null, infraError: f.infraError ?? false, harnessError: f.harnessError ?? false, evaluationError: f.evaluationError ?? false });
   }
-  const keptUsage = (opts.finished ?? []).flatMap((f) => (f.usage ? [f.usage] : []));
-  return { records, skipped, summary: summarizeRun(outcomes), usage: mergeUsage([...keptUsage, ...finished.map((f) => f.usage)]), ...(stopped ? { stopped } : {}), ...(halted ? { halted } : {}) };
+  // Usage summed in the canonical episode order (costs and latencies are floats), kept and fresh alike.
+  const usageParts = [...(opts.finished ?? []).flatMap((f) => (f.usage ? [{ ...f, usage: f.usage }] : [])), ...finished.map((f) => ({ ...f.outcome, usage: f.usage }))];
+  return { records, skipped, summary: summarizeRun(outcomes), usage: mergeUsage(usageParts.sort(compareEpisodeKeys).map((p) => p.usage)), ...(stopped ? { stopped } : {}), ...(halted ? { halted } : {}) };
 }

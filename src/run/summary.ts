@@ -94,8 +94,30 @@ export function episodeOutcome(e: {
   };
 }
 
-/** Summarises episode outcomes (any order). */
-export function summarizeRun(outcomes: readonly EpisodeOutcome[]): RunSummary {
+/**
+ * The canonical episode order of a run's aggregates: task id (code-unit order, not locale), then
+ * trial — the store's episode key `task#trial`. Floats summed in this order give the same bits
+ * whatever order the episodes arrived, finished or were kept from an earlier attempt in.
+ */
+export function compareEpisodeKeys(a: { taskId: string; trial: number }, b: { taskId: string; trial: number }): number {
+  return a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : a.trial - b.trial;
+}
+
+/** Same key (duplicates, e.g. imported results): ordered by their values, so the order given never shows. */
+function compareOutcomes(a: EpisodeOutcome, b: EpisodeOutcome): number {
+  const v = (o: EpisodeOutcome) => [o.termination, o.reward ?? -1, o.partial ?? -1, +o.infraError, +!!o.harnessError, +o.evaluationError, o.crossSide ?? -1] as const;
+  const [x, y] = [v(a), v(b)];
+  const i = x.findIndex((xi, j) => xi !== y[j]);
+  return compareEpisodeKeys(a, b) || (i < 0 ? 0 : x[i] < y[i] ? -1 : 1);
+}
+
+/**
+ * Summarises episode outcomes, given in any order: they are taken in the canonical order
+ * ({@link compareEpisodeKeys}), so the summary (its float means and the key order of
+ * `terminations`) is a pure function of the set of outcomes — a resumed run prints the same bits.
+ */
+export function summarizeRun(given: readonly EpisodeOutcome[]): RunSummary {
+  const outcomes = [...given].sort(compareOutcomes);
   const terminations: Partial<Record<TerminationReason, number>> = {};
   const perTask = new Map<string, (number | null)[]>();
   let scored = 0, infra = 0, harness = 0, evalErrors = 0, unjudged = 0, rewardSum = 0, partialSum = 0, partialN = 0;
