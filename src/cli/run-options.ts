@@ -23,7 +23,6 @@ import type { LoadedDomain } from '../spec/domain.js';
 import type { Task } from '../spec/task.js';
 import { selectTasksFlag } from '../run/select-tasks.js';
 
-export { globRegExp } from '../run/select-tasks.js';
 import { Rng } from '../util/rng.js';
 import { sha256Hex } from '../util/canonical.js';
 import { parseJsonText, readTextFile } from '../util/json-file.js';

@@ -13,7 +13,8 @@ import { startTwoRoleMock, last, type Side, type TwoRoleMock } from '../support/
 import { tmpDir } from '../support/paths.js';
 import { runCli as cli } from '../support/cli.js';
 import { loadDomain } from '../../src/domains/index.js';
-import { globRegExp, selectRunTasks } from '../../src/cli/run-options.js';
+import { selectRunTasks } from '../../src/cli/run-options.js';
+import { globRegExp } from '../../src/run/select-tasks.js';
 import { BadInputError } from '../../src/spec/errors.js';
 import { colourEnabled } from '../../src/cli/colour.js';
 import { isLoopbackUrl, resolveLiveModelConfig } from '../../src/models/config.js';
