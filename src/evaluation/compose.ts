@@ -9,7 +9,7 @@ import type { FieldDiff, StateOps } from '../spec/state.js';
 import type { ChatModel } from '../models/chat-model.js';
 import { plainStateOps } from '../env/plain-state.js';
 import { actionComponent } from './actions.js';
-import { personaApplies, runCheck } from './checks/index.js';
+import { personaApplies, runCheck, stateOnlyCheckKinds } from './checks/index.js';
 import { applyRuleVotes, judgeTranscriptRules } from './transcript-judge.js';
 import { communicateComponent } from './communicate.js';
 import { dbComponent } from './db.js';
@@ -96,9 +96,6 @@ function rememberComparisons<S>(ops: StateOps<S>, gold: GoldReplay<S>, finalStat
   return { ...ops, equal, diff: (a, b) => [...diff(a, b)] };
 }
 
-/** Check kinds whose result is a function of the task's start, gold and final states alone. */
-const STATE_CHECKS: ReadonlySet<string> = new Set(['db_gold', 'unchanged', 'field_in', 'state_count', 'db_delta']);
-
 /** Per gold replay: results of state checks (without personas) for episodes whose final state is an unwritten fork of the start state. */
 const unwrittenChecks = new WeakMap<object, Map<Check, CheckResult>>();
 
@@ -178,7 +175,7 @@ export async function evaluateTask<S>(opts: EvaluateTaskOptions<S>): Promise<Tas
   );
   const ruleVotes = opts.judge && judgedRules.length > 0 ? await judgeTranscriptRules(opts.judge, trace.messages, judgedRules, votes) : undefined;
   const sgChecks = (sg?.checks ?? []).map((c) => {
-    const r = unwritten && !c.personas && STATE_CHECKS.has(c.kind) ? unwrittenStateCheck(gold, c, () => runCheck(c, ctx, sgNlVerdicts)) : runCheck(c, ctx, sgNlVerdicts);
+    const r = unwritten && !c.personas && stateOnlyCheckKinds.has(c.kind) ? unwrittenStateCheck(gold, c, () => runCheck(c, ctx, sgNlVerdicts)) : runCheck(c, ctx, sgNlVerdicts);
     return c.kind === 'transcript' && !r.evidence.startsWith('not applicable') ? applyRuleVotes(r, ruleVotes?.byRule.get(c.id), votes) : r;
   });
   const byId = new Map(sgChecks.map((c) => [c.id, c]));

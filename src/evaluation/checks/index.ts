@@ -34,6 +34,12 @@ export const checkFunctions: { [K in SyncKind]: (check: CheckOf<K>, ctx: CheckCo
   communicate: (check, ctx) => communicateCheck(check.id, check.kind, check.info, ctx.trace.messages),
 };
 
+/**
+ * Check kinds whose result is a function of the task's start, gold and final states alone (not of
+ * the trajectory): the composer computes them once per task for episodes that wrote nothing.
+ */
+export const stateOnlyCheckKinds: ReadonlySet<Check['kind']> = new Set<SyncKind>(['db_gold', 'unchanged', 'field_in', 'state_count', 'db_delta']);
+
 /** An `nl` check's row from its judge verdict: evidence `"assertion": reason`. */
 export function nlCheckResult(check: CheckOf<'nl'>, v: NlVerdict): CheckResult {
   return { id: check.id, kind: check.kind, verdict: v.verdict, evidence: `${quote(v.assertion)}: ${v.reason}` };
