@@ -21,12 +21,21 @@ export function addSurfaceFlags(cmd: Command): Command {
 
 /**
  * The surface the flags name, else the dataset's own (`loaded.surface`), else `api`, with its
- * options. Throws BadInputError for an unknown surface or a malformed option. Async: the surfaces
+ * options, checked to front `loaded.domain` before anything runs or is stored. Throws
+ * BadInputError for an unknown surface, a malformed option, or a surface the domain does not
+ * support (naming the domain, the surface and the surfaces it supports). Async: the surfaces
  * (browsers, PDF rendering) load only when a command runs, not for its `--help`.
  */
-export async function surfaceFromFlags(flags: { surface?: string; surfaceOption?: string[] }, loaded?: Pick<LoadedDomain<any>, 'surface'>): Promise<Surface> {
-  const { loadSurface } = await import('../surfaces/catalog.js');
-  return loadSurface(flags.surface ?? loaded?.surface ?? 'api', surfaceOptionsOf(flags));
+export async function surfaceFromFlags(flags: { surface?: string; surfaceOption?: string[] }, loaded: Pick<LoadedDomain<any>, 'surface' | 'domain'>): Promise<Surface> {
+  const { checkSurfaceSupports, loadSurface } = await import('../surfaces/catalog.js');
+  const surface = await loadSurface(flags.surface ?? loaded.surface ?? 'api', surfaceOptionsOf(flags));
+  try {
+    await checkSurfaceSupports(surface, loaded.domain);
+  } catch (e) {
+    if (e instanceof BadInputError && flags.surface !== undefined) throw new BadInputError(`--surface ${flags.surface}: ${e.message}`);
+    throw e;
+  }
+  return surface;
 }
 
 /** The `--surface-option key=value` flags as an object (later keys win). Throws BadInputError for a malformed one. */

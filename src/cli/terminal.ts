@@ -31,11 +31,12 @@ async function session(domainName: string, taskId: string | undefined, strict: b
   const { countedFailures } = await import('../evaluation/counted.js');
   const { taskInitialState } = await import('../evaluation/initial-state.js');
   const { selectTasks } = await import('../run/task-run.js');
-  const { loadSurface } = await import('../surfaces/catalog.js');
+  const { checkSurfaceSupports, loadSurface } = await import('../surfaces/catalog.js');
   const loaded = await loadDomainAsync(domainName);
   const surface = await loadSurface('terminal');
+  await checkSurfaceSupports(surface, loaded.domain); // BadInputError naming the surfaces the domain supports
   const { interpreterOf } = await import('../surfaces/terminal.js');
-  const [tool] = surface.tools(loaded.domain); // BadInputError when the domain offers no command interpreter
+  const [tool] = surface.tools(loaded.domain);
   const interp = interpreterOf(loaded.domain)!;
   const task = taskId ? selectTasks(loaded, [taskId])[0] : undefined;
   const envOpts = { now: loaded.now ?? '1970-01-01T00:00:00', idSeed: '' };

@@ -12,7 +12,7 @@ import { createModel } from '../models/providers.js';
 import type { ChatModel } from '../models/chat-model.js';
 import { BadInputError } from '../spec/errors.js';
 import type { Surface } from '../spec/surface.js';
-import { loadSurface } from '../surfaces/catalog.js';
+import { checkSurfaceSupports, loadSurface } from '../surfaces/catalog.js';
 import { readTextFile } from '../util/json-file.js';
 import { resolveConfigPath, type LoadedOptimizeConfig, type ModelRef } from './config.js';
 import type { OptimizeModels } from './run.js';
@@ -59,6 +59,7 @@ async function buildSuiteOnly(loaded: LoadedOptimizeConfig, strict: boolean): Pr
   let surface: Surface | undefined;
   try {
     surface = s.surface !== undefined ? await loadSurface(s.surface) : undefined;
+    if (surface) await checkSurfaceSupports(surface, data.domain);
     if (data.surface) await loadSurface(data.surface); // the dataset's own, which the suite looks up synchronously
   } catch (e) {
     if (e instanceof BadInputError) throw new BadInputError(e.message, { file: loaded.file, path: '$.suite.surface' });

@@ -5,6 +5,7 @@
  * eagerly for synchronous callers; test/domains/catalog.test.ts checks that both hold the same
  * names and objects.
  */
+import type { Domain } from '../spec/domain.js';
 import type { Surface } from '../spec/surface.js';
 import { BadInputError } from '../spec/errors.js';
 
@@ -58,4 +59,44 @@ export function importedSurface(name: string): Surface {
   if (entry) return entry.surface;
   if (!Object.hasOwn(surfaceLoaders, name)) throw new BadInputError(`unknown surface '${name}' (known: ${Object.keys(surfaceLoaders).join(', ')})`);
   throw new Error(`the ${name} surface is not loaded yet: await loadSurface('${name}') before building an episode on it synchronously`);
+}
+
+/**
+ * Why `surface` cannot front `domain`, or null when it can. A surface says so through its own
+ * contract: {@link Surface.tools} throws BadInputError for a domain it cannot front (no command
+ * interpreter, no web app, no GUI app); that message is the reason. Other errors propagate.
+ */
+export function unsupportedReason(surface: Surface, domain: Domain<any>): string | null {
+  try {
+    surface.tools(domain);
+    return null;
+  } catch (e) {
+    if (e instanceof BadInputError) return e.message;
+    throw e;
+  }
+}
+
+/**
+ * The names of the registered surfaces that can front `domain`, in registry order. Imports every
+ * registered surface: for error messages and listings, not for a command's normal path.
+ */
+export async function surfacesSupporting(domain: Domain<any>): Promise<string[]> {
+  const names: string[] = [];
+  for (const name of Object.keys(surfaceLoaders)) {
+    if (unsupportedReason((await importSurface(name)).surface, domain) === null) names.push(name);
+  }
+  return names;
+}
+
+/**
+ * Checks, before anything runs or is stored, that `surface` can front `domain`.
+ * @throws BadInputError naming the domain, the surface asked for, the surfaces the domain supports
+ *   and the surface's own reason, e.g. "the airline domain does not support the terminal surface
+ *   (surfaces it supports: api): the airline domain has no terminal surface (…)".
+ */
+export async function checkSurfaceSupports(surface: Surface, domain: Domain<any>): Promise<void> {
+  const reason = unsupportedReason(surface, domain);
+  if (reason === null) return;
+  const supported = await surfacesSupporting(domain);
+  throw new BadInputError(`the ${domain.name} domain does not support the ${surface.name} surface (surfaces it supports: ${supported.join(', ') || 'none'}): ${reason}`);
 }
