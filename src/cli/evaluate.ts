@@ -20,6 +20,7 @@ import type { TrajectoryReplay } from '../run/replay-trajectory.js';
 import type { TrajectoryInput } from './trajectory-file.js';
 import { parseResultsFlags, writeEvaluateResults, type EvaluatedTrajectory } from './results-flags.js';
 import { progressLogger } from './output.js';
+import { countedNotPassed } from '../evaluation/counted.js';
 
 /** What one scored trajectory reports (the `--json` shape). */
 function report(t: TrajectoryInput, taskId: string, r: TrajectoryReplay) {
@@ -74,14 +75,14 @@ export function registerEvaluate(program: Command, setExit: (code: number) => vo
         if (persona !== undefined) parsePersonas([persona]);
         const r = await replayTrajectory({ loaded, task, messages: t.messages, judge, persona, strict: flags.strict === true });
         faithful &&= replayedAsRecorded(r);
-        results.push(report(t, taskId, r));
-        scored.push({ task_id: taskId, termination: r.episode.termination, evaluation: r.evaluation, evaluation_error: r.evaluationError });
+        results.push({ ...report(t, taskId, r), task });
+        scored.push({ task_id: taskId, termination: r.episode.termination, evaluation: r.evaluation, evaluation_error: r.evaluationError, task });
       }
-      if (flags.json) process.stdout.write(JSON.stringify(results, null, 2) + '\n');
+      if (flags.json) process.stdout.write(JSON.stringify(results.map(({ task: _t, ...rest }) => rest), null, 2) + '\n');
       else {
         for (const r of results) {
           const ev = r.evaluation;
-          const failing = ev ? ev.checks.filter((c) => c.verdict !== 'pass').map((c) => `${c.id}=${c.verdict}`) : [];
+          const failing = ev ? countedNotPassed(ev, r.task).map((c) => `${c.id}=${c.verdict}`) : [];
           process.stdout.write(`${r.source} ${r.task_id}: ${r.termination}, reward ${ev?.reward ?? 'n/a'}, partial ${ev ? `${Math.round(ev.partial * 1000) / 10}%` : 'n/a'}${failing.length ? ` (not passed: ${failing.join(', ')})` : ''}${r.evaluation_error ? ` evaluation error: ${r.evaluation_error}` : ''}\n`);
           for (const d of r.tool_output_differences) process.stdout.write(`  tool output #${d.index} (${d.tool_call_id}) differs: recorded ${JSON.stringify(d.recorded)}, replayed ${d.replayed === null ? 'never ran' : JSON.stringify(d.replayed)}\n`);
           if (r.unreplayed.assistant || r.unreplayed.user) process.stdout.write(`  the episode ended before ${r.unreplayed.assistant} assistant and ${r.unreplayed.user} user message(s) of the recording\n`);

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import type { TaskEvaluation } from '../evaluation/types.js';
+import type { Task } from '../spec/task.js';
 import { BadInputError } from '../spec/errors.js';
 import { writableResultsFormat } from '../run/results-export.js';
 import type { EpisodeReportRow } from '../run/report-rows.js';
@@ -33,6 +34,8 @@ export interface EvaluatedTrajectory {
   termination: string;
   evaluation: TaskEvaluation | null;
   evaluation_error: string | null;
+  /** The trajectory's task: which of its checks count (the results file lists only those). */
+  task?: Pick<Task, 'servicegym'>;
 }
 
 /**
@@ -41,7 +44,7 @@ export interface EvaluatedTrajectory {
  * fail-under message, or null when it passed or was not asked for.
  */
 export function writeEvaluateResults(source: string, results: readonly EvaluatedTrajectory[], flags: ResultsFlags, log: (line: string) => void): string | null {
-  const rows: EpisodeReportRow[] = numberedRows(results.map((r) => ({ taskId: r.task_id, termination: r.termination, evaluation: r.evaluation, ...(r.evaluation_error ? { evaluationError: r.evaluation_error } : {}) })));
+  const rows: EpisodeReportRow[] = numberedRows(results.map((r) => ({ taskId: r.task_id, termination: r.termination, evaluation: r.evaluation, ...(r.evaluation_error ? { evaluationError: r.evaluation_error } : {}), ...(r.task ? { task: r.task } : {}) })));
   if (flags.output) log(writeResults(flags.output, rows, { suite: `evaluate ${path.basename(source)}`, classname: 'servicegym.evaluate', timestamp: new Date().toISOString() }));
   const under = failUnderMessage(summaryOfRows(rows), flags.failUnder);
   if (under) log(under);

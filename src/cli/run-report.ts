@@ -7,6 +7,7 @@ import type { RunSummary } from '../run/summary.js';
 import { table } from './output.js';
 import { isSuccess } from '../evaluation/pass-k.js';
 import type { TaskEvaluation } from '../evaluation/types.js';
+import { countedNotPassed } from '../evaluation/counted.js';
 import type { UsageByRole } from '../models/usage.js';
 import type { Painter } from './colour.js';
 
@@ -14,14 +15,15 @@ const pct = (x: number | null | undefined) => (x === null || x === undefined ? '
 const num = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : x.toFixed(3));
 
 /**
- * One row per episode: task, trial, termination, reward, partial, failing checks; episodes kept
+ * One row per episode: task, trial, termination, reward, partial, failing checks (those that count
+ * towards the reward or partial score: `countedNotPassed`); episodes kept
  * from an earlier attempt of a resumed run have their trial marked `(kept)`.
  */
 export function episodeTable(records: readonly EpisodeReportRow[], paint?: Painter): string {
   const rows: string[][] = [['task', 'trial', 'end', 'reward', 'partial', 'failing checks']];
   for (const r of records) {
     const ev = r.evaluation;
-    const failing = ev ? ev.checks.filter((c) => c.verdict !== 'pass').map((c) => (c.verdict === 'not_judged' ? `${c.id} (not judged)` : c.id)) : [];
+    const failing = ev ? countedNotPassed(ev, r.task).map((c) => (c.verdict === 'not_judged' ? `${c.id} (not judged)` : c.id)) : [];
     const reward = ev ? (ev.reward === null ? 'not judged' : num(ev.reward)) : 'error';
     const tone = !paint ? (x: string) => x : !ev ? paint.yellow : ev.reward === null ? paint.dim : ev.reward === 1 ? (x: string) => x : paint.red;
     rows.push([

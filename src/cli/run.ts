@@ -103,7 +103,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
       // others compile); what only a resumed or sharded run needs, and the text report, when needed.
       const [
         { loadDomainAsync }, { RunStore }, { episodesPerTrial, excludedLines, runDomainTasks, strictTaskSelection }, { acquireRunLock }, { mergeUsage },
-        { mergeReportRows, reportRowOf }, { resolveLiveModelConfig, secretValues }, { createModel }, { surfaceOptionsOf }, { progressLogger, snakeKeys },
+        { mergeReportRows, reportRowOf, withTasks }, { resolveLiveModelConfig, secretValues }, { createModel }, { surfaceOptionsOf }, { progressLogger, snakeKeys },
         { RunProgress, RunTally, reportedCost }, { endHint, failUnderMessage, latencyOf, passHatKStopNote, writeResults, writeRunJson },
       ] = await Promise.all([
         import('../domains/catalog.js'), import('../store/store.js'), import('../run/task-run.js'), import('../store/run-lock.js'), import('../run/run-tasks.js'),
@@ -227,7 +227,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
         // Stored: closed now, so that the store's last checkpoint (on its worker thread) runs while the report is printed.
         store.close();
         // Every episode of the run, the kept ones of a resumed run included.
-        const rows = mergeReportRows(tasks.map((t) => t.id), kept, res.rows ?? fresh);
+        const rows = withTasks(mergeReportRows(tasks.map((t) => t.id), kept, res.rows ?? fresh), tasks);
         if (flags.json) writeRunJson((text) => process.stdout.write(text), { run_id: runId, name: runName, tags: extras.tags, strict, summary: snakeKeys(res.summary), usage: res.usage, excluded_known_bad: excluded }, rows.map((r) => ({ task_id: r.taskId, trial: r.trial, ...(personas ? { persona: r.persona } : {}), termination: r.termination, evaluation: r.evaluation, infra_error: r.infraError ?? null, ...(flags.resume ? { kept: !!r.kept } : {}) })));
         else {
           const [{ callsText, episodeTable, personaTable, summaryText, usageTable }, { painter }] = await Promise.all([import('./run-report.js'), import('./colour.js')]);

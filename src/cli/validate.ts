@@ -25,6 +25,7 @@ import { personaTable } from './run-report.js';
 import { classifyValidateEpisode, notJudgedClause } from './validate-verdict.js';
 import { episodeTable, summaryText } from './run-report.js';
 import { reportRowOf } from '../run/report-rows.js';
+import { countedNotPassed } from '../evaluation/counted.js';
 import { progressLogger, snakeKeys } from './output.js';
 import { parseResultsFlags } from './results-flags.js';
 import { failUnderMessage, latencyOf, writeResults } from './run-end.js';
@@ -99,13 +100,14 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
         const notJudged = res.records.filter((r) => r.evaluation?.not_judged);
         const taskById = new Map(tasks.map((t) => [t.id, t]));
         const pending = res.records.filter((r) => classifyValidateEpisode(r.evaluation, taskById.get(r.taskId)) === 'not_judged');
+        const rowOf = new Map(res.records.map((r) => [r, { ...reportRowOf(r), task: taskById.get(r.taskId) }]));
         store?.saveRun({ id: runId, kind: 'run', name: `validate ${flags.domain}`, domain: flags.domain, created_at: new Date().toISOString(), summary: { agent: 'oracle', user: 'personas', ...config, ...res.summary, tasks: tasks.length }, record: null });
         if (flags.json) {
-          process.stdout.write(JSON.stringify({ run_id: runId, strict, summary: snakeKeys(res.summary), excluded_known_bad: excluded, lint: lint.findings, tasks: res.records.map((r) => ({ task_id: r.taskId, ...(personas ? { persona: r.persona } : {}), reward: r.evaluation?.reward ?? null, partial: r.evaluation?.partial ?? null, not_judged: r.evaluation?.not_judged ?? null, failing: r.evaluation?.checks.filter((c) => c.verdict !== 'pass').map((c) => ({ id: c.id, verdict: c.verdict, evidence: c.evidence })) ?? [] })) }, null, 2) + '\n');
+          process.stdout.write(JSON.stringify({ run_id: runId, strict, summary: snakeKeys(res.summary), excluded_known_bad: excluded, lint: lint.findings, tasks: res.records.map((r) => ({ task_id: r.taskId, ...(personas ? { persona: r.persona } : {}), reward: r.evaluation?.reward ?? null, partial: r.evaluation?.partial ?? null, not_judged: r.evaluation?.not_judged ?? null, failing: r.evaluation ? countedNotPassed(r.evaluation, taskById.get(r.taskId)).map((c) => ({ id: c.id, verdict: c.verdict, evidence: c.evidence })) : [] })) }, null, 2) + '\n');
         } else {
           const bad = res.records.filter((r) => !perfect.includes(r) && !pending.includes(r));
-          if (bad.length) process.stdout.write(episodeTable(bad.map(reportRowOf), painter()) + '\n\n');
-          if (personas) process.stdout.write(personaTable(res.records.map(reportRowOf), personas) + '\n\n');
+          if (bad.length) process.stdout.write(episodeTable(bad.map((r) => rowOf.get(r)!), painter()) + '\n\n');
+          if (personas) process.stdout.write(personaTable([...rowOf.values()], personas) + '\n\n');
           process.stdout.write(formatLintReport(lint) + '\n\n' + excludedLines(excluded));
           process.stdout.write(summaryText(res.summary) + '\n');
           if (notJudged.length) process.stdout.write(`NL not judged (no --judge-model): ${notJudged.map((r) => r.taskId).join(', ')}\n`);
@@ -116,7 +118,7 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
         }
         if (store) log(`saved as run ${runId} in ${flags.db} (the same validate again replaces it)`);
         const createdAt = new Date().toISOString();
-        if (output) log(writeResults(output, res.records.map(reportRowOf), { suite: runId, classname: `servicegym.${flags.domain}`, timestamp: createdAt }, latencyOf(res.records)));
+        if (output) log(writeResults(output, [...rowOf.values()], { suite: runId, classname: `servicegym.${flags.domain}`, timestamp: createdAt }, latencyOf(res.records)));
         const accepted = perfect.length + (flags.allowNotJudged ? pending.length : 0);
         if (pending.length && !flags.allowNotJudged) process.stderr.write(`servicegym: ${pending.length} episode(s) not judged are not at reward 1, so validate fails; give --judge-model to judge them, or --allow-not-judged to accept tasks whose every judged component scores 1\n`);
         const under = failUnderMessage(res.summary, failUnder);

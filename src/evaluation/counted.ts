@@ -22,3 +22,14 @@ export function checkCounts(check: CheckResult, ev: Pick<TaskEvaluation, 'reward
 export function countedFailures(ev: Pick<TaskEvaluation, 'reward_basis' | 'rubric' | 'checks'>, task?: Pick<Task, 'servicegym'>): CheckResult[] {
   return ev.checks.filter((c) => c.verdict === 'fail' && checkCounts(c, ev, task));
 }
+
+/**
+ * The checks a report lists as not passed (failing-check columns, results files): failed and
+ * not-judged checks that count towards `ev`'s reward or partial score ({@link checkCounts}), in
+ * evaluation order. Diagnostics, such as `tau2_action` outside strict mode or an NL assertion
+ * outside the reward basis, are left out, as they are left out of the scores. `task` supplies the
+ * servicegym `zero_if_failed` ids; without it those checks count only through the rubric.
+ */
+export function countedNotPassed(ev: Pick<TaskEvaluation, 'reward_basis' | 'rubric' | 'checks'>, task?: Pick<Task, 'servicegym'>): CheckResult[] {
+  return ev.checks.filter((c) => c.verdict !== 'pass' && checkCounts(c, ev, task));
+}

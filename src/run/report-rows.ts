@@ -7,6 +7,7 @@ import type { TaskEvaluation } from '../evaluation/types.js';
 import type { StoredEpisode } from '../store/run-log.js';
 import type { EpisodeRunLog } from '../spec/run-log.js';
 import type { DomainEpisodeRecord } from './task-run.js';
+import type { Task } from '../spec/task.js';
 
 /** One episode as reported: `trial` counts from 0; `kept` marks an episode finished by an earlier attempt. */
 export interface EpisodeReportRow {
@@ -21,6 +22,17 @@ export interface EpisodeReportRow {
   /** The episode ended as `harness_error` (a tool's code threw): not scored, never the agent's failure. */
   harnessError?: string;
   kept?: boolean;
+  /**
+   * The episode's task, for which of its checks count (`zero_if_failed`, src/evaluation/counted.ts):
+   * reports list only counted checks as failing. Absent: counted through the rubric and basis only.
+   */
+  task?: Pick<Task, 'servicegym'>;
+}
+
+/** `rows` with their tasks attached (by id, from `tasks`), so reports list only the checks that count. */
+export function withTasks(rows: readonly EpisodeReportRow[], tasks: readonly Task[]): EpisodeReportRow[] {
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  return rows.map((r) => ({ ...r, task: byId.get(r.taskId) }));
 }
 
 /** The report row of an episode just run. */

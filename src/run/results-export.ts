@@ -3,7 +3,8 @@
  * `run`, `validate` and `evaluate`. The format follows the file's extension.
  *
  * One result per episode, with snake_case keys (`task_id`, `trial`, `persona`, `termination`,
- * `reward`, `partial`, `status`, `failing_checks`, `not_judged_checks`, `error`). `status`:
+ * `reward`, `partial`, `status`, `failing_checks`, `not_judged_checks`, `error`; the check lists
+ * hold only checks that count towards the reward or partial score, src/evaluation/counted.ts). `status`:
  * - `passed`: reward 1;
  * - `not_judged`: the reward is unknown (an NL assertion without a judge) — never a pass; its
  *   partial score is a lower bound;
@@ -20,6 +21,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { BadInputError } from '../spec/errors.js';
 import type { EpisodeReportRow } from './report-rows.js';
+import { countedNotPassed } from '../evaluation/counted.js';
 
 /** The output formats, by file extension. */
 export type ResultsFormat = 'jsonl' | 'csv' | 'junit';
@@ -85,6 +87,7 @@ export function resultLineOf(r: EpisodeReportRow, seconds: number | null = null)
   const ev = r.evaluation;
   const error = r.harnessError ? `harness error: ${r.harnessError}` : r.infraError ? `infrastructure error: ${r.infraError}` : r.evaluationError ? `evaluation error: ${r.evaluationError}` : !ev ? 'not evaluated' : null;
   const status: EpisodeResultLine['status'] = error || !ev ? 'error' : ev.reward === null ? 'not_judged' : ev.reward === 1 ? 'passed' : 'failed';
+  const listed = ev ? countedNotPassed(ev, r.task) : [];
   return {
     task_id: r.taskId,
     trial: r.trial,
@@ -93,8 +96,8 @@ export function resultLineOf(r: EpisodeReportRow, seconds: number | null = null)
     reward: ev?.reward ?? null,
     partial: ev ? ev.partial : null,
     status,
-    failing_checks: ev ? ev.checks.filter((c) => c.verdict === 'fail').map((c) => c.id) : [],
-    not_judged_checks: ev ? ev.checks.filter((c) => c.verdict === 'not_judged').map((c) => c.id) : [],
+    failing_checks: listed.filter((c) => c.verdict === 'fail').map((c) => c.id),
+    not_judged_checks: listed.filter((c) => c.verdict === 'not_judged').map((c) => c.id),
     error,
     seconds: seconds === null ? null : Math.round(seconds * 1000) / 1000,
   };

@@ -33,3 +33,16 @@ it('a do-nothing refusal of T01: tau2-compatible reward 1, strict reward 0', asy
   expect(await rewardOf([])).toEqual({ code: 0, reward: 1, strict: false });
   expect(await rewardOf(['--strict'])).toEqual({ code: 0, reward: 0, strict: true });
 }, 120_000);
+
+it('the not-passed list and the results file name tau2_action only when it counts (--strict)', async () => {
+  const file = path.join(dir, 'do-nothing-list.json');
+  fs.writeFileSync(file, JSON.stringify(DO_NOTHING));
+  const out = path.join(dir, 'results.jsonl');
+  const plain = await runCli(['evaluate', file, '--domain', 'airline', '--task', 'T01', '-q', '-o', out]);
+  expect(plain.out).toBe(`${file} T01: user_stop, reward 1, partial 60% (not passed: identity_before_read=fail, reason_stated=fail)\n`);
+  const line = JSON.parse(fs.readFileSync(out, 'utf8'));
+  expect([line.failing_checks, line.not_judged_checks]).toEqual([['identity_before_read', 'reason_stated'], []]);
+  const strict = await runCli(['evaluate', file, '--domain', 'airline', '--task', 'T01', '-q', '--strict', '-o', out]);
+  expect(strict.out).toBe(`${file} T01: user_stop, reward 0, partial 60% (not passed: tau2_action=fail, identity_before_read=fail, reason_stated=fail)\n`);
+  expect(JSON.parse(fs.readFileSync(out, 'utf8')).failing_checks).toEqual(['tau2_action', 'identity_before_read', 'reason_stated']);
+}, 120_000);

@@ -169,9 +169,11 @@ describe('JUnit output against the JUnit schema', () => {
   });
 
   it('`run`-style report rows become result lines with the documented statuses', () => {
-    const ev = (reward: number | null) => ({ reward, partial: 0.5, checks: [{ id: 'c1', verdict: 'fail' }, { id: 'nl', verdict: 'not_judged' }] }) as never;
+    const ev = (reward: number | null) => ({ reward, partial: 0.5, reward_basis: ['DB'], rubric: [{ id: 'r', checks: ['c1', 'nl'] }], checks: [{ id: 'c1', verdict: 'fail' }, { id: 'nl', verdict: 'not_judged' }, { id: 'tau2_action', kind: 'ACTION', verdict: 'fail' }, { id: 'diag', verdict: 'fail' }, { id: 'zero', verdict: 'fail' }] }) as never;
     expect(resultLineOf({ taskId: 'A', trial: 0, termination: 'user_stop', evaluation: ev(1) }).status).toBe('passed');
     expect(resultLineOf({ taskId: 'A', trial: 0, termination: 'user_stop', evaluation: ev(0) })).toMatchObject({ status: 'failed', failing_checks: ['c1'], not_judged_checks: ['nl'] });
+    // Only checks that count are listed: tau2_action outside the basis and a check no rubric item or zero_if_failed names are diagnostics.
+    expect(resultLineOf({ taskId: 'A', trial: 0, termination: 'user_stop', evaluation: ev(0), task: { servicegym: { zero_if_failed: ['zero'] } as never } })).toMatchObject({ failing_checks: ['c1', 'zero'] });
     expect(resultLineOf({ taskId: 'A', trial: 0, termination: 'user_stop', evaluation: ev(null) }).status).toBe('not_judged');
     expect(resultLineOf({ taskId: 'A', trial: 0, termination: 'agent_error', evaluation: null, infraError: 'provider down' })).toMatchObject({ status: 'error', error: 'infrastructure error: provider down' });
   });
