@@ -18,7 +18,7 @@ import { selectTasks } from '../run/select-tasks.js';
 import { parsePersonas } from '../users/personas.js';
 import type { TrajectoryReplay } from '../run/replay-trajectory.js';
 import type { TrajectoryInput } from './trajectory-file.js';
-import { parseResultsFlags, writeEvaluateResults, type EvaluatedTrajectory } from './results-flags.js';
+import { evaluateSummaryLine, parseResultsFlags, writeEvaluateResults, type EvaluatedTrajectory } from './results-flags.js';
 import { progressLogger } from './output.js';
 import { countedNotPassed } from '../evaluation/counted.js';
 
@@ -66,7 +66,7 @@ export function registerEvaluate(program: Command, setExit: (code: number) => vo
       const judge = flags.judgeModel ? createModel('openai-compatible', { config: resolveLiveModelConfig({ model: flags.judgeModel }) }) : undefined;
       const results = [];
       const scored: EvaluatedTrajectory[] = [];
-      let faithful = true;
+      let asRecorded = 0;
       for (const t of inputs) {
         const taskId = t.taskId ?? flags.task;
         if (!taskId) throw new BadInputError('no task id: give --task ID (or a "task_id" on each JSON Lines entry)', { file: t.where });
@@ -74,7 +74,7 @@ export function registerEvaluate(program: Command, setExit: (code: number) => vo
         const persona = t.persona ?? flags.persona;
         if (persona !== undefined) parsePersonas([persona]);
         const r = await replayTrajectory({ loaded, task, messages: t.messages, judge, persona, strict: flags.strict === true });
-        faithful &&= replayedAsRecorded(r);
+        if (replayedAsRecorded(r)) asRecorded += 1;
         results.push({ ...report(t, taskId, r), task });
         scored.push({ task_id: taskId, termination: r.episode.termination, evaluation: r.evaluation, evaluation_error: r.evaluationError, task });
       }
@@ -87,8 +87,9 @@ export function registerEvaluate(program: Command, setExit: (code: number) => vo
           for (const d of r.tool_output_differences) process.stdout.write(`  tool output #${d.index} (${d.tool_call_id}) differs: recorded ${JSON.stringify(d.recorded)}, replayed ${d.replayed === null ? 'never ran' : JSON.stringify(d.replayed)}\n`);
           if (r.unreplayed.assistant || r.unreplayed.user) process.stdout.write(`  the episode ended before ${r.unreplayed.assistant} assistant and ${r.unreplayed.user} user message(s) of the recording\n`);
         }
+        process.stdout.write(evaluateSummaryLine(scored, asRecorded) + '\n');
       }
       const under = writeEvaluateResults(file, scored, resultsFlags, progressLogger(flags.quiet));
-      setExit(faithful && under === null ? 0 : 1);
+      setExit(asRecorded === inputs.length && under === null ? 0 : 1);
     });
 }

@@ -38,13 +38,36 @@ export interface EvaluatedTrajectory {
   task?: Pick<Task, 'servicegym'>;
 }
 
+/** `evaluate`'s results as report rows, numbered per task as trials (0, 1, ... in file order). */
+function evaluateRows(results: readonly EvaluatedTrajectory[]): EpisodeReportRow[] {
+  return numberedRows(results.map((r) => ({ taskId: r.task_id, termination: r.termination, evaluation: r.evaluation, ...(r.evaluation_error ? { evaluationError: r.evaluation_error } : {}), ...(r.task ? { task: r.task } : {}) })));
+}
+
+const mean3 = (x: number | null) => (x === null ? 'n/a' : x.toFixed(3));
+const pct1 = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)}%`);
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * `evaluate`'s last report line, as `validate` and `rescore` end theirs: how many trajectories
+ * score reward 1, the reward and partial means (the run summary's: a not-judged reward counts 0,
+ * the mean `--fail-under` compares), how many were not judged or not scored, and how many of
+ * them (`replayed`) replayed as recorded, e.g.
+ * `evaluate: reward 1 on 1/2 trajectories (reward mean 0.500, partial mean 80.0%), 0 not judged, 2/2 replayed as recorded`.
+ */
+export function evaluateSummaryLine(results: readonly EvaluatedTrajectory[], replayed: number): string {
+  const s = summaryOfRows(evaluateRows(results));
+  const perfect = results.filter((r) => r.evaluation?.reward === 1).length;
+  const errors = s.evaluationErrors + s.infraErrors + s.harnessErrors;
+  return `evaluate: reward 1 on ${perfect}/${plural(results.length, 'trajectory', 'trajectories')} (reward mean ${mean3(s.rewardMean)}, partial mean ${pct1(s.partialMean)}), ${s.unjudged} not judged${errors ? `, ${errors} not scored` : ''}, ${replayed}/${results.length} replayed as recorded`;
+}
+
 /**
  * Writes `evaluate`'s results file (one line per trajectory, numbered per task as trials) and
  * applies `--fail-under` to the reward mean; `log` gets the progress and the verdict. Returns the
  * fail-under message, or null when it passed or was not asked for.
  */
 export function writeEvaluateResults(source: string, results: readonly EvaluatedTrajectory[], flags: ResultsFlags, log: (line: string) => void): string | null {
-  const rows: EpisodeReportRow[] = numberedRows(results.map((r) => ({ taskId: r.task_id, termination: r.termination, evaluation: r.evaluation, ...(r.evaluation_error ? { evaluationError: r.evaluation_error } : {}), ...(r.task ? { task: r.task } : {}) })));
+  const rows = evaluateRows(results);
   if (flags.output) log(writeResults(flags.output, rows, { suite: `evaluate ${path.basename(source)}`, classname: 'servicegym.evaluate', timestamp: new Date().toISOString() }));
   const under = failUnderMessage(summaryOfRows(rows), flags.failUnder);
   if (under) log(under);

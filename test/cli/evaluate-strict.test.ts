@@ -39,10 +39,10 @@ it('the not-passed list and the results file name tau2_action only when it count
   fs.writeFileSync(file, JSON.stringify(DO_NOTHING));
   const out = path.join(dir, 'results.jsonl');
   const plain = await runCli(['evaluate', file, '--domain', 'airline', '--task', 'T01', '-q', '-o', out]);
-  expect(plain.out).toBe(`${file} T01: user_stop, reward 1, partial 60% (not passed: identity_before_read=fail, reason_stated=fail)\n`);
+  expect(plain.out).toBe(`${file} T01: user_stop, reward 1, partial 60% (not passed: identity_before_read=fail, reason_stated=fail)\nevaluate: reward 1 on 1/1 trajectory (reward mean 1.000, partial mean 60.0%), 0 not judged, 1/1 replayed as recorded\n`);
   const line = JSON.parse(fs.readFileSync(out, 'utf8'));
   expect([line.failing_checks, line.not_judged_checks]).toEqual([['identity_before_read', 'reason_stated'], []]);
   const strict = await runCli(['evaluate', file, '--domain', 'airline', '--task', 'T01', '-q', '--strict', '-o', out]);
-  expect(strict.out).toBe(`${file} T01: user_stop, reward 0, partial 60% (not passed: tau2_action=fail, identity_before_read=fail, reason_stated=fail)\n`);
+  expect(strict.out).toBe(`${file} T01: user_stop, reward 0, partial 60% (not passed: tau2_action=fail, identity_before_read=fail, reason_stated=fail)\nevaluate: reward 1 on 0/1 trajectory (reward mean 0.000, partial mean 60.0%), 0 not judged, 1/1 replayed as recorded\n`);
   expect(JSON.parse(fs.readFileSync(out, 'utf8')).failing_checks).toEqual(['tau2_action', 'identity_before_read', 'reason_stated']);
 }, 120_000);

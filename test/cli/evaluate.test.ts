@@ -139,7 +139,10 @@ describe('evaluate -o and --fail-under (results for pipelines)', () => {
 
   it('--fail-under: exit 0 at the mean, 1 above it with the reason, 2 for a bad value or results file (before any work)', async () => {
     const file = path.join(dir, 'faulty.jsonl');
-    expect((await runCli(['evaluate', file, '--domain', 'airline', '--fail-under', '0.6'])).code).toBe(0);
+    const atMean = await runCli(['evaluate', file, '--domain', 'airline', '--fail-under', '0.6']);
+    expect(atMean.code).toBe(0);
+    // The text report ends with a summary line, as validate's and rescore's do: the mean --fail-under compares.
+    expect(atMean.out.trimEnd().split('\n').pop()).toBe('evaluate: reward 1 on 6/10 trajectories (reward mean 0.600, partial mean 73.5%), 0 not judged, 10/10 replayed as recorded');
     const low = await runCli(['evaluate', file, '--domain', 'airline', '--fail-under', '0.61', '--json']);
     expect(low.code).toBe(1);
     expect(low.err).toContain('--fail-under 0.61: reward mean 0.600 is below it');
@@ -177,6 +180,8 @@ describe('evaluate reports what does not replay', () => {
     fs.writeFileSync(file, JSON.stringify(messages));
     const { code, results } = await evaluate('airline', file, ['--task', e.record.task.id]);
     expect(code).toBe(1);
+    const text = await runCli(['evaluate', file, '--domain', 'airline', '--task', e.record.task.id]);
+    expect(text.out.trimEnd().split('\n').pop()).toMatch(/^evaluate: reward 1 on [01]\/1 trajectory \(reward mean [01]\.000, partial mean \d+\.\d%\), 0 not judged, 0\/1 replayed as recorded$/);
     expect(results[0].tool_output_differences).toEqual([
       { index: 0, tool_call_id: messages[tool].tool_call_id, recorded: '{"user_id": "someone_else"}', replayed: e.record.tool_calls[0].output },
     ]);
