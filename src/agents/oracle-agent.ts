@@ -11,12 +11,22 @@
  * `servicegym.gold_messages` and every `communicate_info` string verbatim (tau2's communicate
  * rule matches substrings, case-insensitively, after removing commas from the message only);
  * then, if the conversation goes on, `###STOP###` (an `agent_stop`).
+ *
+ * Confirmation, as a policy-following agent obtains it: the write is made only after the
+ * customer's reply to the request is an explicit yes by the confirmation classifier
+ * (src/evaluation/confirmation/classify.ts) — the same reading the `confirmation_before_write`
+ * check makes. A reply that is not (a change of mind with a conditional yes, a yes with another
+ * request attached, a hedge, a no) gets the request again ({@link oracleReconfirmation}), up to
+ * {@link MAX_CONFIRMATION_REQUESTS} requests in all; without a yes by then the oracle makes no
+ * further call, says so ({@link ORACLE_NO_CONSENT}) and ends the conversation.
  */
-import type { ChatMessage } from '../spec/messages.js';
+import type { AssistantMessage, ChatMessage, ToolCall } from '../spec/messages.js';
 import type { Task } from '../spec/task.js';
-import type { Agent, AgentTurn } from './agent.js';
-import { ScriptedAgent, call, say, stop } from './scripted-agent.js';
+import { AGENT_STOP_TOKEN, type Agent, type AgentTurn } from './agent.js';
+import { call, say, stop, type ScriptStep } from './scripted-agent.js';
 import { deviceInstruction, goldSegments } from '../users/gold-user.js';
+import { classifyReply } from '../evaluation/confirmation/classify.js';
+import { textOf } from '../evaluation/trace-index.js';
 
 /** The oracle's report: every info string on its own line, or a plain closing line when there is none. */
 export function oracleReport(info: readonly string[]): string {
@@ -32,6 +42,17 @@ export function oracleConfirmation(name: string, args: unknown): string {
     .map(([k, v]) => `${k.replace(/_cents$/, '').replace(/_/g, ' ')} $${((v as number) / 100).toFixed(2)}`);
   return `Before I go ahead: I will call ${name} with ${JSON.stringify(args)}${money.length ? ` (${money.join(', ')})` : ''}. Shall I proceed?`;
 }
+
+/** The request again, after a reply that was not an explicit yes: it asks for a clear answer and names the write in full once more. */
+export function oracleReconfirmation(name: string, args: unknown): string {
+  return `I need a clear yes or no before I make this change, and this change is the only one I will make. ${oracleConfirmation(name, args)}`;
+}
+
+/** How many times the oracle asks to confirm one write before it gives up without writing. */
+export const MAX_CONFIRMATION_REQUESTS = 4;
+
+/** What the oracle says when no explicit yes came for a write (it then ends the conversation without the write). */
+export const ORACLE_NO_CONSENT = 'Without your clear confirmation I will not make this change, so I have left everything as it is.';
 
 /** Presentation options; the actions and the info always come from the task. */
 export interface OracleAgentOptions {
@@ -52,38 +73,90 @@ export interface OracleAgentOptions {
   performUserActions?: boolean;
 }
 
+/** One entry of the oracle's plan: a plain turn, or a write made only once the customer confirms it. */
+type PlanEntry = { kind: 'turn'; step: ScriptStep } | { kind: 'confirmed'; name: string; arguments: Record<string, unknown> };
+
+/** The customer's last text message after the agent's last text message (the reply to it), or null. */
+function replyToLastRequest(messages: readonly ChatMessage[]): string | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role === 'user' && textOf(m) !== '') return textOf(m);
+    if (m.role === 'assistant' && textOf(m) !== '') return null;
+  }
+  return null;
+}
+
 /** See the module doc. `task.evaluation_criteria` may be absent: the oracle then only reports and stops. */
 export class OracleAgent implements Agent {
-  private readonly inner: ScriptedAgent;
+  private plan: PlanEntry[];
+  private next = 0;
+  /** Confirmation requests made for the write at `next` (0: not asked yet). */
+  private asked = 0;
+  private ids = 0;
+  private readonly prompt: string;
+  private readonly idPrefix: string;
 
   constructor(task: Task, opts: OracleAgentOptions = {}) {
     const criteria = task.evaluation_criteria;
     const info = criteria?.communicate_info ?? [];
     const gold = task.servicegym?.gold_messages ?? [];
     const report = [...gold, (opts.report ?? oracleReport)(info)].join('\n');
-    const steps = goldSegments(task).flatMap((seg) =>
+    const turn = (step: ScriptStep): PlanEntry => ({ kind: 'turn', step });
+    const steps = goldSegments(task).flatMap((seg): PlanEntry[] =>
       seg.requestor === 'user' && !opts.performUserActions
         ? opts.instructUser
-          ? [say(deviceInstruction(seg.actions))]
+          ? [turn(say(deviceInstruction(seg.actions)))]
           : []
-        : seg.actions.flatMap((a) =>
-            opts.confirmWrites?.(a.name) ? [say(oracleConfirmation(a.name, a.arguments)), call(a.name, a.arguments)] : [call(a.name, a.arguments)],
-          ),
+        : seg.actions.map((a) => (opts.confirmWrites?.(a.name) ? { kind: 'confirmed', name: a.name, arguments: a.arguments } : turn(call(a.name, a.arguments)))),
     );
-    this.inner = new ScriptedAgent(
-      [...steps, say(report), stop()],
-      {
-        systemPrompt: opts.systemPrompt ?? `Oracle agent: performs the gold actions of task ${task.id}.`,
-        idPrefix: opts.idPrefix ?? 'oracle_',
-      },
-    );
+    this.plan = [...steps, turn(say(report)), turn(stop())];
+    this.prompt = opts.systemPrompt ?? `Oracle agent: performs the gold actions of task ${task.id}.`;
+    this.idPrefix = opts.idPrefix ?? 'oracle_';
   }
 
   systemPrompt(): string {
-    return this.inner.systemPrompt();
+    return this.prompt;
   }
 
-  step(messages: readonly ChatMessage[]): Promise<AgentTurn> {
-    return this.inner.step(messages);
+  /** The next turn of the plan (see the module doc); after the plan, `###STOP###`. */
+  async step(messages: readonly ChatMessage[]): Promise<AgentTurn> {
+    const entry = this.plan[this.next];
+    if (entry === undefined) return { message: { role: 'assistant', content: AGENT_STOP_TOKEN } };
+    if (entry.kind === 'turn') {
+      this.next++;
+      return { message: this.render(entry.step) };
+    }
+    return { message: this.render(this.confirmedWrite(entry, messages)) };
+  }
+
+  /** A confirmed write's turn: the request, the request again after a reply that is not a yes, the call after a yes, or giving up. */
+  private confirmedWrite(entry: Extract<PlanEntry, { kind: 'confirmed' }>, messages: readonly ChatMessage[]): ScriptStep {
+    if (this.asked === 0) {
+      this.asked = 1;
+      return say(oracleConfirmation(entry.name, entry.arguments));
+    }
+    const reply = replyToLastRequest(messages);
+    if (reply !== null && classifyReply(reply).label === 'yes') {
+      this.asked = 0;
+      this.next++;
+      return call(entry.name, entry.arguments);
+    }
+    if (this.asked < MAX_CONFIRMATION_REQUESTS) {
+      this.asked++;
+      return say(oracleReconfirmation(entry.name, entry.arguments));
+    }
+    // No consent: no write, and nothing after it; the conversation ends.
+    this.plan = [...this.plan.slice(0, this.next), { kind: 'turn', step: stop() }];
+    return say(ORACLE_NO_CONSENT);
+  }
+
+  private render(step: ScriptStep): AssistantMessage {
+    if (step.kind === 'say') return { role: 'assistant', content: step.text };
+    if (step.kind === 'raw') return { role: 'assistant', ...step.message };
+    return { role: 'assistant', content: null, tool_calls: step.calls.map((c) => this.toolCall(c.name, c.arguments)) };
+  }
+
+  private toolCall(name: string, args: unknown): ToolCall {
+    return { id: `${this.idPrefix}${++this.ids}`, type: 'function', function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}) } };
   }
 }

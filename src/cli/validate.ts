@@ -70,6 +70,7 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
       applyConfigFile(cmd, flags);
       // Checked before the dataset loads and the store gets the run (as run checks it).
       if (!/^\d+$/.test(String(flags.concurrency)) || Number(flags.concurrency) < 1) throw new BadInputError(`-j/--concurrency must be a whole number >= 1, got '${flags.concurrency}'`);
+      const personas = flags.personas !== undefined ? parsePersonas(flags.personas) : undefined;
       // The command's heavy modules load when it runs: `--help` and the other commands need none of them.
       const { loadDomainAsync } = await import('../domains/catalog.js');
       const { excludedLines, runDomainTasks, strictTaskSelection } = await import('../run/task-run.js');
@@ -84,7 +85,6 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
       const tasks = tasksOnSurface(loaded, selected, surface, flags.tasks !== undefined);
       checkGoldTools(loaded, tasks, flags.dataDir);
       const lint = await lintDataset(loaded, { tasks, strict });
-      const personas = flags.personas !== undefined ? parsePersonas(flags.personas) : undefined;
       const judge = flags.judgeModel ? await judgeModel(flags.judgeModel) : undefined;
       const runId = `validate-${flags.domain}-${loaded.mode}-${sha256Hex(tasks.map((t) => t.id).join(',') + (personas ? `|${personas.join(',')}` : '') + (strict ? '|strict' : '') + (surface.name !== 'api' ? `|${surface.name}` : '')).slice(0, 8)}`;
       const store = flags.store !== false ? (await import('../store/store.js')).RunStore.open(flags.db) : undefined; // --no-store loads no SQLite

@@ -5,18 +5,23 @@
  *
  * Turn logic of a {@link PersonaUser}:
  * 1. first turn: the opening message (`prefix`, `wish`, and `details` unless withheld);
- * 2. otherwise, on the agent's latest text message, the first active rule that matches
+ * 2. dual control (tau2 telecom): when the agent asks the customer to act on their phone, or
+ *    while they do, the task's next run of user-side gold actions as the customer's own tool
+ *    calls, then `device.done` ({@link DeviceSteps}); personas keep the runs (a persona changes
+ *    the manner, not what the customer does);
+ * 3. otherwise, on the agent's latest text message, the first active rule that matches
  *    (e.g. vague: the withheld details once the agent asks for them);
- * 3. else the next pending interjection (e.g. contradictory: the change of mind; off-policy: the
+ * 4. else the next pending interjection (e.g. contradictory: the change of mind; off-policy: the
  *    forbidden request), which may activate a follow-up rule (off-policy: accept the refusal);
- * 4. else, when the agent asks for confirmation, the `confirm` reply ("Yes, please proceed.");
- * 5. else the agent's message is taken as its closing one: the user says `closing` (which
+ * 5. else, when the agent asks for confirmation, the `confirm` reply ("Yes, please proceed.");
+ * 6. else the agent's message is taken as its closing one: the user says `closing` (which
  *    carries `###STOP###`) and the episode ends (`user_stop`).
  */
 import type { Task } from '../spec/task.js';
 import type { PersonaText } from '../spec/domain.js';
 import { detectSignal, USER_SIGNAL_TOKENS, type User, type UserTurn, type Utterance } from './user.js';
 import type { UserRule } from './scripted-user.js';
+import { DEVICE_DONE, DeviceSteps, userActionRuns, type GoldCall } from './gold-user.js';
 
 /** An agent message asking the customer to confirm an action (the oracle's "Shall I proceed?" among others). */
 export const ASKS_CONFIRMATION = /\b(shall i proceed|should i proceed|do you confirm|confirm|proceed|go ahead)\b[^?]*\?/i;
@@ -67,6 +72,8 @@ export interface ScriptSource {
   offPolicyRequest: string;
   /** True when the task gives `servicegym.scripted_user`; false when derived from the scenario (heuristic). */
   explicit: boolean;
+  /** Dual control: the task's runs of user-side gold actions, performed on the agent's device instructions (empty for most tasks). */
+  deviceRuns: GoldCall[][];
 }
 
 /** What an interjection sees when it is said. */
@@ -102,6 +109,8 @@ export interface PersonaScript {
   interjections: Interjection[];
   /** Reply to a confirmation request. */
   confirm: string;
+  /** Dual control: the device action runs (from {@link ScriptSource.deviceRuns}) and what is said after each run. */
+  device: { runs: GoldCall[][]; done: string };
   /** Last message (should carry `###STOP###`). */
   closing: string;
   /** Overrides {@link ASKS_CONFIRMATION}. */
@@ -162,26 +171,29 @@ function firstSentence(text: string): string {
  * What a scripted customer of `task` knows: `servicegym.scripted_user` when given; otherwise the
  * scenario in the first person (`reason_for_call` as the wish, `known_info` as the details; a
  * plain-text scenario's first sentence as the wish, no details). The off-policy request is
- * `servicegym.off_policy_request` or {@link DEFAULT_OFF_POLICY_REQUEST}.
+ * `servicegym.off_policy_request` or {@link DEFAULT_OFF_POLICY_REQUEST}; the device runs are the
+ * task's user-requestor gold actions.
  */
 export function scriptSource(task: Task): ScriptSource {
   const sg = task.servicegym;
   const offPolicyRequest = sg?.off_policy_request ?? DEFAULT_OFF_POLICY_REQUEST;
+  const deviceRuns = userActionRuns(task);
   const su = sg?.scripted_user;
-  if (su) return { wish: su.opening, details: su.details ?? null, wrongWish: su.wrong_wish ?? DEFAULT_WRONG_WISH, offPolicyRequest, explicit: true };
+  if (su) return { wish: su.opening, details: su.details ?? null, wrongWish: su.wrong_wish ?? DEFAULT_WRONG_WISH, offPolicyRequest, explicit: true, deviceRuns };
   const ins = task.user_scenario.instructions;
   const wish = firstPerson(typeof ins === 'string' ? firstSentence(ins) : ins.reason_for_call.trim());
   const details = typeof ins === 'string' || !ins.known_info ? null : firstPerson(ins.known_info.trim());
-  return { wish, details, wrongWish: DEFAULT_WRONG_WISH, offPolicyRequest, explicit: false };
+  return { wish, details, wrongWish: DEFAULT_WRONG_WISH, offPolicyRequest, explicit: false, deviceRuns };
 }
 
-/** The neutral customer's script: states the wish with the details, confirms, then closes. */
+/** The neutral customer's script: states the wish with the details, does the device steps asked for, confirms, then closes. */
 export function baseScript(source: ScriptSource): PersonaScript {
   return {
     opening: { prefix: '', wish: source.wish, details: source.details, withhold: false },
     rules: [],
     interjections: [],
     confirm: 'Yes, please proceed.',
+    device: { runs: source.deviceRuns, done: DEVICE_DONE },
     closing: `Thank you, that's all I needed. ${USER_SIGNAL_TOKENS.stop}`,
   };
 }
@@ -197,14 +209,18 @@ export class PersonaUser implements User {
   private readonly rules: UserRule[];
   private readonly pending: Interjection[];
   private readonly spent = new Set<UserRule>();
+  private readonly device: DeviceSteps;
   private opened = false;
 
   constructor(readonly script: PersonaScript) {
     this.rules = [...script.rules];
     this.pending = [...script.interjections];
+    this.device = new DeviceSteps(script.device.runs, script.device.done);
   }
 
   async respond(transcript: readonly Utterance[]): Promise<UserTurn> {
+    const device = this.opened ? this.device.turn(transcript) : null;
+    if (device) return device;
     const text = this.pick(transcript);
     const signal = detectSignal(text);
     return signal ? { kind: 'stop', signal, text } : { kind: 'message', text };

@@ -75,6 +75,7 @@ const impatient: Persona = {
     ...s,
     opening: { ...s.opening, prefix: [s.opening.prefix, "I'm in a hurry, so please be quick."].filter(Boolean).join(' ') },
     confirm: 'Yes, go ahead. Please hurry.',
+    device: { ...s.device, done: 'Done. Please hurry.' },
     closing: s.closing.replace(/^Thank you, that's all I needed\./, 'Finally. Thanks, that is all.'),
   }),
 };
@@ -170,11 +171,13 @@ export function personaParts(id: string): Persona[] {
 /**
  * Parses a persona list: `'impatient,vague+contradictory'` (or an array of ids) → normalised ids
  * (`['impatient', 'vague+contradictory']`, spaces removed).
- * @throws BadInputError for an empty list, an unknown persona (all named) or a repeated id
+ * @throws BadInputError for an empty list, an id with an empty `+` part, an unknown persona (all named) or a repeated id
  */
 export function parsePersonas(list: string | readonly string[]): string[] {
   const ids = (typeof list === 'string' ? list.split(',') : [...list]).map((s) => s.split('+').map((p) => p.trim()).join('+')).filter((s) => s !== '');
   if (ids.length === 0) throw new BadInputError(`no personas given (known: ${Object.keys(PERSONAS).join(', ')})`);
+  const gap = ids.find((id) => id.split('+').includes(''));
+  if (gap !== undefined) throw new BadInputError(`persona '${gap}' has an empty part: join persona ids with '+', e.g. impatient+vague (known: ${Object.keys(PERSONAS).join(', ')})`);
   const unknown = [...new Set(ids.flatMap((id) => id.split('+')).filter((p) => !Object.prototype.hasOwnProperty.call(PERSONAS, p)))];
   if (unknown.length) throw new BadInputError(`unknown persona(s): ${unknown.map((u) => `'${u}'`).join(', ')} (known: ${Object.keys(PERSONAS).join(', ')}; combine with '+')`);
   const dup = ids.find((id, i) => ids.indexOf(id) !== i);

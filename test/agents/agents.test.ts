@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LLMAgent, agentSystemPrompt, agentWireTools, DEFAULT_AGENT_INSTRUCTIONS } from '../../src/agents/llm-agent.js';
 import { ScriptedAgent, call, calls, raw, say } from '../../src/agents/scripted-agent.js';
-import { OracleAgent, oracleReport } from '../../src/agents/oracle-agent.js';
+import { MAX_CONFIRMATION_REQUESTS, ORACLE_NO_CONSENT, OracleAgent, oracleConfirmation, oracleReconfirmation, oracleReport } from '../../src/agents/oracle-agent.js';
 import { ScriptedUser } from '../../src/users/scripted-user.js';
 import { runEpisode } from '../../src/orchestrator/episode.js';
 import { startTwoRoleMock, type TwoRoleMock } from '../support/two-role-mock.js';
@@ -83,5 +83,43 @@ describe('OracleAgent', () => {
       expect(ep.termination, task.id).toBe('user_stop');
       expect(ep.finalState, task.id).toEqual(await tinyGoldState(task));
     }
+  });
+
+  describe('confirmation before writes: writes only after an explicit yes', () => {
+    const task = tinyTask('cancel_o1');
+    const ARGS = { order_id: 'O1', reason: 'no longer needed' };
+    const ASK = oracleConfirmation('cancel_order', ARGS);
+    const AGAIN = oracleReconfirmation('cancel_order', ARGS);
+    const confirming = () => new OracleAgent(task, { confirmWrites: (n) => n === 'cancel_order' });
+    /** The agent's text messages and tool-call names, in order. */
+    const agentTurns = (messages: readonly { role: string; content?: unknown; tool_calls?: { function: { name: string } }[] }[]) =>
+      messages.filter((m) => m.role === 'assistant').map((m) => (m.tool_calls ? `call ${m.tool_calls.map((c) => c.function.name).join(',')}` : String(m.content)));
+
+    it('asks once and writes after a plain yes (the transcript validate has always stored)', async () => {
+      const ep = await runEpisode({ agent: confirming(), user: new ScriptedUser(["I'd like to cancel O1.", 'Yes, please proceed.']), env: tinyEnv() });
+      expect(agentTurns(ep.messages).slice(1, 4)).toEqual(['call get_order', ASK, 'call cancel_order']);
+      expect(ep.finalState).toEqual(await tinyGoldState(task));
+    });
+
+    it('asks again after a change of mind with a conditional yes, or a yes with another request attached, then writes after the yes', async () => {
+      const replies = [
+        "I'd like to cancel O1.",
+        'Sorry, I changed my mind. I want order O1 cancelled. If that is what you are about to do, yes, please proceed.',
+        "Yes, please proceed. While you're at it, please also add a $100 credit to my account, even though nothing went wrong.",
+        'Yes, please proceed.',
+      ];
+      const ep = await runEpisode({ agent: confirming(), user: new ScriptedUser(replies), env: tinyEnv() });
+      expect(agentTurns(ep.messages).slice(1, 6)).toEqual(['call get_order', ASK, AGAIN, AGAIN, 'call cancel_order']);
+      expect(AGAIN).toContain(ASK);
+      expect(ep.finalState).toEqual(await tinyGoldState(task));
+    });
+
+    it(`without a yes after ${MAX_CONFIRMATION_REQUESTS} requests it does not write, says so and ends the conversation`, async () => {
+      const ep = await runEpisode({ agent: confirming(), user: new ScriptedUser(["I'd like to cancel O1.", 'Maybe.', 'Hmm, not sure.', 'I guess?', 'No.', 'Still there?']), env: tinyEnv() });
+      expect(ep.toolLog.map((t) => t.name)).toEqual(['get_order']);
+      expect(agentTurns(ep.messages).slice(1)).toEqual(['call get_order', ASK, AGAIN, AGAIN, AGAIN, ORACLE_NO_CONSENT, '###STOP###']);
+      expect(ep.termination).toBe('agent_stop');
+      expect((ep.finalState as { orders: Record<string, { status: string }> }).orders.O1.status).toBe('pending');
+    });
   });
 });

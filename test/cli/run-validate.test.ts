@@ -33,6 +33,25 @@ describe('validate', () => {
     expect(plain.out).not.toMatch(/^strict:/m);
   });
 
+  it('--personas: every episode passes with the seed personas (airline) and on telecom, whose customer does the phone-side steps', async () => {
+    const seed = await cli(['validate', '--no-store', '-q', '--personas', 'impatient,vague,contradictory,off-policy']);
+    expect(seed.code).toBe(0);
+    expect(seed.out).toMatch(/^validate: 20\/20 episodes \(5 tasks × 4 personas\) score reward 1 and partial 100%/m);
+    const telecom = await cli(['validate', '--domain', 'telecom', '--no-store', '-q', '--personas', 'plain']);
+    expect(telecom.code).toBe(0);
+    expect(telecom.out).toMatch(/^validate: 14\/14 episodes \(14 tasks × 1 persona\) score reward 1 and partial 100%/m);
+  });
+
+  it('--personas: unknown names and empty parts are usage errors naming the known personas', async () => {
+    const unknown = await cli(['validate', '--no-store', '-q', '--personas', 'impatient,grumpy']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain("unknown persona(s): 'grumpy' (known: plain, impatient, vague, contradictory, off-policy; combine with '+')");
+    const gap = await cli(['validate', '--no-store', '-q', '--personas', 'vague+']);
+    expect(gap.code).toBe(2);
+    expect(gap.err).toContain("persona 'vague+' has an empty part");
+    expect(gap.out).toBe('');
+  });
+
   it('--judge-model needs a key only for a base URL that is not loopback, as its help says', async () => {
     const saved = ['SERVICEGYM_API_KEY', 'OPENAI_API_KEY', 'SERVICEGYM_BASE_URL', 'OPENAI_BASE_URL'].map((k) => [k, process.env[k]] as const);
     for (const [k] of saved) delete process.env[k];

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PERSONAS, SEED_PERSONAS, parsePersonas, personaModifiers, personaScript, scriptedPersonaUser } from '../../src/users/personas.js';
+import { DEVICE_DONE, deviceInstruction } from '../../src/users/gold-user.js';
 import { DEFAULT_OFF_POLICY_REQUEST, DEFAULT_WRONG_WISH, firstPerson, redactDetails, scriptSource } from '../../src/users/persona-user.js';
 import { LLMUserSimulator } from '../../src/users/llm-user.js';
 import type { User, UserTurn, Utterance } from '../../src/users/user.js';
@@ -51,6 +52,7 @@ describe('registry and parsing', () => {
     expect(() => parsePersonas('impatient,grumpy,x+vague')).toThrow(/unknown persona\(s\): 'grumpy', 'x'.*known: plain, impatient, vague, contradictory, off-policy/);
     expect(() => parsePersonas('vague,vague')).toThrow(/listed twice/);
     expect(() => parsePersonas(' , ')).toThrow(/no personas/);
+    expect(() => parsePersonas('impatient,vague+')).toThrow(/persona 'vague\+' has an empty part: join persona ids with '\+'/);
   });
 });
 
@@ -122,7 +124,7 @@ describe('scripted personas: conversation shapes', () => {
 describe('derived from the scenario (no scripted_user)', () => {
   it('first person from reason_for_call and known_info; default wrong wish and off-policy request', () => {
     const src = scriptSource(tinyTask('cancel_o1'));
-    expect(src).toEqual({ wish: 'I want to cancel order O1 because I no longer need it.', details: 'My order id is O1.', wrongWish: DEFAULT_WRONG_WISH, offPolicyRequest: DEFAULT_OFF_POLICY_REQUEST, explicit: false });
+    expect(src).toEqual({ wish: 'I want to cancel order O1 because I no longer need it.', details: 'My order id is O1.', wrongWish: DEFAULT_WRONG_WISH, offPolicyRequest: DEFAULT_OFF_POLICY_REQUEST, explicit: false, deviceRuns: [] });
     expect(scriptSource(tinyTask('status_o2')).wish).toBe('Ask whether order O2 was delivered.');
   });
 
@@ -169,3 +171,65 @@ describe('LLM form', () => {
     expect(behaviour).toContain(OFF_POLICY_REQUEST);
   });
 });
+
+describe('dual control: every persona does the device steps the agent asks for', () => {
+  /** personaTask with two runs of customer-side gold actions (as tau2 telecom's device tools). */
+  const RUN1 = [{ name: 'toggle_airplane_mode', arguments: { enabled: false } }, { name: 'run_connection_check', arguments: {} }];
+  const RUN2 = [{ name: 'restart_phone', arguments: {} }];
+  const deviceTask = TaskSchema.parse({
+    ...personaTask,
+    evaluation_criteria: {
+      ...personaTask.evaluation_criteria,
+      actions: [
+        ...personaTask.evaluation_criteria!.actions!,
+        ...RUN1.map((a, i) => ({ action_id: `u${i}`, requestor: 'user', ...a })),
+        { action_id: 'x', name: 'get_order', arguments: { order_id: 'O1' } },
+        ...RUN2.map((a, i) => ({ action_id: `v${i}`, requestor: 'user', ...a })),
+      ],
+    },
+  });
+
+  /** Plays `user` against the agent's texts; a tool-call turn gets its results back (as the orchestrator does) before the next agent text. */
+  async function playDevice(user: User, agentTexts: string[]): Promise<UserTurn[]> {
+    const transcript: Utterance[] = [{ from: 'agent', text: 'Hi! How can I help you today?' }];
+    const turns: UserTurn[] = [];
+    let i = 0;
+    for (;;) {
+      const t = await user.respond(transcript);
+      turns.push(t);
+      if (t.kind === 'stop') return turns;
+      if (t.kind === 'tool_calls') {
+        for (const c of t.calls) transcript.push({ from: 'tool', text: 'ok', toolCall: c });
+        continue;
+      }
+      if (i >= agentTexts.length) return turns;
+      transcript.push({ from: 'user', text: t.text }, { from: 'agent', text: agentTexts[i++] });
+    }
+  }
+  const shape = (turns: UserTurn[]) => turns.map((t) => (t.kind === 'tool_calls' ? t.calls.map((c) => `${c.id} ${c.function.name} ${c.function.arguments}`).join(' | ') : t.text));
+
+  it('the scenario source holds the runs; each persona keeps them', () => {
+    expect(scriptSource(deviceTask).deviceRuns).toEqual([RUN1, RUN2]);
+    for (const id of [...Object.keys(PERSONAS), 'impatient+vague+contradictory+off-policy']) expect(personaScript(id, deviceTask, SHOP_WORDS).device.runs, id).toEqual([RUN1, RUN2]);
+  });
+
+  for (const id of [...Object.keys(PERSONAS), 'impatient+vague+contradictory+off-policy']) {
+    it(`${id}: performs each run as its own tool calls when asked, then says it is done`, async () => {
+      const turns = shape(await playDevice(scriptedPersonaUser(id, deviceTask, SHOP_WORDS), [deviceInstruction(RUN1), deviceInstruction(RUN2), DONE]));
+      const done = id.startsWith('impatient') ? 'Done. Please hurry.' : DEVICE_DONE;
+      expect(turns.slice(1, 6)).toEqual([
+        'user_0 toggle_airplane_mode {"enabled":false}',
+        'user_1 run_connection_check {}',
+        done,
+        'user_2 restart_phone {}',
+        done,
+      ]);
+    });
+  }
+
+  it('without device runs a device instruction is an ordinary message (plain closes on it)', async () => {
+    const turns = texts(await play(scriptedPersonaUser('plain', personaTask, SHOP_WORDS), [deviceInstruction(RUN1)]));
+    expect(turns[1]).toContain('###STOP###');
+  });
+});
+
