@@ -10,6 +10,8 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { loadAirlineDb, airlineDbHash } from '../../src/domains/airline/index.js';
 import { loadRetailDb, retailDbHash } from '../../src/domains/retail/index.js';
+import { parseRetailDb } from '../../src/domains/retail/domain.js';
+import { RetailDbSchema } from '../../src/domains/retail/schema.js';
 import { pythonKeyOrder } from '../../src/domains/common/json-key-order.js';
 import { createCachedDbLoader, validateAt } from '../../src/domains/common/tau2-folder.js';
 import { CowDb } from '../../src/env/cow-db.js';
@@ -89,6 +91,10 @@ describe.skipIf(!HAS_SHARED)(needsShared('validated DB kept on disk'), () => {
     const variants = (db: typeof copy) => db.products['1075968781'].variants;
     expect(pythonKeyOrder(variants(validated))).not.toEqual(Object.keys(variants(validated)));
     expect(pythonKeyOrder(variants(copy))).toEqual(pythonKeyOrder(variants(validated)));
+    // The products table itself is keyed by integer-like ids: its text order comes back too, before any product is read.
+    const fresh = createCachedDbLoader(parseRetailDb, { schema: RetailDbSchema, name: 'retail-db', keyOrders: true })(b);
+    expect(pythonKeyOrder(fresh.products)).toEqual(pythonKeyOrder(validated.products));
+    expect(Object.getOwnPropertyDescriptor(fresh.products, '1075968781')?.get).toBeTypeOf('function');
     expect(retailDbHash(new CowDb(copy) as never)).toBe(retailDbHash(new CowDb(validated) as never));
   });
 
@@ -119,6 +125,13 @@ describe.skipIf(!HAS_SHARED)(needsShared('a DB read back from its disk copy'), (
     expect(copy.users[user]).toEqual(validated.users[user]);
     expect(Object.getOwnPropertyDescriptor(copy, 'users')?.value).toBe(copy.users); // parsed once, then a plain property
     expect(Object.getOwnPropertyDescriptor(copy, 'flights')?.get).toBeTypeOf('function'); // not read: not parsed
+    // Each record too is parsed the first time it is read: the table lists every id, the others are still unread.
+    const [other] = Object.keys(validated.users).slice(1);
+    expect(Object.keys(copy.users)).toEqual(Object.keys(validated.users));
+    expect(Object.getOwnPropertyDescriptor(copy.users, user)?.value).toBe(copy.users[user]);
+    expect(Object.getOwnPropertyDescriptor(copy.users, other)?.get).toBeTypeOf('function');
+    expect(Object.prototype.hasOwnProperty.call(copy.users, other)).toBe(true);
+    expect(Object.prototype.hasOwnProperty.call(copy.users, 'no such user')).toBe(false);
     expect(JSON.stringify(copy)).toBe(JSON.stringify(validated));
     expect(airlineDbHash(new CowDb(copy) as never)).toBe(airlineDbHash(new CowDb(validated) as never));
   });
