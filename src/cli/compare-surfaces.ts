@@ -13,6 +13,7 @@ import { BadInputError } from '../spec/errors.js';
 import { DEFAULT_STORE_PATH } from '../store/paths.js';
 import type { SurfaceCell, SurfaceComparison } from '../evaluation/surface-comparison.js';
 import { table } from './output.js';
+import { cleanFloats } from '../util/round.js';
 
 const f3 = (x: number | null) => (x === null ? '-' : x.toFixed(3));
 const pct = (x: number | null) => (x === null ? '-' : `${(x * 100).toFixed(1)}%`);
@@ -63,7 +64,7 @@ export function registerCompareSurfaces(program: Command, setExit: (code: number
           return { id, episodes: readEpisodeLogs(store, id).map((e) => e.record) };
         });
         const v = compareSurfaces(runs);
-        process.stdout.write(flags.json ? JSON.stringify(v, null, 2) + '\n' : compareSurfacesText(v) + '\n');
+        process.stdout.write(flags.json ? JSON.stringify(cleanFloats(v), null, 2) + '\n' : compareSurfacesText(v) + '\n');
         setExit(0);
       } finally {
         store.close();

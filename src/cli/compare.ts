@@ -15,6 +15,7 @@ import { DEFAULT_STORE_PATH } from '../store/paths.js';
 import type { RunDetail } from '../viewer/types.js';
 import { table } from './output.js';
 import type { ComparedRun, RunComparison, TaskRateRow } from '../evaluation/run-comparison.js';
+import { cleanFloats } from '../util/round.js';
 
 const f3 = (x: number) => x.toFixed(3);
 const signed = (x: number) => (x > 0 ? `+${f3(x)}` : f3(x));
@@ -84,7 +85,7 @@ export function registerCompare(program: Command, setExit: (code: number) => voi
           throw new BadInputError(`the runs are not comparable: ${v.task_sets.reason}${list('A', only_a)}${list('B', only_b)}. ${next}`);
         }
         if (v.task_sets.common === 0) throw new BadInputError('the runs share no task; there is nothing to compare');
-        process.stdout.write(flags.json ? JSON.stringify(v, null, 2) + '\n' : compareText(v) + '\n');
+        process.stdout.write(flags.json ? JSON.stringify(cleanFloats(v), null, 2) + '\n' : compareText(v) + '\n');
         setExit(0);
       } finally {
         store.close();

@@ -21,6 +21,7 @@ import type { TrajectoryInput } from './trajectory-file.js';
 import { evaluateSummaryLine, parseResultsFlags, writeEvaluateResults, type EvaluatedTrajectory } from './results-flags.js';
 import { progressLogger } from './output.js';
 import { countedNotPassed } from '../evaluation/counted.js';
+import { cleanFloats } from '../util/round.js';
 
 /** What one scored trajectory reports (the `--json` shape). */
 function report(t: TrajectoryInput, taskId: string, r: TrajectoryReplay) {
@@ -78,7 +79,7 @@ export function registerEvaluate(program: Command, setExit: (code: number) => vo
         results.push({ ...report(t, taskId, r), task });
         scored.push({ task_id: taskId, termination: r.episode.termination, evaluation: r.evaluation, evaluation_error: r.evaluationError, task });
       }
-      if (flags.json) process.stdout.write(JSON.stringify(results.map(({ task: _t, ...rest }) => rest), null, 2) + '\n');
+      if (flags.json) process.stdout.write(JSON.stringify(cleanFloats(results.map(({ task: _t, ...rest }) => rest)), null, 2) + '\n');
       else {
         for (const r of results) {
           const ev = r.evaluation;

@@ -13,6 +13,7 @@ import { DEFAULT_STORE_PATH } from '../store/paths.js';
 import type { RunStore } from '../store/store.js';
 import type { EpisodeRunLog } from '../spec/run-log.js';
 import type { RescoreOutcome } from '../run/rescore.js';
+import { cleanFloats } from '../util/round.js';
 
 /** Loads the dataset an episode was run on: a tau2 folder as recorded (or `--data-dir`), else servicegym's own. */
 function datasetLoader(dataDir: string | undefined, loadDomain: typeof import('../domains/catalog.js').loadDomainAsync): (r: EpisodeRunLog) => Promise<LoadedDomain<any>> {
@@ -84,7 +85,7 @@ export function registerRescore(program: Command, setExit: (code: number) => voi
         const count = (s: RescoreOutcome['status']) => outcomes.filter((o) => o.status === s).length;
         const different = count('different');
         if (flags.json) {
-          process.stdout.write(JSON.stringify({ run_id: runId, episodes: outcomes.length, same: count('same'), different, skipped: count('skipped'), outcomes }, null, 2) + '\n');
+          process.stdout.write(JSON.stringify(cleanFloats({ run_id: runId, episodes: outcomes.length, same: count('same'), different, skipped: count('skipped'), outcomes }), null, 2) + '\n');
         } else {
           for (const o of outcomes) {
             if (o.status === 'different') process.stdout.write(`${o.episode_id}: ${o.differences.length} difference(s)\n${o.differences.map((d) => `  ${d}\n`).join('')}`);

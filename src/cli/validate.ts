@@ -37,6 +37,7 @@ import { BadInputError } from '../spec/errors.js';
 import type { LoadedDomain } from '../spec/domain.js';
 import type { Task } from '../spec/task.js';
 import type { ChatModel } from '../models/chat-model.js';
+import { cleanFloats } from '../util/round.js';
 
 /**
  * What validate's agent and customer are, stored with the run so `compare` and the viewer say so:
@@ -103,7 +104,7 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
         const rowOf = new Map(res.records.map((r) => [r, { ...reportRowOf(r), task: taskById.get(r.taskId) }]));
         store?.saveRun({ id: runId, kind: 'run', name: `validate ${flags.domain}`, domain: flags.domain, created_at: new Date().toISOString(), summary: { agent: 'oracle', user: 'personas', ...config, ...res.summary, tasks: tasks.length }, record: null });
         if (flags.json) {
-          process.stdout.write(JSON.stringify({ run_id: runId, strict, summary: snakeKeys(res.summary), excluded_known_bad: excluded, lint: lint.findings, tasks: res.records.map((r) => ({ task_id: r.taskId, ...(personas ? { persona: r.persona } : {}), reward: r.evaluation?.reward ?? null, partial: r.evaluation?.partial ?? null, not_judged: r.evaluation?.not_judged ?? null, failing: r.evaluation ? countedNotPassed(r.evaluation, taskById.get(r.taskId)).map((c) => ({ id: c.id, verdict: c.verdict, evidence: c.evidence })) : [] })) }, null, 2) + '\n');
+          process.stdout.write(JSON.stringify(cleanFloats({ run_id: runId, strict, summary: snakeKeys(res.summary), excluded_known_bad: excluded, lint: lint.findings, tasks: res.records.map((r) => ({ task_id: r.taskId, ...(personas ? { persona: r.persona } : {}), reward: r.evaluation?.reward ?? null, partial: r.evaluation?.partial ?? null, not_judged: r.evaluation?.not_judged ?? null, failing: r.evaluation ? countedNotPassed(r.evaluation, taskById.get(r.taskId)).map((c) => ({ id: c.id, verdict: c.verdict, evidence: c.evidence })) : [] })) }), null, 2) + '\n');
         } else {
           const bad = res.records.filter((r) => !perfect.includes(r) && !pending.includes(r));
           if (bad.length) process.stdout.write(episodeTable(bad.map((r) => rowOf.get(r)!), painter()) + '\n\n');

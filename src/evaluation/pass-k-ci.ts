@@ -15,6 +15,7 @@
  */
 import { Rng } from '../util/rng.js';
 import { isSuccess, passHatKCurve, taskPassHatKCurve, type TrialRewards } from './pass-k.js';
+import { cleanFloat } from '../util/round.js';
 
 /** Bootstrap settings: `seed` (default 0), `resamples` (default 2000), `level` (default 0.95). */
 export interface BootstrapOptions {
@@ -81,7 +82,8 @@ function bootstrap(values: Float64Array, o: Required<BootstrapOptions>, samples:
   return { low: quantile(draws, tail), high: quantile(draws, 1 - tail) };
 }
 
-const clean = (x: number) => Math.round(x * 1e12) / 1e12;
+/** Rates, differences and bounds without float noise (the reported-number rounding). */
+const clean = cleanFloat;
 
 /**
  * pass^k for k = 1..(smallest trial count) with a bootstrap interval over tasks. `value` is the

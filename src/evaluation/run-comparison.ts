@@ -28,6 +28,7 @@ import { Rng } from '../util/rng.js';
 import { unifiedDiff } from '../util/unified-diff.js';
 import { compareTrialSets, fisherExact, passHatKIntervals } from './pass-k-ci.js';
 import { isSuccess, taskPassHatK, type TrialRewards } from './pass-k.js';
+import { cleanFloat } from '../util/round.js';
 
 /** What a comparison needs of a run (the viewer's `RunDetail` maps onto it). */
 export interface ComparedRun {
@@ -107,7 +108,8 @@ const RESULT_KEYS = new Set([
   'terminations', 'crossSide', 'usage', 'unattached_usage', 'attempts', 'tasks', 'task_ids', 'candidates', 'decision', 'stop_reason', 'budget', 'rows', 'cost_usd',
 ]);
 
-const clean = (x: number) => Math.round(x * 1e12) / 1e12;
+/** Rates, differences and bounds without float noise (the reported-number rounding). */
+const clean = cleanFloat;
 
 /** Task key → rewards of the scored episodes (`label/task` when the run has several labels). */
 export function trialRewardsOf(run: ComparedRun): Map<string, (number | null)[]> {

@@ -22,6 +22,7 @@ import path from 'node:path';
 import { BadInputError } from '../spec/errors.js';
 import type { EpisodeReportRow } from './report-rows.js';
 import { countedNotPassed } from '../evaluation/counted.js';
+import { cleanFloat } from '../util/round.js';
 
 /** The output formats, by file extension. */
 export type ResultsFormat = 'jsonl' | 'csv' | 'junit';
@@ -93,8 +94,8 @@ export function resultLineOf(r: EpisodeReportRow, seconds: number | null = null)
     trial: r.trial,
     persona: r.persona ?? null,
     termination: r.termination,
-    reward: ev?.reward ?? null,
-    partial: ev ? ev.partial : null,
+    reward: ev?.reward == null ? null : cleanFloat(ev.reward),
+    partial: ev ? cleanFloat(ev.partial) : null,
     status,
     failing_checks: listed.filter((c) => c.verdict === 'fail').map((c) => c.id),
     not_judged_checks: listed.filter((c) => c.verdict === 'not_judged').map((c) => c.id),
