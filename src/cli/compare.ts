@@ -13,7 +13,7 @@ import type { Command } from 'commander';
 import { BadInputError } from '../spec/errors.js';
 import { DEFAULT_STORE_PATH } from '../store/paths.js';
 import type { RunDetail } from '../viewer/types.js';
-import { table } from './output.js';
+import { counted, table } from './output.js';
 import type { ComparedRun, RunComparison, TaskRateRow } from '../evaluation/run-comparison.js';
 import { cleanFloats } from '../util/round.js';
 
@@ -39,11 +39,11 @@ const shown = (v: unknown) => (v === null || v === undefined ? '-' : typeof v ==
 /** The comparison as text (see the module doc). */
 export function compareText(v: RunComparison): string {
   const c = v.counts;
-  const lines = [`compare A ${v.a} → B ${v.b}`, v.task_sets.same ? `task sets: the same ${v.task_sets.common} tasks` : `task sets: ${v.task_sets.reason}; compared on the ${v.task_sets.common} common tasks (--force)`, '', taskTable(v.tasks), ''];
+  const lines = [`compare A ${v.a} → B ${v.b}`, v.task_sets.same ? `task sets: the same ${counted(v.task_sets.common, 'task')}` : `task sets: ${v.task_sets.reason}; compared on the ${counted(v.task_sets.common, 'common task')} (--force)`, '', taskTable(v.tasks), ''];
   lines.push(`tasks: ${c.improved} improved, ${c.regressed} regressed, ${c.same} same${c.added ? `, ${c.added} added` : ''}${c.removed ? `, ${c.removed} removed` : ''}; ${c.beyond_noise} beyond run-to-run noise (Fisher exact p < 0.05)`);
   const o = v.overall;
   if (!o) lines.push('overall: the runs share no scored task');
-  else lines.push(`overall success rate (pass^1) over ${o.tasks} common tasks: A ${f3(o.a)} → B ${f3(o.b)}, Δ ${signed(o.delta)} (${Math.round(o.level * 100)}% CI [${signed(o.low)}, ${signed(o.high)}], paired bootstrap over tasks): ${o.beyond_noise ? 'beyond' : 'within'} run-to-run noise`);
+  else lines.push(`overall success rate (pass^1) over ${counted(o.tasks, 'common task')}: A ${f3(o.a)} → B ${f3(o.b)}, Δ ${signed(o.delta)} (${Math.round(o.level * 100)}% CI [${signed(o.low)}, ${signed(o.high)}], paired bootstrap over tasks): ${o.beyond_noise ? 'beyond' : 'within'} run-to-run noise`);
   if (v.pass_hat_k.length) {
     const iv = (x: { value: number; low: number; high: number }) => `${f3(x.value)} [${f3(x.low)}, ${f3(x.high)}]`;
     const rows = [['k', 'A pass^k [95% CI]', 'B pass^k [95% CI]', 'Δ [95% CI]', 'noise']];

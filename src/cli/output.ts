@@ -47,3 +47,8 @@ export function snakeKeys(value: unknown): unknown {
 }
 
 const snake = (k: string) => (/[a-z0-9][A-Z]/.test(k) ? k.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z])([A-Z][a-z])/g, '$1_$2').toLowerCase() : k);
+
+/** `n` and the noun that agrees with it: `counted(1, 'task')` is `1 task`, `counted(3, 'task')` `3 tasks`; `many` for an irregular plural. */
+export function counted(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

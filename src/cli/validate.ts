@@ -26,7 +26,7 @@ import { classifyValidateEpisode, notJudgedClause } from './validate-verdict.js'
 import { episodeTable, summaryText } from './run-report.js';
 import { reportRowOf } from '../run/report-rows.js';
 import { countedNotPassed } from '../evaluation/counted.js';
-import { progressLogger, snakeKeys } from './output.js';
+import { counted, progressLogger, snakeKeys } from './output.js';
 import { parseResultsFlags } from './results-flags.js';
 import { failUnderMessage, latencyOf, writeResults } from './run-end.js';
 import { painter } from './colour.js';
@@ -92,7 +92,7 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
       try {
         // The settings `run` records too (dataset identity, tasks, surface, strict), so `compare` and the viewer treat both alike.
         const config = { agent_model: 'oracle', user_model: 'scripted', ...VALIDATE_ROLES, judge_model: judge?.model ?? null, tasks: tasks.length, task_ids: tasks.map((t) => t.id).join(','), trials: 1, personas: personas ?? null, data: loaded.source, mode: loaded.mode, strict, surface: surface.name, excluded_known_bad: excluded.map((k) => k.id) };
-        log(`validating ${tasks.length} ${flags.domain} tasks (${loaded.mode} dataset, ${loaded.source})`);
+        log(`validating ${counted(tasks.length, `${flags.domain} task`)} (${loaded.mode} dataset, ${loaded.source})`);
         store?.saveRun({ id: runId, kind: 'run', name: `validate ${flags.domain}`, domain: flags.domain, created_at: new Date().toISOString(), summary: { agent: 'oracle', user: 'personas', ...config }, record: null });
         const started = performance.now();
         const res = await runDomainTasks({ loaded, tasks, trials: 1, concurrency: Number(flags.concurrency), agent: 'oracle', user: 'personas', judge, store, runId, personas, strict, surface });

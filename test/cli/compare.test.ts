@@ -9,6 +9,7 @@ import { runCli as cli } from '../support/cli.js';
 import { tmpDir } from '../support/paths.js';
 import { fillViewerStore, type ViewerStore } from '../support/viewer-store.js';
 import { compareRunResults, type ComparedRun } from '../../src/evaluation/run-comparison.js';
+import { compareText } from '../../src/cli/compare.js';
 import { startMockServer } from '../../src/models/mock-server.js';
 
 let s: ViewerStore;
@@ -121,6 +122,16 @@ describe('servicegym compare', () => {
     expect(r.err).toMatch(/; only in A: T\d+/);
     expect(r.err).not.toMatch(/only in [AB] \d/);
     expect((await cli(['compare', s.faultyId, s.campaignId, '--db', s.db, '--force'])).code).toBe(2);
+  });
+
+  it('one common task is "1 common task" (--force on different task sets), one task of the same set "the same 1 task"', () => {
+    const forced = compareText(compareRunResults(run('A', { t1: [1, 1], t2: [0, 1] }), run('B', { t1: [1, 1], t3: [1, 1] })));
+    expect(forced).toContain('task sets: different task sets (1 in common, 1 only in A, 1 only in B); compared on the 1 common task (--force)');
+    expect(forced).toContain('overall success rate (pass^1) over 1 common task: A 1.000 → B 1.000');
+    expect(compareText(compareRunResults(run('A', { t1: [1, 1] }), run('B', { t1: [0, 1] })))).toContain('task sets: the same 1 task\n');
+    const two = compareText(compareRunResults(run('A', { t1: [1, 1], t2: [1, 1] }), run('B', { t1: [0, 1], t2: [1, 1] })));
+    expect(two).toContain('task sets: the same 2 tasks\n');
+    expect(two).toContain('over 2 common tasks:');
   });
 
   it('names a run that is not in the store, or a missing store (exit 2)', async () => {
