@@ -65,7 +65,7 @@ export function registerImportTau2(program: Command, setExit: (code: number) => 
           const info = results.info;
           store.saveRun({
             id: runId, kind: 'run', name: `tau2 import ${path.basename(file)}`, domain, created_at: new Date().toISOString(),
-            summary: { source: 'tau2-results', agent_model: info.agent_info?.llm ?? null, user_model: info.user_info?.llm ?? null, trials: info.num_trials ?? null, data: loaded.source, mode: loaded.mode, ...summarizeRun(outcomes), tasks: new Set(outcomes.map((o) => o.taskId)).size, agreement: res.agreement },
+            summary: { command: 'import', source: 'tau2-results', agent_model: info.agent_info?.llm ?? null, user_model: info.user_info?.llm ?? null, trials: info.num_trials ?? null, data: loaded.source, mode: loaded.mode, ...summarizeRun(outcomes), tasks: new Set(outcomes.map((o) => o.taskId)).size, agreement: res.agreement },
             record: { kind: 'tau2_import', file: path.basename(file), agreement: res.agreement, disagreements: res.disagreements, skipped: res.skipped, tool_output_differences: res.tool_output_differences, simulations: results.simulations.map((s) => ({ id: s.id, task_id: s.task_id, trial: s.trial ?? null, termination_reason: s.termination_reason, reward_info: s.reward_info ?? null })) },
           });
           writeEpisodeLogs(store, runId, res.records);

@@ -93,7 +93,7 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
         // The settings `run` records too (dataset identity, tasks, surface, strict), so `compare` and the viewer treat both alike.
         const config = { agent_model: 'oracle', user_model: 'scripted', ...VALIDATE_ROLES, judge_model: judge?.model ?? null, tasks: tasks.length, task_ids: tasks.map((t) => t.id).join(','), trials: 1, personas: personas ?? null, data: loaded.source, mode: loaded.mode, strict, surface: surface.name, excluded_known_bad: excluded.map((k) => k.id) };
         log(`validating ${counted(tasks.length, `${flags.domain} task`)} (${loaded.mode} dataset, ${loaded.source})`);
-        store?.saveRun({ id: runId, kind: 'run', name: `validate ${flags.domain}`, domain: flags.domain, created_at: new Date().toISOString(), summary: { agent: 'oracle', user: 'personas', ...config }, record: null });
+        store?.saveRun({ id: runId, kind: 'run', name: `validate ${flags.domain}`, domain: flags.domain, created_at: new Date().toISOString(), summary: { command: 'validate', agent: 'oracle', user: 'personas', ...config }, record: null });
         const started = performance.now();
         const res = await runDomainTasks({ loaded, tasks, trials: 1, concurrency: Number(flags.concurrency), agent: 'oracle', user: 'personas', judge, store, runId, personas, strict, surface });
         const seconds = (performance.now() - started) / 1000;
@@ -102,7 +102,7 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
         const taskById = new Map(tasks.map((t) => [t.id, t]));
         const pending = res.records.filter((r) => classifyValidateEpisode(r.evaluation, taskById.get(r.taskId)) === 'not_judged');
         const rowOf = new Map(res.records.map((r) => [r, { ...reportRowOf(r), task: taskById.get(r.taskId) }]));
-        store?.saveRun({ id: runId, kind: 'run', name: `validate ${flags.domain}`, domain: flags.domain, created_at: new Date().toISOString(), summary: { agent: 'oracle', user: 'personas', ...config, ...res.summary, tasks: tasks.length }, record: null });
+        store?.saveRun({ id: runId, kind: 'run', name: `validate ${flags.domain}`, domain: flags.domain, created_at: new Date().toISOString(), summary: { command: 'validate', agent: 'oracle', user: 'personas', ...config, ...res.summary, tasks: tasks.length }, record: null });
         if (flags.json) {
           process.stdout.write(JSON.stringify(cleanFloats({ run_id: runId, strict, summary: snakeKeys(res.summary), excluded_known_bad: excluded, lint: lint.findings, tasks: res.records.map((r) => ({ task_id: r.taskId, ...(personas ? { persona: r.persona } : {}), reward: r.evaluation?.reward ?? null, partial: r.evaluation?.partial ?? null, not_judged: r.evaluation?.not_judged ?? null, failing: r.evaluation ? countedNotPassed(r.evaluation, taskById.get(r.taskId)).map((c) => ({ id: c.id, verdict: c.verdict, evidence: c.evidence })) : [] })) }), null, 2) + '\n');
         } else {

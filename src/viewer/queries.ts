@@ -84,6 +84,7 @@ function listItem(run: Omit<RunRow, 'record'>, outlines: EpisodeOutline[], promp
   return {
     id: run.id,
     kind: run.kind,
+    command: str(summary.command) ?? (run.kind === 'run' && run.id.startsWith('validate-') ? 'validate' : run.kind),
     name: str(summary.name) ?? run.name,
     domain: run.domain,
     created_at: run.created_at,

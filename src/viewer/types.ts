@@ -19,6 +19,12 @@ export interface PassPoint {
 export interface RunListItem {
   id: string;
   kind: 'campaign' | 'run' | 'optimize';
+  /**
+   * The command that made the run, as the viewer labels it: `validate`, `run`, `import`,
+   * `campaign`, `optimize` (the summary's `command`; for runs stored before it was recorded, a
+   * `validate-` run id is `validate`, anything else its `kind`).
+   */
+  command: string;
   name: string;
   domain: string | null;
   /** ISO-8601 timestamp. */

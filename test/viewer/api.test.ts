@@ -66,6 +66,20 @@ describe('GET /api/runs', () => {
     expect(runs.map((r) => [r.name, r.surface, r.strict ?? false]).sort()).toEqual([['validate gds', 'api', false], ['validate gds', 'terminal', true]]);
   });
 
+  it('labels each run with the command that made it: validate, not run (also a validate run stored before the command was recorded)', async () => {
+    const { body } = await get<RunListItem[]>('/api/runs');
+    expect(body.map((r) => [r.id, r.kind, r.command])).toEqual([[s.validateId, 'run', 'validate'], [s.faultyId, 'run', 'run'], [s.campaignId, 'campaign', 'campaign']]);
+    const db = path.join(tmpDir('sg-viewer-command-'), 'store.db');
+    const w = RunStore.open(db);
+    try {
+      w.saveRun({ id: 'validate-airline-servicegym-0a1b2c3d', kind: 'run', name: 'validate airline', domain: 'airline', created_at: '2000-01-01T00:00:00Z', summary: { agent: 'oracle' }, record: null });
+      w.saveRun({ id: 'imported', kind: 'run', name: 'tau2 import r.json', domain: 'airline', created_at: '2000-01-02T00:00:00Z', summary: { command: 'import' }, record: null });
+    } finally {
+      w.close();
+    }
+    expect((await get<RunListItem[]>('/api/runs', db)).body.map((r) => [r.id, r.command])).toEqual([['imported', 'import'], ['validate-airline-servicegym-0a1b2c3d', 'validate']]);
+  });
+
   it('picks up a run written while the viewer is open', async () => {
     const app = createViewerApp({ dbPath: s.db, uiDir });
     const before = (await (await app.request('/api/runs')).json()) as RunListItem[];

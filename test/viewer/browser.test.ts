@@ -101,6 +101,9 @@ describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'servicegym view in chromium' : NO
       expect((await cells(store.faultyId)).slice(1)).toEqual(['10', '0.600', '73.5%', '0.60 · 0.40', '4']);
       expect((await cells(store.campaignId)).slice(1)).toEqual(['30', '0.700', '—', '0.70', '9']);
       await expect(page.locator(`tr[data-run-id="${store.faultyId}"]`).innerText()).resolves.toContain('scripted-faulty');
+      // Each run is labelled with the command that made it: a validate run is not called "run".
+      const command = (id: string) => page.locator(`tr[data-run-id="${id}"] td[data-label="domain"] .sub`).evaluate((d) => (d.firstChild?.textContent ?? '').trim());
+      expect([await command(store.validateId), await command(store.faultyId), await command(store.campaignId)]).toEqual(['validate', 'run', 'campaign']);
       await done('runs');
     });
 

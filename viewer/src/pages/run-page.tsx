@@ -87,7 +87,7 @@ function RunView({ detail, filters }: { detail: RunDetail; filters: RunFilters }
         {run.name} <RunStatusBadge run={run} />
       </h1>
       <p className="meta">
-        <span className="tag">{run.kind}</span> {run.domain ?? 'no domain'}
+        <span className="tag">{run.command}</span> {run.domain ?? 'no domain'}
         <RunModeLabels run={run} /> · agent <b className="mono">{run.agent_model ?? DASH}</b> · user <b className="mono">{run.user_model ?? DASH}</b> · prompt{' '}
         <span className="mono">{run.prompt_hash ?? DASH}</span> · {when(run.created_at)} <Tags tags={run.tags} href={(tag) => runsHref({ tag })} />
       </p>

@@ -20,7 +20,7 @@ const passLine = (run: RunListItem) => (run.pass_hat_k.length ? run.pass_hat_k.m
 /** True when `run` matches the search text (every word somewhere) and the tag. */
 export function runMatches(run: RunListItem, f: RunsFilters): boolean {
   if (f.tag && !run.tags.includes(f.tag)) return false;
-  const hay = [run.name, run.id, run.kind, run.domain, run.agent_model, run.user_model, run.prompt_hash, run.surface, run.strict ? 'strict' : null, ...run.tags, ...run.tags.map((t) => `#${t}`)]
+  const hay = [run.name, run.id, run.command, run.domain, run.agent_model, run.user_model, run.prompt_hash, run.surface, run.strict ? 'strict' : null, ...run.tags, ...run.tags.map((t) => `#${t}`)]
     .filter(Boolean)
     .join(' ')
     .toLowerCase();
@@ -48,7 +48,7 @@ function RunRow({ run, picked, onPick }: { run: RunListItem; picked: boolean; on
       <td data-label="domain">
         {run.domain ?? DASH}
         <div className="sub">
-          {run.kind}
+          {run.command}
           <RunModeLabels run={run} />
         </div>
       </td>
