@@ -36,6 +36,7 @@ import type { Pin } from '../spec/run-log.js';
 import { kindPin, modelPin, taskEpisodeLog, taskHash } from './episode-log.js';
 import { runTasks, type EpisodeKey, type EpisodeRecord, type FinishedEpisode, type RunResult } from './run-tasks.js';
 import type { RunSummary } from './summary.js';
+import { runInSlices, type SlicedRun } from '../util/sliced.js';
 
 /** tau2's episode conventions for task runs (transfer is an ordinary tool; every tool error counts). */
 export const TASK_RUN_SETTINGS: EpisodeSettings = { transferEnds: 'never', errorCounting: 'total' };
@@ -209,32 +210,48 @@ export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunR
   return { ...result, records: result.records.map(withPersona), usageTracker: usage };
 }
 
+/** The longest stretch of the warm-up's hashing between two turns of the event loop, ms. */
+const WARM_UP_SLICE_MS = 2;
+
 /**
  * Schedules the run's one-time warm-up for when the first episodes' opening model calls are out
  * (two turns of the event loop after the episodes start: their sockets connect and write in
  * between): the dataset's deferred data (`LoadedDomain.prepare`, e.g. the airline DB) and, with a
  * store, the start state's hash (tau2's, with the per-process caches behind it; every stored
- * episode records hashes). Done then, it costs nothing while the first calls are in flight, where
- * before them it delayed every episode's start and in the middle of the run it would stall all the
- * episodes waiting on the event loop. Nothing depends on it having run: whatever needs the data
- * reads it, and a failure here is left to show where the data is used. `cancel()` when the run ends.
+ * episode records hashes). The hash is made in steps (`StateOps.hashSteps`), at most
+ * {@link WARM_UP_SLICE_MS} of them per turn of the event loop (`src/util/sliced.ts`), so that the
+ * answers to the first calls are handled as they arrive rather than after it: made afresh
+ * (without the disk cache's copy) it takes about as long as a model call. Done then, it costs
+ * nothing while the first calls are in flight, where before them it delayed every episode's start
+ * and in one piece in the middle of the run it would stall all the episodes waiting on the event
+ * loop. Nothing depends on it having run: whatever needs the data reads it, and a failure here is
+ * left to show where the data is used. `cancel()` when the run ends.
  */
 function deferredWarmUp(loaded: LoadedDomain<any>, hashes: boolean): { cancel(): void } {
+  let pending: NodeJS.Immediate | undefined;
+  let hashing: SlicedRun | undefined;
   const warm = () => {
+    pending = undefined;
     try {
       loaded.prepare?.();
-      if (hashes && loaded.domain.state) loaded.domain.state.hash(loaded.domain.initialState());
+      const state = loaded.domain.state;
+      if (!hashes || !state) return;
+      const initial = loaded.domain.initialState();
+      if (state.hashSteps) hashing = runInSlices(state.hashSteps(initial), { sliceMs: WARM_UP_SLICE_MS });
+      else state.hash(initial);
     } catch {
       // read again, and reported, where the data is used
     }
   };
-  let pending: NodeJS.Immediate | undefined = setImmediate(() => {
-    pending = setImmediate(() => {
-      pending = undefined;
-      warm();
-    });
+  pending = setImmediate(() => {
+    pending = setImmediate(warm);
   });
-  return { cancel: () => pending && clearImmediate(pending) };
+  return {
+    cancel: () => {
+      if (pending) clearImmediate(pending);
+      hashing?.cancel();
+    },
+  };
 }
 
 /**

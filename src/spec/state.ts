@@ -28,6 +28,13 @@ export interface StateOps<S> {
   /** A content hash of the state (tau2-compatible where the domain promises it). */
   hash(s: S): string;
   /**
+   * What the first {@link hash} of `s` (or of a state forked from it) does once and keeps, in steps
+   * of a millisecond or two each: iterated to its end, that work is done (hashing a state then costs
+   * only what it adds). Lets a runner do the work between other work, e.g. while it waits on model
+   * calls, without holding its thread for the whole of it. Absent: that work is one `hash(s)`.
+   */
+  hashSteps?(s: S): Iterator<unknown>;
+  /**
    * The compared state as plain JSON, for checks that read values at JSON pointers (`field_in`,
    * `state_count`). Absent: the state itself is plain JSON. Must be consistent with `diff` paths.
    */

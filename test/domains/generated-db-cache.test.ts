@@ -201,3 +201,43 @@ describe("servicegym's generated airline DB on disk", () => {
     expect(cacheKey([1, 'a'])).toMatch(/^[0-9a-f]{32}$/);
   });
 });
+
+describe('the hasher\'s once-per-base work in steps (warmSteps: a run does it between answers)', () => {
+  /** Iterates `steps` to its end; returns how many steps it took. */
+  const count = (steps: Iterator<unknown>) => {
+    let n = 0;
+    while (!steps.next().done) n++;
+    return n;
+  };
+
+  it('made afresh and read back from the disk cache: many small steps, after which every hash equals the one-piece hasher\'s', () => {
+    process.env.SERVICEGYM_CACHE_DIR = 'off';
+    const fresh = servicegymAirlineDbJson() as AirlineDb;
+    const expected = hashes(fresh);
+    process.env.SERVICEGYM_CACHE_DIR = cache;
+    const db = servicegymAirlineDb();
+    // The pristine stream is megabytes long; a step feeds about 64 KB of it.
+    const cold = createTableDbHasher<AirlineDb>(TABLE_RECORD_TYPES);
+    expect(count(cold.warmSteps(new CowDb(db)))).toBeGreaterThan(20);
+    expect(files('db-hash')).toHaveLength(1); // the stream was kept, as the first hash keeps it
+    expect(hashes(db, cold)).toEqual(expected);
+    // A later process's hasher reads the stream back, in steps too.
+    const warm = createTableDbHasher<AirlineDb>(TABLE_RECORD_TYPES);
+    expect(count(warm.warmSteps(new CowDb(db)))).toBeGreaterThan(20);
+    expect(hashes(db, warm)).toEqual(expected);
+    // Done: nothing is left to do for that base.
+    expect(count(warm.warmSteps(new CowDb(db)))).toBe(0);
+  });
+
+  it('a hash asked for while the steps are half done is the same, and so is every hash after they finish', () => {
+    process.env.SERVICEGYM_CACHE_DIR = 'off';
+    const db = servicegymAirlineDbJson() as AirlineDb;
+    const expected = hashes(db);
+    const hasher = createTableDbHasher<AirlineDb>(TABLE_RECORD_TYPES);
+    const steps = hasher.warmSteps(new CowDb(db));
+    for (let i = 0; i < 10; i++) expect(steps.next().done).toBe(false);
+    expect(hashes(db, hasher)).toEqual(expected); // made in one piece meanwhile
+    count(steps);
+    expect(hashes(db, hasher)).toEqual(expected);
+  });
+});

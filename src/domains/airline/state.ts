@@ -5,7 +5,7 @@
  */
 import type { CowDb } from '../../env/cow-db.js';
 import type { StateOps } from '../../spec/state.js';
-import { cowDbStateOps, createTableDbHasher } from '../common/table-hash.js';
+import { cowDbStateOps, createTableDbHasher, type TableDbHasher } from '../common/table-hash.js';
 import { TABLE_RECORD_TYPES, type AirlineDb } from './schema.js';
 
 /** The airline episode state: a copy-on-write view over the shared DB. */
@@ -17,7 +17,7 @@ export type AirlineState = CowDb<AirlineDb>;
  * A pristine view returns the cached digest; otherwise hashing resumes from the last checkpoint
  * of the pristine stream before the first record the view wrote.
  */
-export const airlineDbHash: (db: AirlineState) => string = createTableDbHasher<AirlineDb>(TABLE_RECORD_TYPES);
+export const airlineDbHash: TableDbHasher<AirlineDb> = createTableDbHasher<AirlineDb>(TABLE_RECORD_TYPES);
 
 /**
  * State operations for the airline domain: `fork` branches the view, `equal` and `diff` look at

@@ -33,6 +33,8 @@ interface Checkpoint extends StreamPos {
 }
 
 const CHECKPOINT_EVERY = 1 << 18;
+/** The stream is fed to the hash in pieces of about this many characters, a step of `warmSteps` each (a millisecond or two when its records are serialised afresh). */
+const FEED_PIECE_CHARS = 1 << 14;
 const before = (a: StreamPos, b: StreamPos) => a.table < b.table || (a.table === b.table && a.pos <= b.pos);
 
 /** Index of the first id >= `id` in sorted `ids`. */
@@ -54,7 +56,7 @@ function lowerBound(ids: string[], id: string): number {
  * returned function (per base DB and per base record, weakly held), so make one hasher per
  * domain and reuse it. Base DBs and their records must never be mutated (views write copies).
  */
-export function createTableDbHasher<T extends Tables>(recordTypes: { [K in keyof T]: PyTypeTree }): (db: CowDb<T>) => string {
+export function createTableDbHasher<T extends Tables>(recordTypes: { [K in keyof T]: PyTypeTree }): TableDbHasher<T> {
   /** Tables in sorted order (the order `sort_keys` writes them). */
   const tables = (Object.keys(recordTypes) as (keyof T & string)[]).sort();
   const recordJson = new WeakMap<object, string>();
@@ -88,9 +90,10 @@ export function createTableDbHasher<T extends Tables>(recordTypes: { [K in keyof
 
   /**
    * Feeds the dump's bytes to `h` from the start or from a checkpoint; with `capture`, records
-   * checkpoints; with `chunks`, also keeps the bytes fed.
+   * checkpoints; with `chunks`, also keeps the bytes fed. Yields after each piece of
+   * {@link FEED_PIECE_CHARS} fed (see {@link drain} for running it at once).
    */
-  const feed = (h: Hash, db: CowDb<T>, from?: StreamPos, capture?: Checkpoint[], chunks?: string[]) => {
+  const feed = function* (h: Hash, db: CowDb<T>, from?: StreamPos, capture?: Checkpoint[], chunks?: string[]): Generator<void, void> {
     let buf = from ? '' : '{';
     let sinceCheckpoint = CHECKPOINT_EVERY;
     const flush = () => {
@@ -117,7 +120,10 @@ export function createTableDbHasher<T extends Tables>(recordTypes: { [K in keyof
         const piece = (j ? ', ' : '') + pyString(id) + ': ' + json;
         buf += piece;
         sinceCheckpoint += piece.length;
-        if (buf.length > 1 << 16) flush();
+        if (buf.length > FEED_PIECE_CHARS) {
+          flush();
+          yield;
+        }
       }
       buf += '}';
     }
@@ -126,10 +132,10 @@ export function createTableDbHasher<T extends Tables>(recordTypes: { [K in keyof
   };
 
   /** The pristine base's digest and checkpoints; with `chunks`, also keeps its stream. */
-  const hashBase = (db: CowDb<T>, chunks?: string[]) => {
+  const hashBase = function* (db: CowDb<T>, chunks?: string[]): Generator<void, BaseHash> {
     const checkpoints: Checkpoint[] = [];
     const h = createHash('sha256');
-    feed(h, db.fork(), undefined, checkpoints, chunks);
+    yield* feed(h, db.fork(), undefined, checkpoints, chunks);
     return { digest: h.digest('hex'), checkpoints };
   };
 
@@ -168,35 +174,38 @@ export function createTableDbHasher<T extends Tables>(recordTypes: { [K in keyof
   };
 
   /** The pristine base's hash info from the disk cache (see {@link hashStreamCache}), or undefined. */
-  const cachedBaseHash = (db: CowDb<T>, cache: HashStreamCache) => {
+  const cachedBaseHash = function* (db: CowDb<T>, cache: HashStreamCache): Generator<void, BaseHash | undefined> {
     const kept = cache.read();
     if (!kept || !primeFromStream(db.base, kept.stream, kept.lengths)) return undefined;
-    const info = hashBase(db);
+    const info = yield* hashBase(db);
     if (info.digest === kept.digest) return info;
     for (const table of tables) for (const rec of Object.values(db.base[table] as Record<string, object>)) recordJson.delete(rec);
     return undefined;
   };
 
-  const baseHash = (db: CowDb<T>) => {
+  /** The pristine base's hash info, made once per base (from the disk cache when it holds it); yields as {@link feed} does. */
+  const baseHashSteps = function* (db: CowDb<T>): Generator<void, BaseHash> {
     let info = baseHashes.get(db.base);
     if (!info) {
       const cache = hashStreamCache(db.base, recordTypes);
-      info = cache ? cachedBaseHash(db, cache) : undefined;
+      info = cache ? yield* cachedBaseHash(db, cache) : undefined;
       if (!info) {
         const chunks: string[] | undefined = cache ? [] : undefined;
-        info = hashBase(db, chunks);
+        info = yield* hashBase(db, chunks);
         if (cache && chunks) {
           const lengths = Object.fromEntries(tables.map((t) => [t, baseSortedIds(db.base[t] as Record<string, unknown>).map((id) => recordJson.get((db.base[t] as Record<string, object>)[id])!.length)]));
           cache.write({ digest: info.digest, lengths, stream: chunks.join('') });
         }
       }
+      // Made in steps, another call may have made it meanwhile: the first one made is kept.
+      info = baseHashes.get(db.base) ?? info;
       baseHashes.set(db.base, info);
     }
     return info;
   };
 
-  return (db) => {
-    const info = baseHash(db);
+  const hash = (db: CowDb<T>) => {
+    const info = drain(baseHashSteps(db));
     let first: StreamPos | undefined;
     for (const [table, ids] of db.touched()) {
       const ti = tables.indexOf(table as keyof T & string);
@@ -210,10 +219,38 @@ export function createTableDbHasher<T extends Tables>(recordTypes: { [K in keyof
     const target = first;
     const cp = info.checkpoints.filter((c) => before(c, target)).at(-1);
     const h = cp ? cp.hash.copy() : createHash('sha256');
-    feed(h, db, cp);
+    drain(feed(h, db, cp));
     return h.digest('hex');
   };
+  return Object.assign(hash, {
+    *warmSteps(db: CowDb<T>): Generator<void, void> {
+      yield* baseHashSteps(db);
+    },
+  });
 }
+
+/** A pristine base's digest and the SHA-256 states along its stream. */
+interface BaseHash {
+  digest: string;
+  checkpoints: Checkpoint[];
+}
+
+/** Runs `steps` to the end at once and returns what it returns. */
+function drain<R>(steps: Generator<void, R>): R {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * A tau2-compatible hash of table DB views ({@link createTableDbHasher}), and `warmSteps(db)`: the
+ * work the first hash of a view over `db`'s base does once per base (its pristine digest and
+ * stream, from the disk cache when kept there) in steps of {@link FEED_PIECE_CHARS} of the stream,
+ * each a millisecond or two, so that a run can do it between other work; iterated to its end, later
+ * hashes over that base only hash what views wrote.
+ */
+export type TableDbHasher<T extends Tables> = ((db: CowDb<T>) => string) & { warmSteps(db: CowDb<T>): Generator<void, void> };
 
 /** A base DB's hash stream as kept on disk: its digest, the length of each record's JSON (per table, ids sorted) and the stream. */
 interface HashStream {
@@ -267,8 +304,9 @@ function hashStreamCache(base: object, recordTypes: unknown): HashStreamCache | 
  * (tau2-compatible) hash. A state that has been forked must not be written afterwards
  * (environments never do).
  */
-export function cowDbStateOps<T extends Tables>(hash: (db: CowDb<T>) => string): StateOps<CowDb<T>> {
+export function cowDbStateOps<T extends Tables>(hash: ((db: CowDb<T>) => string) & { warmSteps?: (db: CowDb<T>) => Iterator<unknown> }): StateOps<CowDb<T>> {
   return {
+    ...(hash.warmSteps ? { hashSteps: (s: CowDb<T>) => hash.warmSteps!(s) } : {}),
     fork: (s) => s.branch(),
     unwrittenFork: (start, s) => s instanceof CowDb && start instanceof CowDb && s.sharesRecordsWith(start),
     equal: (a, b) => CowDb.equal(a, b),

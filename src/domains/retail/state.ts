@@ -5,7 +5,7 @@
  */
 import type { CowDb } from '../../env/cow-db.js';
 import type { StateOps } from '../../spec/state.js';
-import { cowDbStateOps, createTableDbHasher } from '../common/table-hash.js';
+import { cowDbStateOps, createTableDbHasher, type TableDbHasher } from '../common/table-hash.js';
 import { RETAIL_TABLE_RECORD_TYPES, type RetailDb } from './schema.js';
 
 /** The retail episode state: a copy-on-write view over the shared DB. */
@@ -18,7 +18,7 @@ export type RetailState = CowDb<RetailDb>;
  * view returns a cached digest; a written view resumes from the last checkpoint of the pristine
  * stream before the first record it wrote.
  */
-export const retailDbHash: (db: RetailState) => string = createTableDbHasher<RetailDb>(RETAIL_TABLE_RECORD_TYPES);
+export const retailDbHash: TableDbHasher<RetailDb> = createTableDbHasher<RetailDb>(RETAIL_TABLE_RECORD_TYPES);
 
 /**
  * State operations for the retail domain: `fork` branches the view, `equal` and `diff` look at

@@ -1,0 +1,69 @@
+/**
+ * runInSlices (src/util/sliced.ts): long work in stretches of whole steps, one stretch per turn of
+ * the event loop, so that other work queued meanwhile runs between them (issue 17: the run's
+ * warm-up hashing must not hold back the answers to its first model calls). A fake clock decides
+ * where stretches end.
+ */
+import { describe, expect, it } from 'vitest';
+import { runInSlices } from '../../src/util/sliced.js';
+
+/** `n` steps, each 1 ms on the fake clock, logging `s<i>` to `log`. */
+function* steps(n: number, clock: { t: number }, log: string[]): Generator<void, void> {
+  for (let i = 0; i < n; i++) {
+    clock.t += 1;
+    log.push(`s${i}`);
+    yield;
+  }
+}
+
+/** Logs a turn marker on every turn of the event loop until `until` settles. */
+function markTurns(log: string[], until: Promise<void>): void {
+  let over = false;
+  void until.then(() => (over = true));
+  const turn = () => {
+    if (over) return;
+    log.push('|');
+    setImmediate(turn);
+  };
+  setImmediate(turn);
+}
+
+describe('runInSlices', () => {
+  it('runs whole steps until the stretch reaches sliceMs, then yields a turn of the event loop; the first stretch starts on the next turn', async () => {
+    const clock = { t: 0 };
+    const log: string[] = [];
+    const run = runInSlices(steps(7, clock, log), { sliceMs: 3, now: () => clock.t });
+    expect(log).toEqual([]);
+    markTurns(log, run.done);
+    await run.done;
+    // Stretches of 3 steps (3 ms each); the last one ends with the work; turns of the loop between them.
+    expect(log.join(' ').replace(/(\| )+/g, '| ')).toBe('s0 s1 s2 | s3 s4 s5 | s6');
+  });
+
+  it('a step that throws stops the work and is passed to onError; done settles', async () => {
+    const seen: unknown[] = [];
+    let n = 0;
+    const failing = (function* () {
+      n++;
+      yield;
+      n++;
+      throw new Error('bad data');
+    })();
+    const run = runInSlices(failing, { sliceMs: 100, onError: (e) => seen.push(e) });
+    await run.done;
+    expect(n).toBe(2);
+    expect(seen.map((e) => (e as Error).message)).toEqual(['bad data']);
+  });
+
+  it('cancel stops before the next stretch and settles done', async () => {
+    const clock = { t: 0 };
+    const log: string[] = [];
+    const run = runInSlices(steps(10, clock, log), { sliceMs: 2, now: () => clock.t });
+    await new Promise((r) => setImmediate(r));
+    run.cancel();
+    await run.done;
+    await new Promise((r) => setTimeout(r, 5));
+    expect(log).toEqual(['s0', 's1']);
+    run.cancel();
+  });
+});
