@@ -1,7 +1,9 @@
 /**
  * `servicegym export-trajectories <run-id> [--task IDS] [--trial N] [-o FILE] [--db PATH]`: the
  * stored episodes of a run as `evaluate`'s input, so a trajectory can be scored again, shared or
- * scored elsewhere: JSON Lines, one episode per line in the run's order,
+ * scored elsewhere: JSON Lines, one episode per line in the canonical episode order (task id in
+ * code-unit order, then trial: {@link compareEpisodeKeys}, as the run's summary and tables take
+ * them, whatever order the episodes finished or were stored in),
  * `{"task_id", "trial", "persona"?, "episode_id", "messages"}` — `messages` the OpenAI chat
  * messages the run-log record keeps (system message first), `persona` when the customer played
  * one (checks limited to personas then apply). `evaluate` reads `task_id`, `persona` and
@@ -16,6 +18,7 @@ import type { Command } from 'commander';
 import { BadInputError } from '../spec/errors.js';
 import type { EpisodeRunLog } from '../spec/run-log.js';
 import { DEFAULT_STORE_PATH } from '../store/paths.js';
+import { compareEpisodeKeys } from '../run/summary.js';
 
 /** One line of the export: what `evaluate` reads (`task_id`, `persona`, `messages`) plus where it came from. */
 export interface ExportedTrajectory {
@@ -29,6 +32,16 @@ export interface ExportedTrajectory {
 /** The export line of a stored task episode. */
 export function exportedTrajectory(r: EpisodeRunLog): ExportedTrajectory {
   return { task_id: r.task.id, trial: r.trial, ...(r.persona ? { persona: r.persona } : {}), episode_id: r.episode_id, messages: r.messages };
+}
+
+/**
+ * `records` in the export's order: task id (code-unit order), then trial ({@link compareEpisodeKeys}),
+ * then episode id (a run stores one episode per task and trial; the id only makes the order total).
+ * A new array; the store's insertion order (the order episodes finished in) never shows.
+ */
+export function inExportOrder(records: readonly EpisodeRunLog[]): EpisodeRunLog[] {
+  const key = (r: EpisodeRunLog) => ({ taskId: r.task.id, trial: r.trial });
+  return [...records].sort((a, b) => compareEpisodeKeys(key(a), key(b)) || (a.episode_id < b.episode_id ? -1 : a.episode_id > b.episode_id ? 1 : 0));
 }
 
 /** The `evaluate` command that scores an export of `records` written to `file`. */
@@ -66,7 +79,7 @@ export function registerExportTrajectories(program: Command, setExit: (code: num
       const taskEpisodes = records.filter((r) => r.evaluation === null || r.evaluation.kind === 'task');
       const skipped = records.length - taskEpisodes.length;
       if (taskEpisodes.length === 0) throw new BadInputError(`run '${runId}' has no task episode to export${skipped ? ` (its ${skipped} episode(s) are campaign cases or optimiser rollouts, judged by a model, not by task criteria)` : ''}`);
-      const chosen = taskEpisodes.filter((r) => (!tasks || tasks.has(r.task.id)) && (trial === undefined || r.trial === trial));
+      const chosen = inExportOrder(taskEpisodes).filter((r) => (!tasks || tasks.has(r.task.id)) && (trial === undefined || r.trial === trial));
       if (chosen.length === 0) throw new BadInputError(`no episode of run '${runId}' matches${tasks ? ` --task ${[...tasks].join(',')}` : ''}${trial !== undefined ? ` --trial ${trial}` : ''} (its tasks: ${[...new Set(taskEpisodes.map((r) => r.task.id))].sort().join(', ')})`);
       const text = chosen.map((r) => JSON.stringify(exportedTrajectory(r))).join('\n') + '\n';
       if (flags.output) fs.writeFileSync(flags.output, text);

@@ -38,7 +38,7 @@ afterAll(async () => {
 
 describe('export-trajectories', () => {
   it('run -> export -> evaluate gives every episode the reward and partial score the run stored', async () => {
-    const run = await runCli(['run', '--domain', 'airline', '--tasks', 'T01,T02', '--personas', 'plain,impatient', '--base-url', mock.url, '--agent-model', 'm', '--user-model', 'm', '--db', db, '--json', '-q']);
+    const run = await runCli(['run', '--domain', 'airline', '--tasks', 'T01,T02', '--personas', 'plain,impatient', '-j', '1', '--base-url', mock.url, '--agent-model', 'm', '--user-model', 'm', '--db', db, '--json', '-q']);
     expect(run.code, run.err).toBe(0);
     const runId = JSON.parse(run.out).run_id as string;
     const store = RunStore.open(db, { readonly: true });
@@ -54,13 +54,17 @@ describe('export-trajectories', () => {
     expect(exp.code, exp.err).toBe(0);
     expect(exp.err).toContain(`4 trajectory(ies) exported; score them with: servicegym evaluate ${file} --domain airline`);
     const lines = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines.map((l) => [l.task_id, l.trial, l.persona, l.episode_id])).toEqual(stored.map((r) => [r.task.id, r.trial, r.persona, r.episode_id]));
-    expect(lines[0].messages).toEqual(stored[0].messages);
+    // The store keeps them as they finished (trial-major, the run's order at -j 1); the export is task-major.
+    expect(stored.map((r) => `${r.task.id}#${r.trial}`)).toEqual(['T01#0', 'T02#0', 'T01#1', 'T02#1']);
+    expect(lines.map((l) => [l.task_id, l.trial, l.persona])).toEqual([['T01', 0, 'plain'], ['T01', 1, 'impatient'], ['T02', 0, 'plain'], ['T02', 1, 'impatient']]);
+    const byId = new Map(stored.map((r) => [r.episode_id, r]));
+    for (const l of lines) expect([l.task_id, l.trial, l.messages]).toEqual([byId.get(l.episode_id)!.task.id, byId.get(l.episode_id)!.trial, byId.get(l.episode_id)!.messages]);
+    const ordered = lines.map((l) => byId.get(l.episode_id)!);
 
     const ev = await runCli(['evaluate', file, '--domain', 'airline', '--json', '-q']);
     expect(ev.code, ev.err).toBe(0);
     const scored = JSON.parse(ev.out) as { task_id: string; evaluation: { reward: number | null; partial: number }; tool_output_differences: unknown[] }[];
-    expect(scored.map((s) => [s.task_id, s.evaluation.reward, s.evaluation.partial])).toEqual(stored.map((r) => [r.task.id, (r.evaluation as { reward: number | null }).reward, (r.evaluation as { partial: number }).partial]));
+    expect(scored.map((s) => [s.task_id, s.evaluation.reward, s.evaluation.partial])).toEqual(ordered.map((r) => [r.task.id, (r.evaluation as { reward: number | null }).reward, (r.evaluation as { partial: number }).partial]));
     expect(scored.every((s) => s.tool_output_differences.length === 0)).toBe(true);
 
     // One task, one trial (with personas, trial t plays persona t mod 2), on stdout.
