@@ -7,7 +7,10 @@
  * two modules of it the transport loads, src/models/http-pool.ts). The build id is stamped into the
  * bundle (`src/util/build-id.ts`), and the licenses of the bundled packages go with it. What a run
  * loads is grouped into few chunks: the episode machinery in one, each domain package in its own,
- * code shared by domains in one, none of them loaded by a command's registration (`--help`).
+ * code shared by domains in one, none of them loaded by a command's registration (`--help`). The
+ * entry of `run --threads`' worker threads is bundled too, sharing the chunks: a thread started
+ * on it loads no module of tsc's per-file output (each of which would cost the thread a resolve,
+ * a read and a compile).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -158,5 +161,45 @@ describe('bundle-cli', () => {
     const help = runLogged(root, path.join(root, 'dist', 'cli', 'bin.js'), ['help']);
     expect(help.out).toBe('HELP');
     expect(help.chunks.filter((c) => /^(episodes|domain)/.test(c))).toEqual([]);
+  }, 120_000);
+
+  it("bundles the thread entry of run --threads as a second entry: a worker thread loads only the bundle's chunks, the same files the main thread loads", async () => {
+    const root = path.join(dir, 'threads');
+    fs.mkdirSync(root, { recursive: true });
+    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(root, 'node_modules'));
+    // As in src/queue: the pool starts its thread on the file beside its own module (import.meta.url).
+    const files: Record<string, string> = {
+      'cli/bin.js': "const { runOnThread } = await import('../queue/thread-pool.js');\nconsole.log(await runOnThread());\n",
+      'queue/thread-pool.js': "import { Worker } from 'node:worker_threads';\nimport { episode } from '../run/task-run.js';\nexport const runOnThread = () => new Promise((res, rej) => {\n  const w = new Worker(new URL('./thread-worker.js', import.meta.url));\n  w.once('message', (m) => { void w.terminate(); res(`main: ${episode()}; thread: ${m}`); });\n  w.once('error', rej);\n});\n",
+      'queue/thread-worker.js': "import { parentPort } from 'node:worker_threads';\nimport { episode } from '../run/task-run.js';\nimport { domain } from '../domains/a/index.js';\nparentPort.postMessage(`${episode()} ${domain}`);\n",
+      'run/task-run.js': "import { fmt } from '../util/fmt.js';\nexport const episode = () => fmt('EPISODE-RAN');\n",
+      'util/fmt.js': "export const fmt = (x) => '<' + x + '>';\n",
+      'domains/a/index.js': "export const domain = 'DOMAIN-A';\n",
+    };
+    for (const [rel, text] of Object.entries(files)) write(rel, text, root);
+    await (await bundler())({ dist: path.join(root, 'dist'), entry: 'cli/bin.js', stamp: false }); // the default second entries
+
+    const dist = path.join(root, 'dist');
+    const threadEntry = fs.readFileSync(path.join(dist, 'queue', 'thread-worker.js'), 'utf8');
+    const imports = [...threadEntry.matchAll(/from "([^"]+)"/g)].map((m) => m[1]).filter((s) => s.startsWith('.'));
+    expect(imports.length).toBeGreaterThan(0);
+    expect(imports.every((s) => s.startsWith('../cli/chunks/'))).toBe(true); // bundled, not tsc's module graph
+    const chunkDir = path.join(dist, 'cli', 'chunks');
+    const holding = (text: string) => fs.readdirSync(chunkDir).filter((c) => fs.readFileSync(path.join(chunkDir, c), 'utf8').includes(text));
+    expect(holding('EPISODE-RAN')).toHaveLength(1); // one copy, shared by both entries
+
+    // Every file of dist/ the process resolves, its worker thread's included, is an entry or a chunk.
+    const log = path.join(root, 'resolved.log');
+    const hooks = path.join(root, 'hooks.mjs');
+    fs.writeFileSync(hooks, "import fs from 'node:fs';\nexport async function resolve(s, c, next) {\n  const r = await next(s, c);\n  fs.appendFileSync(process.env.SG_RESOLVED_LOG, r.url + '\\n');\n  return r;\n}\n");
+    const register = path.join(root, 'register.mjs');
+    fs.writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+    const r = spawnSync(process.execPath, ['--import', register, path.join(dist, 'cli', 'bin.js')], { cwd: root, env: { ...process.env, SG_RESOLVED_LOG: log }, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe('main: <EPISODE-RAN>; thread: <EPISODE-RAN> DOMAIN-A');
+    const own = [...new Set(fs.readFileSync(log, 'utf8').split('\n').filter((u) => u.startsWith(pathToFileURL(dist).href)))].map((u) => path.relative(dist, new URL(u).pathname));
+    expect(own).toContain(path.join('queue', 'thread-worker.js')); // the thread ran, on the bundled entry
+    expect(own.filter((f) => !f.startsWith(path.join('cli', 'chunks') + path.sep) && f !== path.join('cli', 'bin.js') && f !== path.join('queue', 'thread-worker.js'))).toEqual([]);
+    expect(own).toContain(path.join('cli', 'chunks', holding('EPISODE-RAN')[0]));
   }, 120_000);
 });
