@@ -1,12 +1,16 @@
 /**
- * A test that needs ../shared (tau2's data, the seed records) and is skipped without it says so in
- * its name, through one helper (`needsShared` in test/support/paths.ts), so a clone without the
- * peer data sees why tests were skipped rather than a bare count.
+ * A test skipped because the machine lacks something says what, in one wording (test/support/needs.ts):
+ * its name (or its suite's) ends ` (skipped: needs …)` — ../shared's tau2 data, chromium, redis-server,
+ * script — and the skip reporter (test/support/skip-reporter.ts) lists those reasons after a run,
+ * since the default reporter shows only a skipped count.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, SHARED, needsShared, sharedSkipReason, HAS_SHARED } from '../support/paths.js';
+import { CHROMIUM_NEED, lacks, needing, REDIS_NEED, SHARED_NEED, skipReason, type Need } from '../support/needs.js';
+import { chromiumPath } from '../../src/surfaces/browser-pool.js';
+import { skipReasonOf, skipReport } from '../support/skip-reporter.js';
 
 function testFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -15,24 +19,48 @@ function testFiles(dir: string): string[] {
   });
 }
 
-describe('skips that need ../shared', () => {
-  it('every describe/it skipped without ../shared names its reason through needsShared', () => {
+/** A skip condition about the machine (a need), not about the data under test. */
+const MACHINE_CONDITION = /HAS_SHARED|HAS_CHROMIUM|hasChromium|HAS_REDIS|HAS_SCRIPT|lacks\(/;
+
+describe('skips that need something of the machine', () => {
+  it('every describe/it skipped for a missing need names its reason through needing or needsShared', () => {
     const bare: string[] = [];
     let guarded = 0;
     for (const file of testFiles(path.join(ROOT, 'test'))) {
       const text = fs.readFileSync(file, 'utf8');
-      for (const m of text.matchAll(/\b(?:describe|it|test)\.(?:skipIf\(\s*!HAS_SHARED\s*\)|runIf\(\s*HAS_SHARED\s*\))\(\s*([^\s])/g)) {
+      for (const m of text.matchAll(/\b(?:describe|it|test)\.(?:skipIf|runIf)\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)\(\s*/g)) {
+        if (!MACHINE_CONDITION.test(m[1])) continue;
         guarded++;
-        if (!text.slice(m.index! + m[0].length - 1).startsWith('needsShared(')) bare.push(`${path.relative(ROOT, file)}: ${text.slice(m.index!, m.index! + 80)}`);
+        const rest = text.slice(m.index! + m[0].length);
+        if (!/^(needing|needsShared)\(/.test(rest)) bare.push(`${path.relative(ROOT, file)}: ${text.slice(m.index!, m.index! + 100)}`);
       }
     }
-    expect(guarded).toBeGreaterThan(20);
+    expect(guarded).toBeGreaterThan(40);
     expect(bare).toEqual([]);
   });
 
   it('the name says what is missing and where, only when it is missing', () => {
-    expect(sharedSkipReason(false)).toBe(` (skipped: needs ../shared, the tau2 data and seed records, at ${SHARED})`);
+    expect(sharedSkipReason(false)).toBe(` (skipped: needs ../shared (tau2 peer data, seed records) at ${SHARED})`);
     expect(sharedSkipReason(true)).toBe('');
     expect(needsShared('tau2 airline folder')).toBe(`tau2 airline folder${sharedSkipReason(HAS_SHARED)}`);
+    expect(SHARED_NEED.reason).toBe(`needs ../shared (tau2 peer data, seed records) at ${SHARED}`);
+    expect(CHROMIUM_NEED.reason).toBe(`needs chromium at ${chromiumPath()}`);
+    expect(REDIS_NEED.reason).toBe('needs redis-server on PATH (each queue test starts its own on 127.0.0.1)');
+    const gone = (reason: string): Need => ({ present: false, reason });
+    const here: Need = { present: true, reason: 'needs nothing' };
+    expect(needing('a test', here)).toBe('a test');
+    expect(lacks(here)).toBe(false);
+    expect(needing('a test', gone('needs chromium at /x'), here, gone('needs ../shared (tau2 peer data) at /y'))).toBe('a test (skipped: needs chromium at /x; needs ../shared (tau2 peer data) at /y)');
+    expect(lacks(here, gone('z'))).toBe(true);
+    expect(skipReason()).toBe('');
+  });
+
+  it('the skip reporter lists each reason once with its files and counts', () => {
+    expect(skipReasonOf('web surface in Chromium (skipped: needs chromium at /x) > opens a page')).toBe('needs chromium at /x');
+    expect(skipReasonOf('a (skipped: needs a) > b (skipped: needs b)')).toBe('needs b');
+    expect(skipReasonOf('filtered out by -t')).toBeNull();
+    const byReason = new Map([['needs chromium at /x', new Map([['test/a.test.ts', 3], ['test/b.test.ts', 1]])], ['needs script (util-linux) on PATH', new Map([['test/c.test.ts', 1]])]]);
+    expect(skipReport(byReason)).toBe('skipped, and why:\n  needs chromium at /x: 4 tests (test/a.test.ts 3, test/b.test.ts 1)\n  needs script (util-linux) on PATH: 1 test (test/c.test.ts 1)');
+    expect(skipReport(new Map())).toBe('');
   });
 });

@@ -13,9 +13,10 @@ import { readEpisodeLogs, writeEpisodeLogs } from '../../src/store/run-log.js';
 import type { EpisodeRunLog } from '../../src/spec/run-log.js';
 import { compareSurfaces, type SurfaceComparison } from '../../src/evaluation/surface-comparison.js';
 import { compareSurfacesText } from '../../src/cli/compare-surfaces.js';
-import { closeSharedBrowser, hasChromium } from '../../src/surfaces/browser-pool.js';
+import { closeSharedBrowser } from '../../src/surfaces/browser-pool.js';
 import { runCli } from '../support/cli.js';
 import { tmpDir } from '../support/paths.js';
+import { CHROMIUM_NEED, lacks, needing } from '../support/needs.js';
 
 const PIXEL_TASKS = ['C01', 'C02', 'C03', 'C04', 'T20'];
 const db = path.join(tmpDir('sg-compare-surfaces-'), 'store.db');
@@ -104,7 +105,7 @@ describe('compare-surfaces', () => {
     expect(compareSurfacesText(v).split('\n').filter((l) => /^T\d/.test(l)).map((l) => l.split(/\s+/)[0])).toEqual(['T2', 'T10']);
   }, 300_000);
 
-  it.skipIf(!hasChromium())('puts banking T20 and C01-C04 on the API and pixel surfaces side by side', async () => {
+  it.skipIf(lacks(CHROMIUM_NEED))(needing('puts banking T20 and C01-C04 on the API and pixel surfaces side by side', CHROMIUM_NEED), async () => {
     const api = await validate(['--domain', 'banking', '--tasks', PIXEL_TASKS.join(',')]);
     const pixels = await validate(['--domain', 'banking', '--surface', 'pixels', '--surface-option', 'latency_ms=0']);
     const { text, json } = await compare([api, pixels]);

@@ -3,13 +3,13 @@
  * from util-linux allocates one), typing one entry at a time after each prompt, reading the screens,
  * and leaving with QUIT to get the session scored. Skipped where `script` is missing.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { ROOT } from '../support/paths.js';
+import { lacks, needing, SCRIPT_NEED } from '../support/needs.js';
 
-const HAS_SCRIPT = spawnSync('script', ['--version']).status === 0;
 
 /** Types `entries` one per prompt into the command under a pty; resolves with everything shown. */
 function drive(argv: string[], entries: string[]): Promise<{ screen: string; code: number | null }> {
@@ -46,7 +46,7 @@ function piped(argv: string[], entries: string[]): Promise<{ out: string; err: s
 }
 
 describe('servicegym terminal', () => {
-  it.skipIf(!HAS_SCRIPT)('a person rebooks T12 at the prompt and gets the session scored', async () => {
+  it.skipIf(lacks(SCRIPT_NEED))(needing('a person rebooks T12 at the prompt and gets the session scored', SCRIPT_NEED), async () => {
     const { screen, code } = await drive(['terminal', 'gds', '--task', 'T12'], ['*LKJ8TQ', '120OCTJFKORD', '02M3', 'X1', '3WCHR/1-1.1', '6AGENT', 'E', 'QUIT']);
     expect(code).toBe(0);
     expect(screen).toContain('TASK T12:');

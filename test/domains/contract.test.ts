@@ -23,7 +23,7 @@ import { parametersJsonSchema } from '../../src/env/wire-tools.js';
 import { taskInitialState } from '../../src/evaluation/initial-state.js';
 import { runDomainTasks } from '../../src/run/task-run.js';
 import { surfaceOf } from '../../src/orchestrator/build.js';
-import { hasChromium } from '../../src/surfaces/browser-pool.js';
+import { CHROMIUM_NEED, lacks, needing } from '../support/needs.js';
 import { miniDomain, miniTask, type MiniState } from '../support/mini-domain.js';
 import { tinyShop } from '../support/tiny-shop.js';
 import { SHARED } from '../support/paths.js';
@@ -134,7 +134,8 @@ describe.each(cases)('domain contract: $name', ({ load }) => {
     else expect(env.actionLog.map((a) => [a.seq, a.name, a.error])).toEqual(entries.map((e, i) => [i, e.name, true]));
   });
 
-  it.skipIf(loaded.tasks.length === 0 || (inBrowser(loaded) && !hasChromium()))('the oracle scores reward 1 on every task; episodes share no state; the action log holds every tool call', async () => {
+  const browserNeeds = inBrowser(loaded) ? [CHROMIUM_NEED] : [];
+  it.skipIf(loaded.tasks.length === 0 || lacks(...browserNeeds))(needing('the oracle scores reward 1 on every task; episodes share no state; the action log holds every tool call', ...browserNeeds), async () => {
     const o = ops(domain);
     const initialHash = o.hash(domain.initialState());
     const run = () => runDomainTasks({ loaded, tasks: loaded.tasks, trials: 1, concurrency: 4, agent: 'oracle', user: 'personas', runId: 'contract' });

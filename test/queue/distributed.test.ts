@@ -13,7 +13,8 @@ import { startTwoRoleMock, last, type TwoRoleMock } from '../support/two-role-mo
 import { tmpDir } from '../support/paths.js';
 import { spawnWorker, until, type SpawnedWorker as Spawned } from '../support/queue-worker.js';
 import { runCli } from '../support/cli.js';
-import { HAS_REDIS, NO_REDIS_REASON, startRedis, type TestRedis } from '../support/redis.js';
+import { startRedis, type TestRedis } from '../support/redis.js';
+import { REDIS_NEED, lacks, needing } from '../support/needs.js';
 
 const KEY = 'test-fake-key-queue-4242';
 /** Worker A's own key: the mock tells A's requests apart by it, to hold them while A is killed. */
@@ -59,7 +60,7 @@ async function holdIfWorkerA(ctx?: { index: number; log: { headers: Record<strin
   await new Promise<void>((res) => releases.push(res));
 }
 
-describe.skipIf(!HAS_REDIS)(`run --queue with two workers${NO_REDIS_REASON}`, () => {
+describe.skipIf(lacks(REDIS_NEED))(needing('run --queue with two workers', REDIS_NEED), () => {
   let redis: TestRedis;
   let mock: TwoRoleMock;
   const saved = process.env.SERVICEGYM_API_KEY;

@@ -14,8 +14,9 @@ import { startMockServer, type MockServer } from '../../src/models/mock-server.j
 import { optimizerHandler } from '../support/optimizer-model.js';
 import { SEED_CAMPAIGN, tmpDir } from '../support/paths.js';
 import { runCli } from '../support/cli.js';
-import { HAS_REDIS, NO_REDIS_REASON, startRedis, type TestRedis } from '../support/redis.js';
+import { startRedis, type TestRedis } from '../support/redis.js';
 import { spawnWorker, until, type SpawnedWorker } from '../support/queue-worker.js';
+import { REDIS_NEED, lacks, needing } from '../support/needs.js';
 
 const KEY = 'test-fake-key-optimize-kill-7171';
 /** Worker A's own key: the mock tells A's requests apart by it, to hold them while A is killed. */
@@ -62,7 +63,7 @@ let holdA = false;
 let heldA = 0;
 const held: (() => void)[] = [];
 
-describe.skipIf(!HAS_REDIS)(`optimize --queue with a worker killed mid-rollout${NO_REDIS_REASON}`, () => {
+describe.skipIf(lacks(REDIS_NEED))(needing('optimize --queue with a worker killed mid-rollout', REDIS_NEED), () => {
   let redis: TestRedis;
   const servers: MockServer[] = [];
   const dirs: string[] = [];

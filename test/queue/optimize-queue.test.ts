@@ -28,7 +28,8 @@ import { startTwoRoleMock } from '../support/two-role-mock.js';
 import { optimizerHandler } from '../support/optimizer-model.js';
 import { SEED_CAMPAIGN, tmpDir } from '../support/paths.js';
 import { runCli } from '../support/cli.js';
-import { HAS_REDIS, NO_REDIS_REASON, startRedis, type TestRedis } from '../support/redis.js';
+import { startRedis, type TestRedis } from '../support/redis.js';
+import { REDIS_NEED, lacks, needing } from '../support/needs.js';
 
 const KEY = 'test-fake-key-optimize-queue-6262';
 
@@ -102,7 +103,7 @@ function storedRollouts(db: string): { ids: string[]; surfaces: string[]; record
 
 const lines = (file: string) => fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 
-describe.skipIf(!HAS_REDIS)(`optimize --queue${NO_REDIS_REASON}`, () => {
+describe.skipIf(lacks(REDIS_NEED))(needing('optimize --queue', REDIS_NEED), () => {
   let redis: TestRedis;
   const servers: MockServer[] = [];
   const workers: QueueWorker[] = [];

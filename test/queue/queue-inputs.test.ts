@@ -9,9 +9,10 @@ import { runCli } from '../support/cli.js';
 import { tmpDir } from '../support/paths.js';
 import { checkRedisUrl, redactRedisUrl } from '../../src/queue/redis-url.js';
 import { claimRun } from '../../src/queue/run-owner.js';
-import { freePort, HAS_REDIS, NO_REDIS_REASON, startRedis, type TestRedis } from '../support/redis.js';
+import { freePort, startRedis, type TestRedis } from '../support/redis.js';
 import { Redis } from 'ioredis';
 import { BadInputError } from '../../src/spec/errors.js';
+import { REDIS_NEED, lacks, needing } from '../support/needs.js';
 
 const RUN = ['run', '--domain', 'airline', '--tasks', 'T01', '--agent-model', 'm', '--user-model', 'm', '--base-url', 'http://127.0.0.1:9/v1', '-q'];
 
@@ -83,7 +84,7 @@ describe('--trials', () => {
   }, 60_000);
 });
 
-describe.skipIf(!HAS_REDIS)(`one storing process per queued run${NO_REDIS_REASON}`, () => {
+describe.skipIf(lacks(REDIS_NEED))(needing('one storing process per queued run', REDIS_NEED), () => {
   let redis: TestRedis;
   let conn: Redis;
   beforeAll(async () => {

@@ -21,7 +21,8 @@ import { startWorker, type QueueWorker } from '../../src/queue/worker.js';
 import { startTwoRoleMock, last, type TwoRoleMock } from '../support/two-role-mock.js';
 import { tmpDir } from '../support/paths.js';
 import { runCli } from '../support/cli.js';
-import { HAS_REDIS, NO_REDIS_REASON, startRedis, type TestRedis } from '../support/redis.js';
+import { startRedis, type TestRedis } from '../support/redis.js';
+import { REDIS_NEED, lacks, needing } from '../support/needs.js';
 
 const KEY = 'test-fake-key-queue-options-5150';
 /** The agent consults the terminal only when its system prompt carries this marker (so the prompt visibly changes episodes). */
@@ -77,7 +78,7 @@ async function until(what: string, cond: () => boolean | Promise<boolean>, timeo
   }
 }
 
-describe.skipIf(!HAS_REDIS)(`run --queue with --prompt-file, --surface and --max-cost${NO_REDIS_REASON}`, () => {
+describe.skipIf(lacks(REDIS_NEED))(needing('run --queue with --prompt-file, --surface and --max-cost', REDIS_NEED), () => {
   let redis: TestRedis;
   let mock: TwoRoleMock;
   let costly: TwoRoleMock;

@@ -18,7 +18,8 @@ import { startWorker } from '../../src/queue/worker.js';
 import { startTwoRoleMock, last, type TwoRoleMock } from '../support/two-role-mock.js';
 import { tmpDir } from '../support/paths.js';
 import { runCli } from '../support/cli.js';
-import { HAS_REDIS, NO_REDIS_REASON, startRedis, type TestRedis } from '../support/redis.js';
+import { startRedis, type TestRedis } from '../support/redis.js';
+import { REDIS_NEED, lacks, needing } from '../support/needs.js';
 
 describe('job identity and the worker check', () => {
   it('gives an episode the same job id every time, and different episodes different ids', () => {
@@ -106,7 +107,7 @@ describe('sharded runs merged', () => {
   }, 120_000);
 });
 
-describe.skipIf(!HAS_REDIS)(`on Redis${NO_REDIS_REASON}`, () => {
+describe.skipIf(lacks(REDIS_NEED))(needing('on Redis', REDIS_NEED), () => {
   let redis: TestRedis;
   beforeAll(async () => {
     redis = await startRedis();

@@ -13,7 +13,8 @@ import { startWorker, type QueueWorker } from '../../src/queue/worker.js';
 import { startTwoRoleMock, type TwoRoleMock } from '../support/two-role-mock.js';
 import { tmpDir } from '../support/paths.js';
 import { runCli } from '../support/cli.js';
-import { HAS_REDIS, NO_REDIS_REASON, startRedis, type TestRedis } from '../support/redis.js';
+import { startRedis, type TestRedis } from '../support/redis.js';
+import { REDIS_NEED, lacks, needing } from '../support/needs.js';
 
 const KEY = 'test-fake-key-rate-limit-8181';
 /** Calls per minute across the workers: one slot every 100 ms. */
@@ -51,7 +52,7 @@ describe('the window count', () => {
   });
 });
 
-describe.skipIf(!HAS_REDIS)(`run --queue --rate-limit with two workers${NO_REDIS_REASON}`, () => {
+describe.skipIf(lacks(REDIS_NEED))(needing('run --queue --rate-limit with two workers', REDIS_NEED), () => {
   let redis: TestRedis;
   let mock: TwoRoleMock;
   const workers: QueueWorker[] = [];

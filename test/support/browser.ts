@@ -8,14 +8,13 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { ROOT, tmpDir } from './paths.js';
-import { CHROMIUM_ARGS } from '../../src/surfaces/browser-pool.js';
+import { CHROMIUM_ARGS, chromiumPath } from '../../src/surfaces/browser-pool.js';
+import { CHROMIUM_NEED } from './needs.js';
 
-/** Where CI installs chromium (`apt-get install -y chromium` in .ci/run). */
-export const CHROMIUM = '/usr/bin/chromium';
-/** True when chromium is installed; browser tests skip with a message otherwise. */
-export const HAS_CHROMIUM = fs.existsSync(CHROMIUM);
-/** Why browser tests are skipped, when they are. */
-export const NO_CHROMIUM_REASON = `browser tests skipped: ${CHROMIUM} is absent (install it with \`apt-get install -y chromium\`, as .ci/run does)`;
+/** The chromium the tests drive: SERVICEGYM_CHROMIUM, else where CI installs it (`apt-get install -y chromium` in .ci/run), /usr/bin/chromium. */
+export const CHROMIUM = chromiumPath();
+/** True when chromium is installed; browser tests skip otherwise, saying so in their names ({@link CHROMIUM_NEED}). */
+export const HAS_CHROMIUM = CHROMIUM_NEED.present;
 
 /** Launch flags: the browser pool's (headless, no sandbox, no network of chromium's own). */
 export { CHROMIUM_ARGS };

@@ -9,8 +9,10 @@ export const SHARED = path.resolve(ROOT, '..', 'shared');
 export const SEED_RECORD = path.join(SHARED, 'seeds', '000_30951e7824566f07.txt');
 /** True when ../shared (seeds, peers) is beside the checkout; tests needing it skip otherwise. */
 export const HAS_SHARED = fs.existsSync(SEED_RECORD);
+/** What a test needing ../shared says it needs (the wording of test/support/needs.ts). */
+export const SHARED_REASON = `needs ../shared (tau2 peer data, seed records) at ${SHARED}`;
 /** The end of a ../shared test's name: why it is skipped when ../shared is absent (`has` false), else nothing. */
-export const sharedSkipReason = (has: boolean): string => (has ? '' : ` (skipped: needs ../shared, the tau2 data and seed records, at ${SHARED})`);
+export const sharedSkipReason = (has: boolean): string => (has ? '' : ` (skipped: ${SHARED_REASON})`);
 /** Why a test needing ../shared is skipped here (empty when it runs), for the end of its name. */
 export const NO_SHARED_REASON = sharedSkipReason(HAS_SHARED);
 /**

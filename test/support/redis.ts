@@ -4,12 +4,13 @@
  */
 import fs from 'node:fs';
 import net from 'node:net';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { tmpDir } from './paths.js';
+import { REDIS_NEED } from './needs.js';
 
-export const HAS_REDIS = spawnSync('redis-server', ['--version']).status === 0;
-export const NO_REDIS_REASON = HAS_REDIS ? '' : ' (skipped: no redis-server on PATH)';
+/** True when redis-server is on PATH; queue tests skip otherwise, saying so in their names ({@link REDIS_NEED}). */
+export const HAS_REDIS = REDIS_NEED.present;
 
 export interface TestRedis {
   url: string;

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { closeSharedBrowser, hasChromium, newEpisodeContext, sharedBrowser } from '../../src/surfaces/browser-pool.js';
+import { closeSharedBrowser, newEpisodeContext, sharedBrowser } from '../../src/surfaces/browser-pool.js';
+import { CHROMIUM_NEED, lacks, needing } from '../support/needs.js';
 
-describe.skipIf(!hasChromium())('browser pool', () => {
+describe.skipIf(lacks(CHROMIUM_NEED))(needing('browser pool', CHROMIUM_NEED), () => {
   afterAll(() => closeSharedBrowser());
 
   it('shares one browser and isolates episodes in their own contexts', async () => {

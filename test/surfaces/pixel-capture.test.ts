@@ -7,10 +7,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadServicegymBank } from '../../src/domains/banking/index.js';
 import { createPixelSurface, type PixelSession } from '../../src/surfaces/pixels.js';
-import { closeSharedBrowser, hasChromium } from '../../src/surfaces/browser-pool.js';
+import { closeSharedBrowser } from '../../src/surfaces/browser-pool.js';
 import type { ToolContext } from '../../src/spec/tool.js';
 import { ToolResult } from '../../src/spec/tool.js';
 import { imageSize } from '../support/pixel-frames.js';
+import { CHROMIUM_NEED, lacks, needing } from '../support/needs.js';
 
 const loaded = loadServicegymBank();
 const task = loaded.tasks.find((t) => t.id === 'T20')!;
@@ -19,7 +20,7 @@ afterAll(async () => {
   await closeSharedBrowser();
 });
 
-describe.skipIf(!hasChromium())('pixel frames after the call script is read', () => {
+describe.skipIf(lacks(CHROMIUM_NEED))(needing('pixel frames after the call script is read', CHROMIUM_NEED), () => {
   it('keep the session page at the fixed screen and every frame 1024x768', async () => {
     const surface = createPixelSurface({ format: 'png', latencyMs: 0 });
     const session = (await surface.open!({ domain: loaded.domain, state: loaded.domain.initialState(), now: loaded.now!, task })) as PixelSession;

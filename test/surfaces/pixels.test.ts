@@ -24,16 +24,15 @@ import { runDomainTasks } from '../../src/run/task-run.js';
 import type { ChatMessage } from '../../src/spec/messages.js';
 import type { Task } from '../../src/spec/task.js';
 import { RunStore } from '../../src/store/store.js';
-import { closeSharedBrowser, hasChromium, newEpisodeContext } from '../../src/surfaces/browser-pool.js';
+import { closeSharedBrowser, newEpisodeContext } from '../../src/surfaces/browser-pool.js';
 import { startViewer } from '../../src/viewer/server.js';
 import { episodeHref } from '../../viewer/src/route.js';
 import { buildViewerUi } from '../support/browser.js';
 import { createPixelSurface } from '../../src/surfaces/pixels.js';
 import { tmpDir } from '../support/paths.js';
 import { imageSize, observationTexts, pageTexts } from '../support/pixel-frames.js';
+import { CHROMIUM_NEED, lacks, needing } from '../support/needs.js';
 
-const SKIP = !hasChromium();
-if (SKIP) console.warn('pixel surface browser tests skipped: Chromium is absent (install it with `apt-get install -y chromium`, or set SERVICEGYM_CHROMIUM)');
 
 const loaded = loadServicegymBank();
 const task = (id: string) => loaded.tasks.find((t) => t.id === id)!;
@@ -51,7 +50,7 @@ function faulty(change: (gold: Record<string, any>[]) => Record<string, any>[]):
   return t;
 }
 
-describe.skipIf(SKIP)('the pixel surface over TellerLink/32', () => {
+describe.skipIf(lacks(CHROMIUM_NEED))(needing('the pixel surface over TellerLink/32', CHROMIUM_NEED), () => {
   const surface = createPixelSurface({ latencyMs: 30 });
 
   it('validate: the layout oracle scores reward 1 and partial 100% on every pixel task; observations are frames only', async () => {

@@ -9,11 +9,12 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Hono } from 'hono';
 import { Environment, type ToolLogEntry } from '../../src/env/environment.js';
-import { closeSharedBrowser, hasChromium, sharedBrowser } from '../../src/surfaces/browser-pool.js';
+import { closeSharedBrowser, sharedBrowser } from '../../src/surfaces/browser-pool.js';
 import { webSurface, type WebEpisode } from '../../src/surfaces/web.js';
 import type { WebDomain } from '../../src/surfaces/web-app.js';
 import type { MiniState } from '../support/mini-domain.js';
 import { miniWebDomain } from '../support/web-test-app.js';
+import { CHROMIUM_NEED, lacks, needing } from '../support/needs.js';
 
 const NOW = '2026-01-01T00:00:00Z';
 const T = 180_000;
@@ -55,7 +56,7 @@ function killChromium(): void {
   }
 }
 
-describe.skipIf(!hasChromium())('web surface when the browser crashes', () => {
+describe.skipIf(lacks(CHROMIUM_NEED))(needing('web surface when the browser crashes', CHROMIUM_NEED), () => {
   afterAll(() => closeSharedBrowser());
 
   it.each([
@@ -88,7 +89,7 @@ describe.skipIf(!hasChromium())('web surface when the browser crashes', () => {
   }, T);
 });
 
-describe.skipIf(!hasChromium())('web surface when the app fails', () => {
+describe.skipIf(lacks(CHROMIUM_NEED))(needing('web surface when the app fails', CHROMIUM_NEED), () => {
   afterAll(() => closeSharedBrowser());
 
   it.each([

@@ -9,11 +9,12 @@ import type { LoadedDomain } from '../../src/spec/domain.js';
 import type { UiStep } from '../../src/spec/ui-step.js';
 import { agentToolsOf, surfaceOf } from '../../src/orchestrator/build.js';
 import { runDomainTasks } from '../../src/run/task-run.js';
-import { closeSharedBrowser, hasChromium } from '../../src/surfaces/browser-pool.js';
+import { closeSharedBrowser } from '../../src/surfaces/browser-pool.js';
 import { webSurface } from '../../src/surfaces/web.js';
 import { loadSurface } from '../../src/surfaces/catalog.js';
 import { miniTask, type MiniState } from '../support/mini-domain.js';
 import { miniWebDomain } from '../support/web-test-app.js';
+import { CHROMIUM_NEED, lacks, needing } from '../support/needs.js';
 
 const task = miniTask({
   id: 'web_cancel',
@@ -38,7 +39,7 @@ describe('a web dataset on the run path', () => {
   });
 });
 
-describe.skipIf(!hasChromium())('the oracle through the browser', () => {
+describe.skipIf(lacks(CHROMIUM_NEED))(needing('the oracle through the browser', CHROMIUM_NEED), () => {
   afterAll(() => closeSharedBrowser());
 
   it('scores reward 1; a script missing an element ends as an agent error naming it', async () => {

@@ -8,12 +8,13 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { Environment, type ToolLogEntry } from '../../src/env/environment.js';
-import { closeSharedBrowser, hasChromium, sharedBrowser } from '../../src/surfaces/browser-pool.js';
+import { closeSharedBrowser, sharedBrowser } from '../../src/surfaces/browser-pool.js';
 import { getSurface } from '../../src/surfaces/index.js';
 import { WebEpisode, webScreenshotSurface, webSurface } from '../../src/surfaces/web.js';
 import { findRef, refLine } from '../../src/surfaces/web-snapshot.js';
 import { miniDomain, type MiniState } from '../support/mini-domain.js';
 import { miniWebDomain, testAppTiming } from '../support/web-test-app.js';
+import { CHROMIUM_NEED, lacks, needing } from '../support/needs.js';
 
 const NOW = '2026-01-01T00:00:00Z';
 const T = 120_000;
@@ -51,7 +52,7 @@ describe('web surface registry and tools', () => {
   });
 });
 
-describe.skipIf(!hasChromium())('web surface in Chromium', () => {
+describe.skipIf(lacks(CHROMIUM_NEED))(needing('web surface in Chromium', CHROMIUM_NEED), () => {
   afterAll(() => closeSharedBrowser());
 
   it('drives a form through the browser; the submit is a back-end write caused by the click', async () => {

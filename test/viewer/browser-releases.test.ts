@@ -12,10 +12,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startViewer, type RunningViewer } from '../../src/viewer/server.js';
-import { buildViewerUi, collectPageErrors, HAS_CHROMIUM, launchChromium, NO_CHROMIUM_REASON, screenshot } from '../support/browser.js';
+import { buildViewerUi, collectPageErrors, launchChromium, screenshot } from '../support/browser.js';
 import { clippedContainers, contrastFailures } from '../support/page-checks.js';
 import { tmpDir } from '../support/paths.js';
 import { storeRolledBackOptimizeRun, type StoredOptimizeRun } from '../support/optimize-store.js';
+import { CHROMIUM_NEED, lacks, needing } from '../support/needs.js';
 
 const enc = encodeURIComponent;
 /** Generous waits: the machine may be loaded; tests wait on conditions, never on sleeps. */
@@ -42,7 +43,7 @@ async function open(hash: string, width = 1440): Promise<{ page: Page; errors: s
 const releasesHash = () => `#/optimizer/${enc(run.id)}`;
 const card = (page: Page, version: string) => page.locator(`article.release[data-release="${version}"]`);
 
-describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'servicegym view: prompt releases of an optimise run (chromium)' : NO_CHROMIUM_REASON, { timeout: 240_000 }, () => {
+describe.skipIf(lacks(CHROMIUM_NEED))(needing('servicegym view: prompt releases of an optimise run (chromium)', CHROMIUM_NEED), { timeout: 240_000 }, () => {
   beforeAll(async () => {
     const dir = tmpDir('sg-viewer-releases-');
     const db = path.join(dir, 'store.db');

@@ -18,13 +18,15 @@ import { readEpisodeLogs } from '../../src/store/run-log.js';
 import { acquireRunLock } from '../../src/store/run-lock.js';
 import { registryTaskResolver } from '../../src/cli/view-tasks.js';
 import { fillLargerViewerStore, TAU2_RETAIL, type LargerViewerStore } from '../support/viewer-store-more.js';
-import { buildViewerUi, collectPageErrors, HAS_CHROMIUM, launchChromium, NO_CHROMIUM_REASON, screenshot } from '../support/browser.js';
+import { buildViewerUi, collectPageErrors, launchChromium, screenshot } from '../support/browser.js';
+import { CHROMIUM_NEED, lacks, needing, type Need } from '../support/needs.js';
 import { clippedContainers, contrastFailures } from '../support/page-checks.js';
-import { tmpDir } from '../support/paths.js';
+import { SHARED_REASON, tmpDir } from '../support/paths.js';
 
 const enc = encodeURIComponent;
 const HAS_RETAIL = fs.existsSync(path.join(TAU2_RETAIL, 'tasks.json'));
-const SKIP = !HAS_CHROMIUM ? NO_CHROMIUM_REASON : !HAS_RETAIL ? `skipped: ${TAU2_RETAIL} (tau2 retail data) is absent` : null;
+/** tau2's retail data, in ../shared. */
+const RETAIL_NEED: Need = { present: HAS_RETAIL, reason: SHARED_REASON };
 /** Generous waits: the machine may be loaded; tests wait on conditions, never on sleeps. */
 const WAIT = { timeout: 60_000 };
 
@@ -46,7 +48,7 @@ async function open(hash: string, width = 1440, base = () => live.url): Promise<
 /** The episode ids of the rows of the episode list, in order. */
 const listed = (page: Page) => page.locator('[data-testid="episode-list"] tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-episode')));
 
-describe.skipIf(SKIP !== null)(SKIP ?? 'servicegym view: find, compare, trust (chromium)', { timeout: 240_000 }, () => {
+describe.skipIf(lacks(CHROMIUM_NEED, RETAIL_NEED))(needing('servicegym view: find, compare, trust (chromium)', CHROMIUM_NEED, RETAIL_NEED), { timeout: 240_000 }, () => {
   beforeAll(async () => {
     const dir = tmpDir('sg-viewer-use-');
     store = await fillLargerViewerStore(dir);

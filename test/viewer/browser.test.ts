@@ -13,8 +13,9 @@ import { startViewer, type RunningViewer } from '../../src/viewer/server.js';
 import { exportStaticSite } from '../../src/viewer/export.js';
 import { RunStore } from '../../src/store/store.js';
 import { fillViewerStore, type ViewerStore } from '../support/viewer-store.js';
-import { buildViewerUi, collectPageErrors, HAS_CHROMIUM, launchChromium, NO_CHROMIUM_REASON, screenshot } from '../support/browser.js';
+import { buildViewerUi, collectPageErrors, launchChromium, screenshot } from '../support/browser.js';
 import { tmpDir } from '../support/paths.js';
+import { CHROMIUM_NEED, lacks, needing } from '../support/needs.js';
 
 const enc = encodeURIComponent;
 
@@ -30,7 +31,7 @@ const MODES = [
   { name: 'static export (file://)', slug: 'file', base: () => fileBase },
 ] as const;
 
-describe.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'servicegym view in chromium' : NO_CHROMIUM_REASON, () => {
+describe.skipIf(lacks(CHROMIUM_NEED))(needing('servicegym view in chromium', CHROMIUM_NEED), () => {
   beforeAll(async () => {
     const dir = tmpDir('sg-viewer-browser-');
     store = await fillViewerStore(dir);

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadServicegymConsole } from '../../src/domains/console/index.js';
 import { runDomainTasks } from '../../src/run/task-run.js';
 import { RunStore } from '../../src/store/store.js';
-import { closeSharedBrowser, hasChromium, newEpisodeContext } from '../../src/surfaces/browser-pool.js';
+import { closeSharedBrowser, newEpisodeContext } from '../../src/surfaces/browser-pool.js';
 import { getSurface } from '../../src/surfaces/index.js';
 import { startViewer } from '../../src/viewer/server.js';
 import type { TranscriptEntry } from '../../src/viewer/types.js';
@@ -18,9 +18,8 @@ import { episodeHref } from '../../viewer/src/route.js';
 import { actionText, webSteps } from '../../viewer/src/web-steps.js';
 import { buildViewerUi, collectPageErrors, screenshot } from '../support/browser.js';
 import { tmpDir } from '../support/paths.js';
+import { CHROMIUM_NEED, lacks, needing } from '../support/needs.js';
 
-const SKIP = !hasChromium();
-if (SKIP) console.warn('web step view browser test skipped: Chromium is absent (install it with `apt-get install -y chromium`, or set SERVICEGYM_CHROMIUM)');
 const T = 900_000;
 const WAIT = { timeout: 120_000 };
 
@@ -71,7 +70,7 @@ describe('web steps from a transcript', () => {
   });
 });
 
-describe.skipIf(SKIP)('the web step view in Chromium', () => {
+describe.skipIf(lacks(CHROMIUM_NEED))(needing('the web step view in Chromium', CHROMIUM_NEED), () => {
   afterAll(() => closeSharedBrowser());
 
   it("shows T11's browser steps with excerpts, writes and screenshots, and the console store's changes", async () => {

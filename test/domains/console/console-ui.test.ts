@@ -12,10 +12,9 @@ import { loadServicegymConsole } from '../../../src/domains/console/index.js';
 import { checkAsset, lookup, openCase } from '../../../src/domains/console/oracle.js';
 import { runDomainTasks } from '../../../src/run/task-run.js';
 import type { UiStep } from '../../../src/spec/ui-step.js';
-import { closeSharedBrowser, hasChromium } from '../../../src/surfaces/browser-pool.js';
+import { closeSharedBrowser } from '../../../src/surfaces/browser-pool.js';
+import { CHROMIUM_NEED, lacks, needing } from '../../support/needs.js';
 
-const SKIP = !hasChromium();
-if (SKIP) console.warn('console UI tests skipped: Chromium is absent (install it with `apt-get install -y chromium`, or set SERVICEGYM_CHROMIUM)');
 
 const loaded = loadServicegymConsole();
 const T11 = loaded.tasks.find((t) => t.id === 'T11')!;
@@ -39,7 +38,7 @@ const tabBar = (out: string) => {
   return lines.slice(at + 1, end).map((l) => l.trim().replace(/ \[ref=e\d+\]/, ''));
 };
 
-describe.skipIf(SKIP)('console workspace and forms in Chromium', () => {
+describe.skipIf(lacks(CHROMIUM_NEED))(needing('console workspace and forms in Chromium', CHROMIUM_NEED), () => {
   afterAll(() => closeSharedBrowser());
 
   it('workspace tabs: each record opened gets a tab, a tab switches back, closing the current tab goes to the next', async () => {

@@ -14,8 +14,9 @@ import { checkAsset, editCase, logCall, newReturnOrder, openCase } from '../../.
 import { uiScriptAgent } from '../../../src/agents/ui-oracle.js';
 import { goldActionMatches } from '../../../src/evaluation/actions.js';
 import { runDomainTasks } from '../../../src/run/task-run.js';
-import { closeSharedBrowser, hasChromium } from '../../../src/surfaces/browser-pool.js';
+import { closeSharedBrowser } from '../../../src/surfaces/browser-pool.js';
 import type { UiStep } from '../../../src/spec/ui-step.js';
+import { CHROMIUM_NEED, lacks, needing } from '../../support/needs.js';
 
 const loaded = loadServicegymConsole();
 const byId = (id: string) => loaded.tasks.find((t) => t.id === id)!;
@@ -47,7 +48,7 @@ describe('console dataset', () => {
   });
 });
 
-describe.skipIf(!hasChromium())('console in Chromium', () => {
+describe.skipIf(lacks(CHROMIUM_NEED))(needing('console in Chromium', CHROMIUM_NEED), () => {
   afterAll(() => closeSharedBrowser());
 
   it('the oracle scores reward 1 and partial 100% on every task through the browser alone, also strictly (every gold action in the action log)', async () => {

@@ -13,16 +13,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadServicegymConsole } from '../../../src/domains/console/index.js';
 import type { MockReply } from '../../../src/models/mock-server.js';
-import { closeSharedBrowser, hasChromium } from '../../../src/surfaces/browser-pool.js';
+import { closeSharedBrowser } from '../../../src/surfaces/browser-pool.js';
 import { findRef } from '../../../src/util/snapshot-refs.js';
 import { createViewerApp } from '../../../src/viewer/server.js';
 import type { EpisodeDetail } from '../../../src/viewer/types.js';
 import { runCli } from '../../support/cli.js';
 import { tmpDir } from '../../support/paths.js';
 import { last, startTwoRoleMock, type TwoRoleMock } from '../../support/two-role-mock.js';
+import { CHROMIUM_NEED, lacks, needing } from '../../support/needs.js';
 
-const SKIP = !hasChromium();
-if (SKIP) console.warn('console LLM browser test skipped: Chromium is absent (install it with `apt-get install -y chromium`, or set SERVICEGYM_CHROMIUM)');
 
 const KEY = 'test-fake-key-console-1111';
 const TODAY = loadServicegymConsole().now!.slice(0, 10);
@@ -131,7 +130,7 @@ function user(messages: any[]): MockReply {
   return { content: 'Okay.' };
 }
 
-describe.skipIf(SKIP)('an LLM agent works T11 through the browser', () => {
+describe.skipIf(lacks(CHROMIUM_NEED))(needing('an LLM agent works T11 through the browser', CHROMIUM_NEED), () => {
   let mock: TwoRoleMock;
   let saved: string | undefined;
   beforeAll(async () => {

@@ -15,10 +15,11 @@ import { RunStore } from '../../../src/store/store.js';
 import { readEpisodeLogs } from '../../../src/store/run-log.js';
 import { closeSharedBrowser, newEpisodeContext } from '../../../src/surfaces/browser-pool.js';
 import { episodeHref } from '../../../viewer/src/route.js';
-import { buildViewerUi, HAS_CHROMIUM, NO_CHROMIUM_REASON } from '../../support/browser.js';
+import { buildViewerUi } from '../../support/browser.js';
 import { runCli } from '../../support/cli.js';
 import { tmpDir } from '../../support/paths.js';
 import { startTwoRoleMock, type TwoRoleMock } from '../../support/two-role-mock.js';
+import { CHROMIUM_NEED, lacks, needing } from '../../support/needs.js';
 
 let mock: TwoRoleMock;
 let saved: string | undefined;
@@ -89,7 +90,7 @@ it('an LLM agent drives the terminal through T12 to reward 1; the screens are st
   expect([rescored.same, rescored.different, rescored.outcomes.flatMap((o) => o.differences)]).toEqual([1, 0, []]);
 });
 
-it.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? 'the viewer shows the stored episode as terminal screens, one per step' : NO_CHROMIUM_REASON, async () => {
+it.skipIf(lacks(CHROMIUM_NEED))(needing('the viewer shows the stored episode as terminal screens, one per step', CHROMIUM_NEED), async () => {
   expect(stored, 'the run test stored the episode').toBeDefined();
   const { db, runId } = stored!;
   const viewer = await startViewer({ dbPath: db, port: 0, uiDir: buildViewerUi() });

@@ -7,12 +7,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadDomain } from '../../../src/domains/index.js';
 import { ORACLE_UI_SCRIPTS, T18_FAULTY_UI_SCRIPTS } from '../../../src/domains/helpdesk/apps/ui-scripts.js';
-import { closeSharedBrowser, hasChromium } from '../../../src/surfaces/browser-pool.js';
+import { closeSharedBrowser } from '../../../src/surfaces/browser-pool.js';
 import { runUiEpisode } from './ui-harness.js';
+import { CHROMIUM_NEED, lacks, needing } from '../../support/needs.js';
 
 const TIMEOUT = 300_000;
 
-describe.skipIf(!hasChromium())('helpdesk apps in Chromium (skipped: no Chromium at /usr/bin/chromium or SERVICEGYM_CHROMIUM)', () => {
+describe.skipIf(lacks(CHROMIUM_NEED))(needing('helpdesk apps in Chromium', CHROMIUM_NEED), () => {
   afterAll(closeSharedBrowser);
 
   it('every task has an oracle UI script', () => {

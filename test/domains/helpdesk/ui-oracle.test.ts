@@ -9,8 +9,9 @@ import { loadDomain } from '../../../src/domains/index.js';
 import { ORACLE_UI_SCRIPTS } from '../../../src/domains/helpdesk/apps/ui-scripts.js';
 import { browserStepOf, helpdeskUiOracle } from '../../../src/domains/helpdesk/ui-oracle.js';
 import { runDomainTasks } from '../../../src/run/task-run.js';
-import { closeSharedBrowser, hasChromium } from '../../../src/surfaces/browser-pool.js';
+import { closeSharedBrowser } from '../../../src/surfaces/browser-pool.js';
 import { webSurface } from '../../../src/surfaces/web.js';
+import { CHROMIUM_NEED, lacks, needing } from '../../support/needs.js';
 
 const loaded = loadDomain('helpdesk');
 
@@ -30,7 +31,7 @@ describe('helpdesk UI oracle', () => {
   });
 });
 
-describe.skipIf(!hasChromium())('helpdesk oracle in Chromium', () => {
+describe.skipIf(lacks(CHROMIUM_NEED))(needing('helpdesk oracle in Chromium', CHROMIUM_NEED), () => {
   afterAll(() => closeSharedBrowser());
 
   it('scores reward 1 and partial 100% on every task through the browser alone', async () => {
