@@ -14,6 +14,7 @@
  *   more row gives the 1,000 x 5-call load on `--threads 2` for comparison (CPU of all threads).
  *   On this 2-core machine, shared with the mock model's process, threads cost more CPU than they
  *   spread (each thread loads its own modules and domain; results are copied to the storing thread).
+ *   One row gives a thread's start-up: the extra CPU per thread of a small run on 4 threads over 1.
  * - Store bytes per episode at 10 and 40 calls per episode (SQLite file plus WAL over episodes).
  * - Start-up: `servicegym --help` and `validate` of one tau2 airline task (whole processes),
  *   and whole-process `validate` of all tau2 airline tasks.
@@ -113,6 +114,24 @@ async function p2(url: string, dir: string, calls: number, episodes: number, thr
       { name: `  store bytes per episode (${calls} calls)`, value: `${(bytes / 1024).toFixed(1)} KiB` },
     ],
   };
+}
+
+/**
+ * What a worker thread of `run --threads` costs to start: the same small run (5 episodes x 5
+ * calls, -j 4) on 1 thread and on 4 (all 4 get an episode), whole-process CPU (median of 3 each);
+ * the difference over the 3 extra threads is each thread's start-up (Node's worker bootstrap,
+ * the bundle's chunks, the domain and its dataset check), beside the CPU of the whole 1-thread run.
+ */
+async function threadStartup(url: string, dir: string): Promise<BenchRow[]> {
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const cpu = async (threads: number) => {
+    const runs: number[] = [];
+    for (let i = 0; i < 3; i++) runs.push((await cliChild(runArgs(url, 5, TASKS, 4, path.join(dir, `threads-${threads}-${i}.db`), threads))).cpu_ms);
+    return median(runs);
+  };
+  const one = await cpu(1);
+  const four = await cpu(4);
+  return [{ name: `start-up of a --threads worker thread: extra CPU per thread (${TASKS} episodes x 5 calls, -j 4, --threads 4 vs 1; median of 3)`, value: `${((four - one) / 3).toFixed(0)} ms`, ratio: `the whole 1-thread run: ${one.toFixed(0)} ms CPU; load average ${os.loadavg()[0].toFixed(1)}` }];
 }
 
 /** Writes the process's CPU seconds (user + system, from its start) to $SG_BENCH_CPU_FILE at exit. */
@@ -231,11 +250,13 @@ export async function benchScale(): Promise<BenchRow[]> {
     const two = (await p2(mock.url, dir, 5, episodes, 2)).rows;
     const ten = await p2(mock.url, dir, 10, 200);
     const forty = await p2(mock.url, dir, 40, long);
+    const startup = await threadStartup(mock.url, dir);
     const growth = forty.bytesPerEpisode / ten.bytesPerEpisode;
     return [
       ...(BUILT ? [] : [{ name: 'note', value: 'dist/ not built: the runs load the sources through tsx (run npm run build first)' }]),
       ...short.rows,
       { name: two[0].name, value: two[0].value, ratio: `${two[0].ratio}; CPU ${two[1].value}; load average ${os.loadavg()[0].toFixed(1)}` },
+      ...startup,
       ...forty.rows,
       { name: 'store bytes per episode at 10 calls vs 40 calls', value: `${(ten.bytesPerEpisode / 1024).toFixed(1)} KiB vs ${(forty.bytesPerEpisode / 1024).toFixed(1)} KiB`, ratio: `${growth.toFixed(1)}x for 4x the calls (linear: about 4x)` },
       ...(await distributed(mock.url, dir, Math.min(episodes, 400))),
