@@ -51,6 +51,14 @@ describe('confirmation classifier on the labelled replies', () => {
       expect(classifyReply(`${r.reply} ###STOP###`).label).toBe(classifyReply(r.reply).label);
     }
   });
+
+  it('a reply asked about again gets the same answer, in an object of its own', () => {
+    const first = classifyReply('Yes, but not the card.');
+    expect(first).toEqual({ label: 'unclear', cues: ['affirm:yes', 'partial:but not', 'partial:but'] });
+    first.cues.push('changed by a caller');
+    first.label = 'yes';
+    expect(classifyReply('Yes, but not the card.')).toEqual({ label: 'unclear', cues: ['affirm:yes', 'partial:but not', 'partial:but'] });
+  });
 });
 
 describe('agent request kinds on the labelled agent messages', () => {

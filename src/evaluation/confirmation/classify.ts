@@ -203,6 +203,23 @@ function findCues(t0: string): Found {
  * unclear; "No, that's fine" → no; "Could you go ahead, please?" → yes; "Is there a fee?" → unclear.
  */
 export function classifyReply(reply: string): ReplyClassification {
+  let known = classified.get(reply);
+  if (known === undefined) {
+    if (classified.size >= CLASSIFIED_MAX) classified.clear();
+    classified.set(reply, (known = classifyReplyText(reply)));
+  }
+  return { label: known.label, cues: [...known.cues] };
+}
+
+/**
+ * Replies already classified, by text (a run's scripted customers give the same few replies in
+ * every episode, and the first classification of a text runs some thirty regular expressions):
+ * at most {@link CLASSIFIED_MAX}, then it starts again. Callers get copies.
+ */
+const classified = new Map<string, ReplyClassification>();
+const CLASSIFIED_MAX = 4096;
+
+function classifyReplyText(reply: string): ReplyClassification {
   const cues: string[] = [];
   // "Yeah, no" is a refusal idiom of its own; after spelling normalisation it would read "yes, no".
   if (/^\W*(yeah|yea|yeh)\W+no\b(?! (problem|worries))/i.test(reply)) return { label: 'no', cues: ['negation:yeah, no'] };
