@@ -40,13 +40,24 @@ export function parseArguments(tool: ToolDef<any>, raw: string): { ok: true; arg
 }
 
 /**
+ * Arguments validated so far per tool schema (up to {@link JIT_AFTER}). zod's fast path for an
+ * object schema compiles a function (`new Function`) the first time it is used: for a schema that
+ * validates a few calls (a process checking a dataset's gold actions) compiling costs more than it
+ * saves, so the first {@link JIT_AFTER} calls of each schema skip it (same result, zod's `jitless`).
+ */
+const schemaParses = new WeakMap<object, number>();
+const JIT_AFTER = 64;
+
+/**
  * Validates parsed arguments: first the tool's own signature check (`checkArguments`, e.g.
  * Python's TypeError texts in tau2 mode), then its schema; the failure names each bad path.
  */
 export function validateArguments(tool: ToolDef<any>, args: unknown): { ok: true; args: unknown } | { ok: false; arguments: unknown; output: string } {
   const misfit = tool.checkArguments?.(args);
   if (misfit) return { ok: false, arguments: args, output: `Error: ${misfit}` };
-  const parsed = tool.parameters.safeParse(args);
+  const n = schemaParses.get(tool.parameters) ?? 0;
+  if (n < JIT_AFTER) schemaParses.set(tool.parameters, n + 1);
+  const parsed = tool.parameters.safeParse(args, { jitless: n < JIT_AFTER });
   if (parsed.success) return { ok: true, args: parsed.data };
   const issues = parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(arguments)'}: ${i.message}`).join('; ');
   return { ok: false, arguments: args, output: `Error: invalid arguments for ${tool.name}: ${issues}` };

@@ -100,3 +100,23 @@ describe('yunshu mock domain', () => {
     expect(e.state.changes).toHaveLength(2);
   });
 });
+
+describe('tool argument validation', () => {
+  it('gives the same arguments and errors on the first calls of a schema (zod without its compiled fast path) as on later ones', async () => {
+    const { validateArguments } = await import('../../src/env/dispatch.js');
+    const tool: ToolDef<unknown> = {
+      name: 'book',
+      description: 'books',
+      parameters: z.strictObject({ user_id: z.string(), seats: z.array(z.strictObject({ row: z.number().int(), cabin: z.enum(['economy', 'business']) })), note: z.string().optional(), insurance: z.enum(['yes', 'no']).default('no') }),
+      kind: 'write',
+      requestor: 'assistant',
+      invoke: () => 'ok',
+    };
+    const good = { seats: [{ cabin: 'business', row: 3 }], user_id: 'u1' };
+    const bad = { user_id: 'u1', seats: [{ row: 1.5, cabin: 'first' }], extra: true };
+    const results = Array.from({ length: 150 }, () => [validateArguments(tool, good), validateArguments(tool, bad)]);
+    expect(results[0][0]).toEqual({ ok: true, args: { user_id: 'u1', seats: [{ row: 3, cabin: 'business' }], insurance: 'no' } });
+    expect(results[0][1].ok).toBe(false);
+    for (const r of results) expect(JSON.stringify(r)).toBe(JSON.stringify(results[0]));
+  });
+});
