@@ -18,6 +18,8 @@
 //   for the episode machinery, one per domain package, one for code several domains share. Each
 //   module loaded costs Node 20's ESM loader a resolve, a read and a compile; spread over the
 //   default split this was ~60 chunks for one `validate`, now ~15. `--help` loads none of them.
+// - commander's `node:child_process` is required on its first spawn (`lazyChildProcess`), not
+//   when commander loads: servicegym has no executable subcommands.
 // - The build id (src/util/build-id.ts) is stamped into the bundle: a hash of all its code.
 // - Set SERVICEGYM_NO_BUNDLE=1 to skip (dist/cli/bin.js is then tsc's unbundled entry).
 // - `bundleCli({ dist, entry, stamp })` is exported for tests (test/cli/bundle.test.ts).
@@ -61,6 +63,24 @@ function ownModuleUrl(dist, outDir) {
     },
   };
 }
+
+/**
+ * commander requires `node:child_process` when it loads, for executable subcommands, which
+ * servicegym has none of: loading it (with `net`, `dgram` and the stream modules it pulls in) cost
+ * every command ~3% of a `validate`'s instructions. The bundle requires it on the first `spawn`.
+ */
+const lazyChildProcess = {
+  name: 'servicegym-lazy-child-process',
+  transform(code, id) {
+    if (!/[\\/]node_modules[\\/]commander[\\/]lib[\\/]command\.js$/.test(id)) return null;
+    const eager = "const childProcess = require('node:child_process');";
+    if (!code.includes(eager)) {
+      this.warn(`commander's lib/command.js no longer has "${eager}": node:child_process loads with it again`);
+      return null;
+    }
+    return { code: code.replace(eager, "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };"), map: null };
+  },
+};
 
 /**
  * Modules (paths in dist) that `validate` and `run` import when they run (never at registration,
@@ -215,7 +235,7 @@ export async function bundleCli({ dist = path.join(ROOT, 'dist'), entry = 'cli/b
       logLevel: 'warn',
       // The folder above dist/, not dist/ itself: Vite warns when the output folder is the root (or above it).
       root: path.dirname(dist),
-      plugins: [ownModuleUrl(dist, dist), thirdPartyNotices(dist, outDir), ...(stamp ? [buildStamp] : [])],
+      plugins: [ownModuleUrl(dist, dist), lazyChildProcess, thirdPartyNotices(dist, outDir), ...(stamp ? [buildStamp] : [])],
       build: {
         ssr: true,
         outDir: dist,

@@ -117,6 +117,29 @@ describe('bundle-cli', () => {
     expect(lazy.resolved.filter((u) => u.includes('/chunks/'))).toHaveLength(1);
   }, 120_000);
 
+  it("loads node:child_process only when commander spawns an executable subcommand, not with commander", async () => {
+    const root = path.join(dir, 'commander');
+    fs.mkdirSync(root, { recursive: true });
+    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(root, 'node_modules'));
+    const loaded = "process.moduleLoadList.includes('NativeModule child_process')";
+    write('cli/bin.js', [
+      "import { Command } from 'commander';",
+      "const program = new Command('demo');",
+      `program.command('hello').action(() => console.log('HELLO child_process=' + ${loaded}));`,
+      "program.command('sub', 'an executable subcommand', { executableFile: 'demo-sub.js' });",
+      'await program.parseAsync();',
+      '',
+    ].join('\n'), root);
+    write('cli/demo-sub.js', "console.log('SUB-RAN');\n", root);
+    await (await bundler())({ dist: path.join(root, 'dist'), entry: 'cli/bin.js', stamp: false });
+    const bin = path.join(root, 'dist', 'cli', 'bin.js');
+    const run = (arg: string) => spawnSync(process.execPath, [bin, arg], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    expect(run('hello').stdout.trim()).toBe('HELLO child_process=false');
+    const sub = run('sub');
+    expect(sub.status, sub.stderr).toBe(0);
+    expect(sub.stdout.trim()).toBe('SUB-RAN');
+  }, 120_000);
+
   it('groups what a run loads: the episode machinery in one chunk, each domain in its own, code shared by domains in one; registration loads none', async () => {
     const root = path.join(dir, 'groups');
     fs.mkdirSync(root, { recursive: true });
