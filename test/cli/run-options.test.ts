@@ -346,7 +346,7 @@ describe('compare: a run against a validate of the same dataset', () => {
     const c = await cli(['compare', 'llm-T01', validateId, '--db', db]);
     expect(c.err).toBe('');
     expect(c.code).toBe(0);
-    expect(c.out).toContain('task sets: the same 1 tasks');
+    expect(c.out).toContain('task sets: the same 1 task\n');
     // A validate run stored by an earlier version (no data or mode in its summary) still loads: compare names it, --force compares.
     const w = RunStore.open(db);
     try {
