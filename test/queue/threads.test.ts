@@ -161,7 +161,8 @@ describe('run --threads', () => {
     const queue = await runCli([...common(mock.server.url), '--db', db, '--threads', '2', '--queue', 'redis://127.0.0.1:6379']);
     expect(queue.code).toBe(2);
     expect(queue.err).toMatch(/--threads 2 runs the episodes on threads of this process and --queue on queue workers; give one of them/);
-    const web = await runCli([...common(mock.server.url), '--db', db, '--threads', '2', '--surface', 'web']);
+    // On a domain with a web app (airline has none: that is refused first, whatever --threads says).
+    const web = await runCli([...common(mock.server.url), '--db', db, '--threads', '2', '--domain', 'helpdesk', '--surface', 'web']);
     expect(web.code).toBe(2);
     expect(web.err).toMatch(/--threads 2: the web surface drives a browser, which runs on the main thread only/);
     expect(fs.existsSync(db) ? episodes(db) : []).toHaveLength(0);
