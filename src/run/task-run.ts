@@ -212,6 +212,8 @@ export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunR
 
 /** The longest stretch of the warm-up's hashing between two turns of the event loop, ms. */
 const WARM_UP_SLICE_MS = 2;
+/** A turn of the event loop this long or longer had other work (answers, timers): the warm-up's hashing waits for a quiet one, ms. */
+const WARM_UP_BUSY_TURN_MS = 1;
 
 /**
  * Schedules the run's one-time warm-up for when the first episodes' opening model calls are out
@@ -219,9 +221,10 @@ const WARM_UP_SLICE_MS = 2;
  * between): the dataset's deferred data (`LoadedDomain.prepare`, e.g. the airline DB) and, with a
  * store, the start state's hash (tau2's, with the per-process caches behind it; every stored
  * episode records hashes). The hash is made in steps (`StateOps.hashSteps`), at most
- * {@link WARM_UP_SLICE_MS} of them per turn of the event loop (`src/util/sliced.ts`), so that the
- * answers to the first calls are handled as they arrive rather than after it: made afresh
- * (without the disk cache's copy) it takes about as long as a model call. Done then, it costs
+ * {@link WARM_UP_SLICE_MS} of them per turn of the event loop and only on turns that had nothing
+ * else to do (`src/util/sliced.ts`), so that the answers to the first calls are handled as they
+ * arrive rather than after it: made afresh (without the disk cache's copy) it takes about as long
+ * as a model call; a run that ends first (or that hashes before it is done) makes it where used. Done then, it costs
  * nothing while the first calls are in flight, where before them it delayed every episode's start
  * and in one piece in the middle of the run it would stall all the episodes waiting on the event
  * loop. Nothing depends on it having run: whatever needs the data reads it, and a failure here is
@@ -237,7 +240,7 @@ function deferredWarmUp(loaded: LoadedDomain<any>, hashes: boolean): { cancel():
       const state = loaded.domain.state;
       if (!hashes || !state) return;
       const initial = loaded.domain.initialState();
-      if (state.hashSteps) hashing = runInSlices(state.hashSteps(initial), { sliceMs: WARM_UP_SLICE_MS });
+      if (state.hashSteps) hashing = runInSlices(state.hashSteps(initial), { sliceMs: WARM_UP_SLICE_MS, busyTurnMs: WARM_UP_BUSY_TURN_MS });
       else state.hash(initial);
     } catch {
       // read again, and reported, where the data is used

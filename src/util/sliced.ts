@@ -16,20 +16,32 @@ export interface SlicedRun {
  * Iterates `steps` to its end, in stretches of whole steps: a stretch ends at the first step that
  * ends `sliceMs` or more after it started (by `now`, default `performance.now`), and the next one
  * starts on a later turn of the event loop. The first stretch starts on the next turn.
+ *
+ * With `busyTurnMs`, the work gives way to the event loop's other work: a stretch starts only on a
+ * turn that began less than `busyTurnMs` after the previous turn's check (a loop with nothing else
+ * to do turns in microseconds); after a longer turn (answers were handled, timers ran) it waits for
+ * the next one. Work that never finds such a turn never ends: use it only for work that is optional.
  * @param onError called with what a step throws; the work stops there.
  */
-export function runInSlices(steps: Iterator<unknown>, opts: { sliceMs: number; now?: () => number; onError?: (e: unknown) => void }): SlicedRun {
+export function runInSlices(steps: Iterator<unknown>, opts: { sliceMs: number; busyTurnMs?: number; now?: () => number; onError?: (e: unknown) => void }): SlicedRun {
   const now = opts.now ?? (() => performance.now());
   let pending: NodeJS.Immediate | undefined;
   let finish!: () => void;
   const done = new Promise<void>((resolve) => (finish = resolve));
+  let last = -Infinity;
   const stretch = () => {
     pending = undefined;
-    const until = now() + opts.sliceMs;
+    const start = now();
+    if (opts.busyTurnMs !== undefined && start - last >= opts.busyTurnMs) {
+      last = start;
+      pending = setImmediate(stretch);
+      return;
+    }
+    const until = start + opts.sliceMs;
     try {
       for (;;) {
         if (steps.next().done) return finish();
-        if (now() >= until) return void (pending = setImmediate(stretch));
+        if ((last = now()) >= until) return void (pending = setImmediate(stretch));
       }
     } catch (e) {
       opts.onError?.(e);

@@ -40,6 +40,27 @@ describe('runInSlices', () => {
     expect(log.join(' ').replace(/(\| )+/g, '| ')).toBe('s0 s1 s2 | s3 s4 s5 | s6');
   });
 
+  it('with busyTurnMs, a stretch waits for a turn of the event loop that did no other work for that long', async () => {
+    const clock = { t: 0 };
+    const log: string[] = [];
+    const run = runInSlices(steps(6, clock, log), { sliceMs: 2, busyTurnMs: 1, now: () => clock.t });
+    // Other work: turns 2 to 4 each take 5 ms (answers handled), the others none.
+    let turn = 0;
+    let over = false;
+    void run.done.then(() => (over = true));
+    const other = () => {
+      if (over) return;
+      turn++;
+      if (turn >= 2 && turn <= 4) clock.t += 5;
+      log.push(`t${turn}`);
+      setImmediate(other);
+    };
+    setImmediate(other);
+    await run.done;
+    // Turn 1 only notes the time; stretches run on the quiet turns, none while turns 2-4 were busy.
+    expect(log.join(' ')).toMatch(/^t1 s0 s1 t2 t3 t4 t5 s2 s3 t6 s4 s5( t7)?$/); // (t7: the other work's last turn, as done settles)
+  });
+
   it('a step that throws stops the work and is passed to onError; done settles', async () => {
     const seen: unknown[] = [];
     let n = 0;
