@@ -10,7 +10,8 @@
  * - `log`, the tool calls as the caller made them and what the caller saw;
  * - `actionLog`, every back-end operation performed, with the call that caused it. A `call`
  *   tool (the API surface) is one action per call, malformed calls included; a `self` tool
- *   records its actions through `ctx.act` / `ctx.record`.
+ *   records its actions through `ctx.act` / `ctx.record`; what a surface does while it opens
+ *   (a web app's start page reading its list) is recorded with requestor `system` and no cause.
  *
  * Outcomes: an unknown tool, malformed JSON arguments, arguments that fail the schema, or a
  * {@link ToolError} become a tool message `Error: …` the caller sees — never an exception. A tool
@@ -18,7 +19,7 @@
  * …`, the entry carries `harnessError`, and {@link Environment.harnessFault} is set so the
  * orchestrator ends the episode as `harness_error` (not scored).
  */
-import type { ActionCause, ActionLogEntry } from '../spec/action-log.js';
+import type { ActionCause, ActionLogEntry, ActionRequestor } from '../spec/action-log.js';
 import type { ContentPart } from '../spec/content.js';
 import type { Domain } from '../spec/domain.js';
 import { HarnessError } from '../spec/errors.js';
@@ -135,7 +136,9 @@ export class Environment<S = unknown> {
     if (!this.surface?.close && !this.surface?.open) return;
     trackOpen(this);
     try {
-      this.resource = await this.surface.open?.({ domain: this.domain, state: this.state, now: this.now, ...(this.task ? { task: this.task } : {}) });
+      // what the surface does while opening (a start page's reads) is the harness's doing: requestor system, no cause
+      const act = (name: string, args: unknown) => this.act('system', name, args);
+      this.resource = await this.surface.open?.({ domain: this.domain, state: this.state, now: this.now, ...(this.task ? { task: this.task } : {}), act });
     } catch (e) {
       await this.close();
       throw new HarnessError(`surface ${this.surface.name} failed to open: ${describeThrown(e)}`, { cause: e });
@@ -205,13 +208,13 @@ export class Environment<S = unknown> {
     return entry;
   }
 
-  private appendAction(requestor: ToolRequestor, a: RecordedAction, cause?: ActionCause): void {
+  private appendAction(requestor: ActionRequestor, a: RecordedAction, cause?: ActionCause): void {
     const entry: ActionLogEntry = { seq: this.actionLog.length, requestor, name: a.name, arguments: a.arguments, result: a.result, error: a.error, mutating: a.mutating };
     if (cause) entry.cause = cause;
     this.actionLog.push(entry);
   }
 
-  private context(requestor: ToolRequestor, cause?: ActionCause): ToolContext<S> {
+  private context(requestor: ActionRequestor, cause?: ActionCause): ToolContext<S> {
     return {
       state: this.state,
       now: this.now,
@@ -223,7 +226,7 @@ export class Environment<S = unknown> {
   }
 
   /** A back-end operation on behalf of a `self` tool (see `ToolContext.act`). Rejects with HarnessError when the operation's code throws. */
-  private async act(requestor: ToolRequestor, name: string, args: unknown, cause?: ActionCause): Promise<ActionOutcome> {
+  private async act(requestor: ActionRequestor, name: string, args: unknown, cause?: ActionCause): Promise<ActionOutcome> {
     const op = this.backend.get(name);
     const record = (out: { arguments: unknown; output: string; error: boolean }, mutating: boolean): ActionOutcome => {
       this.appendAction(requestor, { name, arguments: out.arguments, result: out.output, error: out.error, mutating }, cause);

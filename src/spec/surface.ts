@@ -7,7 +7,7 @@
  */
 import type { Domain } from './domain.js';
 import type { Task } from './task.js';
-import type { ToolDef } from './tool.js';
+import type { ActionOutcome, ToolDef } from './tool.js';
 
 /** What a surface gets when an episode's environment opens. */
 export interface SurfaceOpenContext<S> {
@@ -18,6 +18,14 @@ export interface SurfaceOpenContext<S> {
   now: string;
   /** The episode's task, when the environment was built for one (a GUI surface hands the agent its documents). */
   task?: Task;
+  /**
+   * Performs one back-end operation as the harness's doing while the surface opens (e.g. the reads
+   * of a web app's start page before the agent's first action): recorded in the action log with
+   * requestor `system` and no cause. Resolves to the back-end's answer (`error: true` for a
+   * refusal); rejects with HarnessError when the operation's code throws. Valid only until `open`
+   * settles. Absent where the environment offers none (then such operations have no cause to record).
+   */
+  act?: (name: string, args: unknown) => Promise<ActionOutcome>;
 }
 
 /** One tool call of a surface's oracle: a tool of the surface and its arguments. */

@@ -19,7 +19,10 @@
  * Per episode (`open`): the domain's app is started over the episode's state on 127.0.0.1 at an
  * ephemeral port, one isolated browser context is opened on the process's shared Chromium
  * (`browser-pool.ts`), requests to any other origin are refused, and the page opens at the app's
- * start path. `close` closes the context and stops the server, always.
+ * start path and is waited on until it has settled (see Settling), its reads recorded as the
+ * harness's (requestor `system`, no cause); a start page that does not settle is loaded again,
+ * then the episode fails to open (a harness error, not the agent's failure). `close` closes the
+ * context and stops the server, always.
  *
  * Settling (`web-settle.ts`): after an action the surface waits, in the page and in the same call
  * that takes the snapshot, until the document has loaded and is not being left, no `fetch` or
@@ -127,15 +130,30 @@ export class WebEpisode {
   }
 }
 
-/** The back-end an episode's app sees: state and now from the episode, acts caused by the current browser action. */
-function backendFor<S>(ctx: SurfaceOpenContext<S>, holder: { episode?: WebEpisode }): WebBackend<S> {
+/** What an episode's app handlers share with the episode being opened. */
+interface EpisodeHolder {
+  episode?: WebEpisode;
+  /** True while the surface opens the episode (its start page loads): no browser action is in progress yet. */
+  opening: boolean;
+}
+
+/**
+ * The back-end an episode's app sees: state and now from the episode; acts caused by the current
+ * browser action, or while the episode opens by the harness (`SurfaceOpenContext.act`: the start
+ * page's reads, requestor `system`). A request with neither is the harness's fault (noted as the
+ * app's failure, so the next tool call ends the episode as a harness error), never a refusal the
+ * page would show the agent as its own.
+ */
+function backendFor<S>(ctx: SurfaceOpenContext<S>, holder: EpisodeHolder): WebBackend<S> {
   return {
     state: ctx.state,
     now: ctx.now,
     act: async (name, args) => {
       const tc = holder.episode?.ctx;
-      if (!tc) return { result: 'Error: no browser action in progress', error: true };
-      return tc.act(name, args);
+      if (tc) return tc.act(name, args);
+      if (holder.opening && ctx.act) return ctx.act(name, args);
+      if (holder.episode) holder.episode.appFault ??= `the page called ${name} with no browser action in progress`;
+      return { result: 'Error: no browser action in progress', error: true };
     },
   };
 }
@@ -145,7 +163,7 @@ function backendFor<S>(ctx: SurfaceOpenContext<S>, holder: { episode?: WebEpisod
  * a 500 answer (hono's answer to an uncaught error). The next tool call then ends the episode as
  * a harness error: a broken app is not the agent's failure.
  */
-function guarded(fetch: WebFetch, holder: { episode?: WebEpisode }): WebFetch {
+function guarded(fetch: WebFetch, holder: EpisodeHolder): WebFetch {
   const note = (req: Request, what: string) => {
     if (holder.episode) holder.episode.appFault ??= `${req.method} ${new URL(req.url).pathname} ${what}`;
   };
@@ -165,7 +183,7 @@ function guarded(fetch: WebFetch, holder: { episode?: WebEpisode }): WebFetch {
 async function openEpisode<S>(ctx: SurfaceOpenContext<S>): Promise<WebEpisode> {
   const app = webAppOf(ctx.domain);
   if (!app) throw new BadInputError(`domain ${ctx.domain.name} has no web app (the web surface needs a domain with webApp)`);
-  const holder: { episode?: WebEpisode } = {};
+  const holder: EpisodeHolder = { opening: true };
   const t0 = performance.now();
   const server = await serveApp(guarded(app.create(backendFor(ctx, holder)), holder));
   const t1 = performance.now();
@@ -183,14 +201,63 @@ async function openEpisode<S>(ctx: SurfaceOpenContext<S>): Promise<WebEpisode> {
     holder.episode = episode;
     page.on('dialog', (d) => void d.dismiss().catch(() => undefined));
     page.on('crash', () => void (episode.crashed = true));
-    await timed(episode.timings.load, () => page.goto(origin + (app.startPath ?? '/'), { waitUntil: 'load', timeout: scaled(SETTLE_TIMEOUT_MS * 2) }));
+    await timed(episode.timings.load, () => loadStartPage(episode, origin + (app.startPath ?? '/')));
     openEpisodes++;
     return episode;
   } catch (e) {
     await context?.close().catch(() => undefined);
     await server.close();
     throw e;
+  } finally {
+    holder.opening = false;
   }
+}
+
+/** How many times the start page is loaded before the episode fails to open. */
+export const START_PAGE_ATTEMPTS = 2;
+
+/**
+ * Loads the app's start page and waits until it has settled (`web-settle.ts`: loaded, not being
+ * left, no request of the page in flight, no loading state), so the agent's first observation is
+ * the page ready whatever the machine's load, and the page's reads happen while the episode
+ * opens. A page that does not settle in time, or whose app failed meanwhile, is loaded again, up
+ * to {@link START_PAGE_ATTEMPTS} times. Throws after the last attempt (the environment then fails
+ * to open: a harness error, not the agent's failure), or at once when the browser side is gone.
+ */
+async function loadStartPage(ep: WebEpisode, url: string): Promise<void> {
+  let why = '';
+  for (let attempt = 1; attempt <= START_PAGE_ATTEMPTS; attempt++) {
+    ep.appFault = null;
+    try {
+      await ep.page.goto(url, { waitUntil: 'load', timeout: scaled(SETTLE_TIMEOUT_MS * 2) });
+      const settled = await settlePage(ep);
+      if (settled && !ep.appFault) return;
+      why = ep.appFault ? `the web app failed: ${ep.appFault}` : 'it was still loading when the wait ended';
+    } catch (e) {
+      if (ep.lost) throw e;
+      why = (e as Error)?.message?.split('\n')[0] ?? String(e);
+    }
+  }
+  throw new Error(`the start page ${shownUrl(ep, url)} did not load (${START_PAGE_ATTEMPTS} attempts; the last: ${why})`);
+}
+
+/**
+ * Waits in the page until it has settled (see `web-settle.ts`), following a document that
+ * replaces itself meanwhile; resolves to whether it settled within {@link SETTLE_TIMEOUT_MS}
+ * stretched by {@link loadFactor}. Takes no snapshot (the episode's refs do not move).
+ */
+async function settlePage(ep: WebEpisode): Promise<boolean> {
+  const deadline = Date.now() + scaled(SETTLE_TIMEOUT_MS);
+  while (Date.now() < deadline) {
+    try {
+      const r = (await ep.page.evaluate(`(${OBSERVE_SCRIPT})(${Math.max(1, deadline - Date.now())}, 0, () => ({}))`)) as { settled: boolean };
+      return r.settled;
+    } catch (e) {
+      if (ep.lost || !documentGone(e)) throw e;
+      await ep.page.waitForLoadState('load', { timeout: Math.max(1, deadline - Date.now()) }).catch(() => undefined);
+    }
+  }
+  return false;
 }
 
 /** Closes the episode's context (and its pages), then stops the app server. */
