@@ -7,10 +7,13 @@
  * (src/run/replay-trajectory.ts). `-o FILE` also writes one result per trajectory (`.jsonl`, `.csv`
  * or JUnit `.xml`, as on `run`; the trajectories of one task are its trials 0, 1, ...) and
  * `--fail-under R` fails the run when the reward mean is below R (src/cli/results-flags.ts).
+ * Each trajectory is replayed on the surface it was played on (`--surface`, else the line's
+ * `surface`, else the dataset's own, else `api`; src/cli/evaluate-surface.ts), so its recorded
+ * tool calls (terminal entries, browser actions, pixel actions) reach the same tools.
  * Exit 0 when every trajectory replayed as recorded and the reward mean is not below
  * `--fail-under`; 1 when some recorded tool output differs from the fresh one, recorded messages
- * were never reached, or the mean is below the threshold; 2 for bad input (flags checked before
- * any trajectory is read).
+ * were never reached, or the mean is below the threshold; 2 for bad input (flags, task ids,
+ * personas and surfaces checked before any trajectory is scored).
  */
 import type { Command } from 'commander';
 import { BadInputError } from '../spec/errors.js';
@@ -22,6 +25,7 @@ import { evaluateSummaryLine, parseResultsFlags, writeEvaluateResults, type Eval
 import { progressLogger } from './output.js';
 import { countedNotPassed } from '../evaluation/counted.js';
 import { cleanFloats } from '../util/round.js';
+import { SURFACE_NAMES } from '../surfaces/names.js';
 
 /** What one scored trajectory reports (the `--json` shape). */
 function report(t: TrajectoryInput, taskId: string, r: TrajectoryReplay) {
@@ -53,6 +57,8 @@ export function registerEvaluate(program: Command, setExit: (code: number) => vo
     .option('--json', 'print the evaluations as JSON')
     .option('-o, --output <file>', 'also write the per-trajectory results: .jsonl, .csv or .xml (JUnit)')
     .option('--fail-under <reward>', 'exit 1 when the reward mean is below this (0..1)')
+    .option('--surface <name>', `replay every trajectory on this surface (${SURFACE_NAMES.join(', ')}; default: the surface each JSON Lines entry names, as export-trajectories writes it, else the dataset's own surface, else api)`)
+    .option('--surface-option <key=value>', "a surface option, repeatable, as on run (default: the entry's surface_options)", (v: string, acc: string[] = []) => [...acc, v])
     .option('-q, --quiet', 'no progress on stderr')
     .action(async (file: string, flags) => {
       // The command's heavy modules load when it runs: `--help` and the other commands need none of them.
@@ -61,20 +67,23 @@ export function registerEvaluate(program: Command, setExit: (code: number) => vo
       const { resolveLiveModelConfig } = await import('../models/config.js');
       const { createModel } = await import('../models/providers.js');
       const { readTrajectories } = await import('./trajectory-file.js');
+      const { trajectorySurfaces } = await import('./evaluate-surface.js');
       const resultsFlags = parseResultsFlags(flags);
       const loaded = await loadDomainAsync(flags.domain, { dataDir: flags.dataDir });
-      const inputs = readTrajectories(file);
+      const inputs = readTrajectories(file).map((t) => {
+        const taskId = t.taskId ?? flags.task;
+        if (!taskId) throw new BadInputError('no task id: give --task ID (or a "task_id" on each JSON Lines entry)', { file: t.where });
+        const persona = t.persona ?? flags.persona;
+        if (persona !== undefined) parsePersonas([persona]);
+        return { t, taskId, task: selectTasks(loaded, [taskId])[0], persona };
+      });
+      const surfaces = await trajectorySurfaces(loaded, inputs, flags);
       const judge = flags.judgeModel ? createModel('openai-compatible', { config: resolveLiveModelConfig({ model: flags.judgeModel }) }) : undefined;
       const results = [];
       const scored: EvaluatedTrajectory[] = [];
       let asRecorded = 0;
-      for (const t of inputs) {
-        const taskId = t.taskId ?? flags.task;
-        if (!taskId) throw new BadInputError('no task id: give --task ID (or a "task_id" on each JSON Lines entry)', { file: t.where });
-        const [task] = selectTasks(loaded, [taskId]);
-        const persona = t.persona ?? flags.persona;
-        if (persona !== undefined) parsePersonas([persona]);
-        const r = await replayTrajectory({ loaded, task, messages: t.messages, judge, persona, strict: flags.strict === true });
+      for (const [i, { t, taskId, task, persona }] of inputs.entries()) {
+        const r = await replayTrajectory({ loaded, task, messages: t.messages, judge, persona, strict: flags.strict === true, surface: surfaces[i] });
         if (replayedAsRecorded(r)) asRecorded += 1;
         results.push({ ...report(t, taskId, r), task });
         scored.push({ task_id: taskId, termination: r.episode.termination, evaluation: r.evaluation, evaluation_error: r.evaluationError, task });

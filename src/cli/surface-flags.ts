@@ -50,6 +50,16 @@ export function surfaceOptionsOf(flags: { surfaceOption?: string[] }): Record<st
 }
 
 /**
+ * The run-config entry of the `--surface-option` flags: `{ surface_options }` when any were given
+ * (export-trajectories hands them to `evaluate`), else `{}` (a run's config keeps no empty key).
+ * Throws BadInputError for a malformed one.
+ */
+export function surfaceOptionsConfig(flags: { surfaceOption?: string[] }): { surface_options?: Record<string, string> } {
+  const options = surfaceOptionsOf(flags);
+  return Object.keys(options).length ? { surface_options: options } : {};
+}
+
+/**
  * The tasks to run on `surface`: those it fronts when no ids were named, else the named ones
  * (BadInputError naming any it does not front).
  */

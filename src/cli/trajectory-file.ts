@@ -1,13 +1,22 @@
 /**
  * The trajectory files `servicegym evaluate` scores: a JSON message list, or JSON Lines of lists or
- * `{"task_id"?, "persona"?, "messages"}` (loaded by the command when it runs, with the message schemas).
+ * `{"task_id"?, "persona"?, "surface"?, "surface_options"?, "messages"}` (loaded by the command
+ * when it runs, with the message schemas). `surface` names the surface the trajectory was played
+ * on (a registry name, `src/surfaces/catalog.ts`) and `surface_options` its per-run options
+ * (`--surface-option key=value` as an object of strings), as `export-trajectories` writes them.
  */
 import { z } from 'zod';
 import { ChatMessageSchema, type ChatMessage } from '../spec/messages.js';
 import { parseJsonText, readTextFile, validate } from '../util/json-file.js';
 
 const TrajectorySchema = z.array(ChatMessageSchema);
-const LineSchema = z.looseObject({ task_id: z.string().optional(), persona: z.string().optional(), messages: TrajectorySchema });
+const LineSchema = z.looseObject({
+  task_id: z.string().optional(),
+  persona: z.string().optional(),
+  surface: z.string().min(1).optional(),
+  surface_options: z.record(z.string(), z.string()).optional(),
+  messages: TrajectorySchema,
+});
 
 /** One trajectory to score. */
 export interface TrajectoryInput {
@@ -16,11 +25,16 @@ export interface TrajectoryInput {
   taskId: string | undefined;
   /** The persona the customer played (persona-scoped checks apply to it), when the line names one. */
   persona?: string;
+  /** The surface the line says the trajectory was played on (a registry name), when it names one. */
+  surface?: string;
+  /** That surface's per-run options (key to string value), when the line gives any. */
+  surfaceOptions?: Record<string, string>;
   messages: ChatMessage[];
 }
 
 /**
- * Reads a trajectory file: a JSON message list, or JSON Lines of lists or `{task_id?, messages}`.
+ * Reads a trajectory file: a JSON message list, or JSON Lines of lists or
+ * `{task_id?, persona?, surface?, surface_options?, messages}`.
  * @throws BadInputError naming the file, the line and the JSON path of the first malformed message.
  */
 export function readTrajectories(file: string): TrajectoryInput[] {
@@ -34,6 +48,13 @@ export function readTrajectories(file: string): TrajectoryInput[] {
     const value = parseJsonText(line, where);
     if (Array.isArray(value)) return [{ where, taskId: undefined, messages: validate(TrajectorySchema, value, where) }];
     const v = validate(LineSchema, value, where);
-    return [{ where, taskId: v.task_id, ...(v.persona !== undefined ? { persona: v.persona } : {}), messages: v.messages }];
+    return [{
+      where,
+      taskId: v.task_id,
+      ...(v.persona !== undefined ? { persona: v.persona } : {}),
+      ...(v.surface !== undefined ? { surface: v.surface } : {}),
+      ...(v.surface_options !== undefined ? { surfaceOptions: v.surface_options } : {}),
+      messages: v.messages,
+    }];
   });
 }

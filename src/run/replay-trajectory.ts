@@ -7,6 +7,7 @@
  */
 import type { LoadedDomain } from '../spec/domain.js';
 import type { Task } from '../spec/task.js';
+import type { Surface } from '../spec/surface.js';
 import type { ChatMessage } from '../spec/messages.js';
 import { contentText } from '../spec/content.js';
 import type { ChatModel } from '../models/chat-model.js';
@@ -56,6 +57,11 @@ export interface ReplayTrajectoryOptions<S> {
   persona?: string;
   /** Strict evaluation (`src/evaluation/strict.ts`): ACTION in every reward basis, a required transfer must be a real call. */
   strict?: boolean;
+  /**
+   * The surface the trajectory was played on (its tools are the ones the recorded calls name);
+   * default the dataset's own surface (`LoadedDomain.surface`), else the API surface.
+   */
+  surface?: Surface;
   /** Over {@link TASK_RUN_SETTINGS}; the greeting is always the recorded one (or none). */
   settings?: EpisodeSettings;
 }
@@ -96,7 +102,7 @@ export async function replayTrajectory<S>(opts: ReplayTrajectoryOptions<S>): Pro
   const env = opts.env ?? datasetEnv(loaded);
   const greeting = splitGreeting(opts.messages);
   const trajectory = opts.messages;
-  const built = await buildEpisode({ loaded, task, trial: opts.trial ?? 0, agent: { kind: 'replay', trajectory }, user: { kind: 'replay', trajectory }, env });
+  const built = await buildEpisode({ loaded, task, trial: opts.trial ?? 0, agent: { kind: 'replay', trajectory }, user: { kind: 'replay', trajectory }, env, surface: opts.surface });
   const episode = await runEpisode<S>({
     ...TASK_RUN_SETTINGS,
     ...opts.settings,
