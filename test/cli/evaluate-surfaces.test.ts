@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { tmpDir } from '../support/paths.js';
-import { HAS_CHROMIUM, NO_CHROMIUM_REASON } from '../support/browser.js';
+import { CHROMIUM_NEED, lacks, needing } from '../support/needs.js';
 import { loadDomain } from '../../src/domains/index.js';
 import { getSurface } from '../../src/surfaces/index.js';
 import { SURFACE_NAMES } from '../../src/surfaces/names.js';
@@ -99,8 +99,8 @@ function expectStoredVerdicts(scored: Scored[], records: EpisodeRunLog[]): void 
 describe('run -> export-trajectories -> evaluate gives the stored verdicts on every surface a domain supports', () => {
   for (const domain of Object.keys(DOMAINS)) {
     for (const { surface, tasks, browser } of supported(domain)) {
-      const skip = browser && !HAS_CHROMIUM;
-      it.skipIf(skip)(skip ? `${domain} on ${surface}: ${NO_CHROMIUM_REASON}` : `${domain} on ${surface} (${tasks.join(', ')})`, async () => {
+      const needs = browser ? [CHROMIUM_NEED] : [];
+      it.skipIf(lacks(...needs))(needing(`${domain} on ${surface} (${tasks.join(', ')})`, ...needs), async () => {
         const { records, file, lines } = await runAndExport(domain, surface, tasks);
         expect(lines.map((l) => l.surface)).toEqual(records.map(() => surface));
         expect(records.every((r) => r.surface === surface)).toBe(true);
@@ -116,7 +116,7 @@ describe('run -> export-trajectories -> evaluate gives the stored verdicts on ev
     for (const name of ['api', 'terminal', 'web', 'pixels']) expect(covered).toContain(name);
   });
 
-  it.skipIf(!HAS_CHROMIUM)(HAS_CHROMIUM ? "the run's surface options travel with the export (pixels, document=text)" : NO_CHROMIUM_REASON, async () => {
+  it.skipIf(lacks(CHROMIUM_NEED))(needing("the run's surface options travel with the export (pixels, document=text)", CHROMIUM_NEED), async () => {
     const { records, file, lines } = await runAndExport('banking', 'pixels', ['T20'], ['--surface-option', 'document=text', '--surface-option', 'format=png']);
     expect(lines.map((l) => [l.surface, l.surface_options])).toEqual([['pixels', { document: 'text', format: 'png' }]]);
     const { code, scored, err } = await evaluate('banking', file);

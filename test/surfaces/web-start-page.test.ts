@@ -11,7 +11,8 @@ import { Hono } from 'hono';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { Environment } from '../../src/env/environment.js';
 import { HarnessError } from '../../src/spec/errors.js';
-import { closeSharedBrowser, hasChromium } from '../../src/surfaces/browser-pool.js';
+import { closeSharedBrowser } from '../../src/surfaces/browser-pool.js';
+import { CHROMIUM_NEED, lacks, needing } from '../support/needs.js';
 import type { WebBackend, WebDomain } from '../../src/surfaces/web-app.js';
 import { webSurface } from '../../src/surfaces/web.js';
 import { miniDomain, type MiniState } from '../support/mini-domain.js';
@@ -52,7 +53,7 @@ const snapshot = (env: Environment<MiniState>) => env.execute({ id: 'c1', type: 
 
 beforeEach(() => Object.assign(fragment, { failures: 0, delayMs: 0, requests: 0, laterFetchMs: 0 }));
 
-describe.skipIf(!hasChromium())('the web surface waits for its start page', () => {
+describe.skipIf(lacks(CHROMIUM_NEED))(needing('the web surface waits for its start page', CHROMIUM_NEED), () => {
   afterAll(() => closeSharedBrowser());
 
   it('opens once the rows have loaded: the first snapshot shows them, their read is a system action', async () => {
