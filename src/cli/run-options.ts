@@ -13,8 +13,10 @@
  * line wins over the file. Relative paths (flags whose value is a `<file>`, `<dir>` or `<path>`:
  * `data-dir`, `db`, `prompt-file`, `output`) resolve from the file's folder, as optimise configs
  * do. An unknown key or a value of the wrong type is bad input naming the file and the JSON path,
- * every such problem of the file at once (one line each); a value the command then refuses (`"trials": 0`, `"surface": "fax"`) is reported with the same
- * file and JSON path ({@link configBlame}).
+ * every such problem of the file at once (one line each), together with the values a flag check
+ * refuses (`"trials": 0`, `"surface": "fax"`: {@link applyConfigFileChecked}); a value only the
+ * command itself can judge (an unknown task id) is reported with the same file and JSON path
+ * ({@link configBlame}).
  */
 import path from 'node:path';
 import type { Command, Option } from 'commander';
@@ -77,12 +79,12 @@ export function withRunOptions(cmd: Command): Command {
 const attr = (long: string) => long.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /**
- * `run`'s config: {@link applyConfigFile}, then a check that the models are set.
+ * `run`'s config: {@link applyConfigFileChecked} with `checks`, then a check that the models are set.
  * @throws BadInputError for an unknown key, a wrong type or a value outside an option's choices
  *   (file + JSON path), or a missing model.
  */
-export function applyRunConfig(cmd: Command, flags: Record<string, any>): void {
-  applyConfigFile(cmd, flags);
+export async function applyRunConfig(cmd: Command, flags: Record<string, any>, checks: Readonly<Record<string, (flags: Record<string, any>) => unknown>> = {}): Promise<void> {
+  await applyConfigFileChecked(cmd, flags, checks);
   for (const m of ['agent-model', 'user-model']) {
     if (!flags[attr(m)]) throw new BadInputError(`--${m} is required (a flag, or "${m}" in the --config file)`);
   }
@@ -97,18 +99,62 @@ export function applyRunConfig(cmd: Command, flags: Record<string, any>): void {
  *   problem as `FILE at $.key: what was expected`, several as one such line each.
  */
 export function applyConfigFile(cmd: Command, flags: Record<string, any>): void {
-  if (flags.config === undefined) return;
+  const read = readConfigFile(cmd, flags);
+  if (read) throwProblems(read.file, read.problems);
+}
+
+/**
+ * {@link applyConfigFile}, then each value the file gave checked as the command would check it
+ * (`checks`, by key: src/cli/flag-checks.ts `FLAG_CHECKS`), so that every value error of the file
+ * is reported at once with its JSON path (`FILE at $.trials: --trials must be …`), together with
+ * the key and type errors, instead of one per attempt.
+ * @throws BadInputError listing every problem of the file, one line each.
+ */
+export async function applyConfigFileChecked(cmd: Command, flags: Record<string, any>, checks: Readonly<Record<string, (flags: Record<string, any>) => unknown>>): Promise<void> {
+  const read = readConfigFile(cmd, flags);
+  if (!read) return;
+  const { file, problems, taken, order } = read;
+  for (const [key, at] of taken) {
+    if (!Object.hasOwn(checks, key)) continue;
+    try {
+      await checks[key](flags);
+    } catch (err) {
+      if (!(err instanceof BadInputError)) throw err;
+      problems.push(err.file === undefined ? new BadInputError(err.message, { file, path: at }) : err);
+    }
+  }
+  // In file order, as the key and type problems are.
+  const rank = (p: BadInputError) => order.indexOf(p.path ?? '');
+  throwProblems(file, problems.sort((a, b) => rank(a) - rank(b)));
+}
+
+/** Throws `problems` of `file` as one error: the problem itself, or `N problems in the config file:` and one line each. */
+function throwProblems(file: string, problems: readonly BadInputError[]): void {
+  if (problems.length === 1) throw problems[0];
+  if (problems.length > 1) throw new BadInputError(`${problems.length} problems in the config file:\n${problems.map((p) => `  ${p.message}`).join('\n')}`, { file });
+}
+
+/**
+ * Reads the `--config` file into `flags` (see {@link applyConfigFile}); null without `--config`.
+ * Returns the file, its key and type problems, the keys taken from it with their JSON paths, and
+ * every key's JSON path in file order. Throws BadInputError when the file is not a JSON object.
+ */
+function readConfigFile(cmd: Command, flags: Record<string, any>): { file: string; problems: BadInputError[]; taken: Map<string, string>; order: string[] } | null {
+  if (flags.config === undefined) return null;
   const file = String(flags.config);
   const value = parseJsonText(readTextFile(file), file);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BadInputError('expected a JSON object of flag names and values', { file, path: '$' });
   const dir = path.dirname(path.resolve(file));
   const keys = configKeys(cmd);
   const problems: BadInputError[] = [];
+  const taken = new Map<string, string>();
+  const order: string[] = [];
   for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
     const spec = keys.get(key);
     // The key as JSON spells it (escaped), so that a control character or a line break in it cannot break the one-line-per-problem report.
     const shown = JSON.stringify(key).slice(1, -1);
     const at = `$.${shown}`;
+    order.push(at);
     if (!spec) {
       problems.push(new BadInputError(`unknown key '${shown}'${key === 'config' ? ' (a config file cannot name another one)' : ''}; expected one of: ${[...keys.keys()].join(', ')}`, { file, path: at }));
       continue;
@@ -119,13 +165,13 @@ export function applyConfigFile(cmd: Command, flags: Record<string, any>): void 
       const read = configValue(spec, v, file, at, spec.isPath ? dir : undefined);
       cmd.setOptionValueWithSource(name, read, 'config');
       flags[name] = read;
+      taken.set(key, at);
     } catch (err) {
       if (!(err instanceof BadInputError)) throw err;
       problems.push(err);
     }
   }
-  if (problems.length === 1) throw problems[0];
-  if (problems.length > 1) throw new BadInputError(`${problems.length} problems in the config file:\n${problems.map((p) => `  ${p.message}`).join('\n')}`, { file });
+  return { file, problems, taken, order };
 }
 
 /**

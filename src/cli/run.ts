@@ -30,20 +30,10 @@ import type { UsageByRole } from '../models/usage.js';
 import { BadInputError } from '../spec/errors.js';
 import { applyRunConfig, parseRunExtras, runExtrasMeta, selectRunTasks, withConfigBlame, withRunOptions } from './run-options.js';
 import { LocalRateLimiter, parseRateLimit, RateLimitedModel } from '../models/rate-limit.js';
-import os from 'node:os';
+import { checkConcurrency, checkJudgeVotes, checkScreenshots, checkTemperature, checkThreads, checkTrials, FLAG_CHECKS, MAX_TRIALS, maxThreads } from './flag-checks.js';
 import { cleanFloats } from '../util/round.js';
 
-/** Most trials per task `run` accepts (the episode list is built before the first episode starts). */
-export const MAX_TRIALS = 10_000;
-
-/**
- * Most `--threads`: twice the cores this process may use (`os.availableParallelism()`). Threads
- * spread the episodes' CPU work over cores; past the cores they add only start-up and memory (each
- * loads its modules and the domain).
- */
-export function maxThreads(cores = os.availableParallelism()): number {
-  return 2 * cores;
-}
+export { MAX_TRIALS, maxThreads };
 
 /**
  * `--threads n` checked: a whole number from 1 to {@link maxThreads}. Above 1 it is refused with
@@ -52,11 +42,7 @@ export function maxThreads(cores = os.availableParallelism()): number {
  * @throws BadInputError naming the flag and why.
  */
 function threadCount(flags: Record<string, any>, surface: { name: string; browser?: boolean }): number {
-  const text = String(flags.threads ?? '1');
-  if (!/^\d+$/.test(text) || Number(text) < 1) throw new BadInputError(`--threads must be a whole number >= 1, got '${text}'`);
-  const n = Number(text);
-  const cores = os.availableParallelism();
-  if (n > maxThreads(cores)) throw new BadInputError(`--threads ${n} is more than ${maxThreads(cores)}, twice the ${cores} core(s) this machine offers: threads spread the episodes' CPU work over cores, so more only add start-up and memory (-j sets how many episodes run at once)`);
+  const n = checkThreads(flags.threads);
   if (n > 1 && flags.queue !== undefined) throw new BadInputError(`--threads ${n} runs the episodes on threads of this process and --queue on queue workers; give one of them`);
   if (n > 1 && surface.browser) throw new BadInputError(`--threads ${n}: the ${surface.name} surface drives a browser, which runs on the main thread only; run it without --threads`);
   return n;
@@ -111,24 +97,22 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
         import('../run/report-rows.js'), import('../models/config.js'), import('../models/providers.js'), import('./surface-flags.js'), import('./output.js'),
         import('./run-progress.js'), import('./run-end.js'),
       ]);
-      applyRunConfig(cmd, flags);
+      await applyRunConfig(cmd, flags, FLAG_CHECKS);
       const log = progressLogger(flags.quiet);
       const loaded = await loadDomainAsync(flags.domain, { dataDir: flags.dataDir, policy: flags.policyVariant, solo: flags.solo === true });
       const strict = flags.strict === true;
       const extras = parseRunExtras(flags, loaded.policy);
       const surface = await surfaceFromFlags(flags, loaded);
-      if (!['tool_result', 'user_message'].includes(flags.screenshots)) throw new BadInputError(`--screenshots must be tool_result or user_message, got '${flags.screenshots}'`);
+      checkScreenshots(flags.screenshots);
       const { tasks: selected, excluded } = strictTaskSelection(loaded, selectRunTasks(loaded, flags.tasks, extras), strict);
       const tasks = tasksOnSurface(loaded, selected, surface, flags.tasks !== undefined);
-      const trials = Number(flags.trials);
       // Checked before the store is touched: a bad count must not leave an empty run behind.
       // Bounded: the run's episode list is built up front, so a count like 1e11 would exhaust memory.
-      if (!(Number.isInteger(trials) && trials >= 1 && trials <= MAX_TRIALS)) throw new BadInputError(`--trials must be a whole number from 1 to ${MAX_TRIALS}, got '${flags.trials}'`);
-      if (!/^\d+$/.test(String(flags.concurrency)) || Number(flags.concurrency) < 1) throw new BadInputError(`-j/--concurrency must be a whole number >= 1, got '${flags.concurrency}'`);
+      const trials = checkTrials(flags.trials);
+      checkConcurrency(flags.concurrency);
       if (flags.queue !== undefined) (await import('../queue/redis-url.js')).checkRedisUrl(String(flags.queue));
       const threads = threadCount(flags, surface);
-      const temperature = Number(flags.temperature);
-      if (!(Number.isFinite(temperature) && temperature >= 0 && temperature <= 2)) throw new BadInputError(`--temperature must be a number from 0 to 2, got '${flags.temperature}'`);
+      const temperature = checkTemperature(flags.temperature);
       const personas = flags.personas !== undefined ? parsePersonas(flags.personas) : undefined;
       const rateLimit = parseRateLimit(flags.rateLimit);
       // In this thread: one limiter for every call (threads and queue workers take the rate from the run's manifest).
@@ -140,8 +124,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
       const agentModel = live(flags.agentModel);
       const userModel = live(flags.userModel);
       const judge = flags.judgeModel ? live(flags.judgeModel) : undefined;
-      const judgeVotes = Number(flags.judgeVotes);
-      if (!Number.isInteger(judgeVotes) || judgeVotes < 1) throw new BadInputError(`--judge-votes must be a whole number >= 1, got '${flags.judgeVotes}'`);
+      const judgeVotes = checkJudgeVotes(flags.judgeVotes);
       const store = RunStore.open(flags.db, { secrets: secretValues(), checkpointInBackground: true });
       let lock: RunLock | undefined;
       try {

@@ -30,7 +30,8 @@ import { counted, progressLogger, snakeKeys } from './output.js';
 import { parseResultsFlags } from './results-flags.js';
 import { failUnderMessage, latencyOf, writeResults } from './run-end.js';
 import { painter } from './colour.js';
-import { applyConfigFile, withConfigBlame } from './run-options.js';
+import { applyConfigFileChecked, withConfigBlame } from './run-options.js';
+import { checkConcurrency, FLAG_CHECKS } from './flag-checks.js';
 import { sha256Hex } from '../util/canonical.js';
 import path from 'node:path';
 import { BadInputError } from '../spec/errors.js';
@@ -68,9 +69,9 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
     .option('--fail-under <reward>', 'exit 1 when the reward mean is below this (0..1)')
     .option('--config <file>', 'read flags from a JSON file, as run --config: keys are the long flag names ("domain", "tasks", "personas", "strict", ...); flags given here win')
     .action(withConfigBlame(async (flags, cmd: Command) => {
-      applyConfigFile(cmd, flags);
+      await applyConfigFileChecked(cmd, flags, FLAG_CHECKS);
       // Checked before the dataset loads and the store gets the run (as run checks it).
-      if (!/^\d+$/.test(String(flags.concurrency)) || Number(flags.concurrency) < 1) throw new BadInputError(`-j/--concurrency must be a whole number >= 1, got '${flags.concurrency}'`);
+      checkConcurrency(flags.concurrency);
       const personas = flags.personas !== undefined ? parsePersonas(flags.personas) : undefined;
       // The command's heavy modules load when it runs: `--help` and the other commands need none of them.
       const { loadDomainAsync } = await import('../domains/catalog.js');

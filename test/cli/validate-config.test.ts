@@ -86,3 +86,38 @@ describe('validate --config', () => {
     expect(fs.existsSync(db)).toBe(false);
   }, 120_000);
 });
+
+describe('every value error of a config file at once', () => {
+  it('validate: each bad value with its JSON path, in file order, beside the key and type errors', async () => {
+    const dir = tmpDir('sg-config-all-');
+    const cfg = path.join(dir, 'v.json');
+    fs.writeFileSync(cfg, JSON.stringify({ domain: 'airline', concurrency: 0, surface: 'fax', colour: 'red', 'fail-under': 2, strict: 'yes', output: 'r.txt' }));
+    const r = await runCli(['validate', '--config', cfg, '--no-store']);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err.trimEnd().split('\n')).toEqual([
+      `servicegym: error: ${cfg}: 6 problems in the config file:`,
+      `  ${cfg} at $.concurrency: -j/--concurrency must be a whole number >= 1, got '0'`,
+      expect.stringMatching(new RegExp(`^  ${cfg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} at \\$\\.surface: unknown surface 'fax' \\(known: api, `)),
+      expect.stringContaining(`  ${cfg} at $.colour: unknown key 'colour'; expected one of: `),
+      `  ${cfg} at $.fail-under: --fail-under must be a reward from 0 to 1, got '2'`,
+      `  ${cfg} at $.strict: expected true or false, got a string`,
+      expect.stringContaining(`  ${cfg} at $.output: -o/--output: `),
+    ]);
+  });
+
+  it('run: trials, temperature, screenshots, rate-limit and personas refused together, before any model call', async () => {
+    const dir = tmpDir('sg-config-all-run-');
+    const cfg = path.join(dir, 'run.json');
+    const db = path.join(dir, 'store.db');
+    fs.writeFileSync(cfg, JSON.stringify({ 'agent-model': 'a', 'user-model': 'u', 'base-url': 'http://127.0.0.1:9/v1', db, trials: 0, temperature: 5, screenshots: 'nowhere', 'rate-limit': -1, personas: 'grumpy', limit: 0 }));
+    const r = await runCli(['run', '--config', cfg, '-q']);
+    expect(r.code).toBe(2);
+    const lines = r.err.trimEnd().split('\n');
+    expect(lines[0]).toBe(`servicegym: error: ${cfg}: 6 problems in the config file:`);
+    expect(lines.slice(1).map((l) => l.slice(`  ${cfg} at `.length).split(':')[0])).toEqual(['$.trials', '$.temperature', '$.screenshots', '$.rate-limit', '$.personas', '$.limit']);
+    expect(lines[1]).toBe(`  ${cfg} at $.trials: --trials must be a whole number from 1 to 10000, got '0'`);
+    expect(lines[2]).toBe(`  ${cfg} at $.temperature: --temperature must be a number from 0 to 2, got '5'`);
+    expect(fs.existsSync(db)).toBe(false);
+  });
+});
