@@ -140,6 +140,12 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
         let createdAt = new Date().toISOString();
         let unattached: UsageByRole = {};
         let attempts: RunAttempt[] = [];
+        // A new run never takes over a stored one: its episodes, receipts and summary would mix with
+        // (or replace) those of the run already stored under that id.
+        const existing = flags.resume ? undefined : store.getRun(runId);
+        if (existing) {
+          throw new BadInputError(`run '${runId}' is already in the store (started ${existing.created_at}); continue it with --resume ${runId}, or give another --run-id`, { file: flags.db });
+        }
         if (flags.resume) {
           const stored = store.getRun(runId);
           if (!stored) throw new BadInputError(`no run '${runId}' in the store`, { file: flags.db });

@@ -390,3 +390,35 @@ describe('CLI habits', () => {
     expect(resolveLiveModelConfig({ model: 'm', baseUrl: 'http://localhost:8000/v1' }, {}).apiKey).toBe('');
   });
 });
+
+describe('--run-id of a run already in the store', () => {
+  it('is refused (exit 2, nothing run or changed) instead of mixing a new run into the stored one', async () => {
+    const dir = tmpDir('sg-run-id-taken-');
+    const db = dbIn(dir);
+    expect((await cli([...base(), '--tasks', 'T01,T02', '--trials', '2', '--db', db, '--run-id', 'taken', '--json'])).code).toBe(0);
+    const before = () => {
+      const q = new Database(db, { readonly: true });
+      try {
+        return {
+          run: q.prepare('SELECT summary FROM runs WHERE id = ?').get('taken'),
+          episodes: q.prepare('SELECT episode_id, result FROM episodes WHERE run_id = ? ORDER BY episode_id').all('taken'),
+          receipts: (q.prepare('SELECT COUNT(*) AS n FROM receipts WHERE run_id = ?').get('taken') as { n: number }).n,
+        };
+      } finally {
+        q.close();
+      }
+    };
+    const stored = before();
+    expect(stored.episodes).toHaveLength(4);
+    const calls = mock.server.requests.length;
+    const again = await cli([...base(), '--tasks', 'T01', '--db', db, '--run-id', 'taken', '--json']);
+    expect(again.code).toBe(2);
+    expect(again.err).toContain("run 'taken' is already in the store");
+    expect(again.err).toContain('--resume taken');
+    expect(mock.server.requests.length).toBe(calls);
+    expect(before()).toEqual(stored);
+    // --resume of it still works, and another id is a new run.
+    expect((await cli([...base(), '--tasks', 'T01,T02', '--trials', '2', '--db', db, '--resume', 'taken', '--json'])).code).toBe(0);
+    expect((await cli([...base(), '--tasks', 'T01', '--db', db, '--run-id', 'other', '--json'])).code).toBe(0);
+  }, 60_000);
+});
