@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { ChatMessageSchema, type ChatMessage } from '../spec/messages.js';
+import { BadInputError } from '../spec/errors.js';
 import { parseJsonText, readTextFile, validate } from '../util/json-file.js';
 
 const TrajectorySchema = z.array(ChatMessageSchema);
@@ -35,14 +36,16 @@ export interface TrajectoryInput {
 /**
  * Reads a trajectory file: a JSON message list, or JSON Lines of lists or
  * `{task_id?, persona?, surface?, surface_options?, messages}`.
- * @throws BadInputError naming the file, the line and the JSON path of the first malformed message.
+ * @throws BadInputError naming the file, the line and the JSON path of the first malformed message;
+ *   or naming the file when it holds no trajectory (empty, or only blank lines): scoring nothing is
+ *   not a pass.
  */
 export function readTrajectories(file: string): TrajectoryInput[] {
   const text = readTextFile(file);
   if (!/\.jsonl$/i.test(file) && text.trimStart().startsWith('[')) {
     return [{ where: file, taskId: undefined, messages: validate(TrajectorySchema, parseJsonText(text, file), file) }];
   }
-  return text.split('\n').flatMap((line, i) => {
+  const found = text.split('\n').flatMap((line, i) => {
     if (line.trim() === '') return [];
     const where = `${file}:${i + 1}`;
     const value = parseJsonText(line, where);
@@ -57,4 +60,6 @@ export function readTrajectories(file: string): TrajectoryInput[] {
       messages: v.messages,
     }];
   });
+  if (found.length === 0) throw new BadInputError('no trajectory: the file is empty or holds only blank lines (expected a JSON message list, or JSON Lines of lists or {"task_id", "messages"})', { file });
+  return found;
 }

@@ -195,4 +195,17 @@ describe('evaluate reports what does not replay', () => {
     expect(r.code).toBe(2);
     expect(r.err).toContain(`${file}:2 at $[0].role`);
   });
+
+  it('refuses a file with no trajectory (empty, or blank lines only) with exit 2: scoring nothing is not a pass', async () => {
+    for (const [name, text] of [['empty.jsonl', ''], ['blank.jsonl', '\n  \n'], ['empty.json', '']] as const) {
+      const file = path.join(dir, name);
+      fs.writeFileSync(file, text);
+      for (const extra of [[], ['--json'], ['--fail-under', '0']]) {
+        const r = await runCli(['evaluate', file, '--domain', 'airline', ...extra]);
+        expect(r.code, `${name} ${extra.join(' ')}`).toBe(2);
+        expect(r.err).toContain(`${file}: no trajectory`);
+        expect(r.out).toBe('');
+      }
+    }
+  });
 });
