@@ -20,20 +20,26 @@ export interface SlicedRun {
  * With `busyTurnMs`, the work gives way to the event loop's other work: a stretch starts only on a
  * turn that began less than `busyTurnMs` after the previous turn's check (a loop with nothing else
  * to do turns in microseconds); after a longer turn (answers were handled, timers ran) it waits for
- * the next one. Work that never finds such a turn never ends: use it only for work that is optional.
+ * the next one, unless `maxWaitMs` (default 10) have passed since the last stretch, so that the
+ * work goes on, at `sliceMs` per `maxWaitMs` or more, on a loop that is never quiet.
  * @param onError called with what a step throws; the work stops there.
  */
-export function runInSlices(steps: Iterator<unknown>, opts: { sliceMs: number; busyTurnMs?: number; now?: () => number; onError?: (e: unknown) => void }): SlicedRun {
+export function runInSlices(steps: Iterator<unknown>, opts: { sliceMs: number; busyTurnMs?: number; maxWaitMs?: number; now?: () => number; onError?: (e: unknown) => void }): SlicedRun {
   const now = opts.now ?? (() => performance.now());
   let pending: NodeJS.Immediate | undefined;
   let finish!: () => void;
   const done = new Promise<void>((resolve) => (finish = resolve));
+  const maxWaitMs = opts.maxWaitMs ?? 10;
+  /** When the last stretch ended, and when the last turn was seen. */
+  let ended: number | undefined;
   let last = -Infinity;
   const stretch = () => {
     pending = undefined;
     const start = now();
-    if (opts.busyTurnMs !== undefined && start - last >= opts.busyTurnMs) {
-      last = start;
+    const busy = opts.busyTurnMs !== undefined && start - last >= opts.busyTurnMs;
+    last = start;
+    if (busy && (ended === undefined || start - ended < maxWaitMs)) {
+      ended ??= start;
       pending = setImmediate(stretch);
       return;
     }
@@ -41,7 +47,7 @@ export function runInSlices(steps: Iterator<unknown>, opts: { sliceMs: number; b
     try {
       for (;;) {
         if (steps.next().done) return finish();
-        if ((last = now()) >= until) return void (pending = setImmediate(stretch));
+        if ((last = ended = now()) >= until) return void (pending = setImmediate(stretch));
       }
     } catch (e) {
       opts.onError?.(e);

@@ -43,7 +43,7 @@ describe('runInSlices', () => {
   it('with busyTurnMs, a stretch waits for a turn of the event loop that did no other work for that long', async () => {
     const clock = { t: 0 };
     const log: string[] = [];
-    const run = runInSlices(steps(6, clock, log), { sliceMs: 2, busyTurnMs: 1, now: () => clock.t });
+    const run = runInSlices(steps(6, clock, log), { sliceMs: 2, busyTurnMs: 1, maxWaitMs: 100, now: () => clock.t });
     // Other work: turns 2 to 4 each take 5 ms (answers handled), the others none.
     let turn = 0;
     let over = false;
@@ -59,6 +59,25 @@ describe('runInSlices', () => {
     await run.done;
     // Turn 1 only notes the time; stretches run on the quiet turns, none while turns 2-4 were busy.
     expect(log.join(' ')).toMatch(/^t1 s0 s1 t2 t3 t4 t5 s2 s3 t6 s4 s5( t7)?$/); // (t7: the other work's last turn, as done settles)
+  });
+
+  it('on a loop that is never quiet, a stretch still runs once maxWaitMs have passed since the last one', async () => {
+    const clock = { t: 0 };
+    const log: string[] = [];
+    const run = runInSlices(steps(4, clock, log), { sliceMs: 1, busyTurnMs: 1, maxWaitMs: 10, now: () => clock.t });
+    let over = false;
+    void run.done.then(() => (over = true));
+    const other = () => {
+      if (over) return;
+      clock.t += 4; // every turn does 4 ms of other work
+      log.push(`@${clock.t}`);
+      setImmediate(other);
+    };
+    setImmediate(other);
+    await run.done;
+    // One 1 ms step per stretch; each stretch starts 10 ms or more after the last one ended (the first: after the first turn, at 0).
+    expect(log.filter((x) => x.startsWith('s')).length).toBe(4);
+    expect(log.join(' ')).toMatch(/^@4 @8 @12 s0 @17 @21 @25 s1 @30 @34 @38 s2 @43 @47 @51 s3/);
   });
 
   it('a step that throws stops the work and is passed to onError; done settles', async () => {

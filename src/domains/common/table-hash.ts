@@ -224,7 +224,9 @@ export function createTableDbHasher<T extends Tables>(recordTypes: { [K in keyof
   };
   return Object.assign(hash, {
     *warmSteps(db: CowDb<T>): Generator<void, void> {
-      yield* baseHashSteps(db);
+      // Stops early once a hash made it meanwhile (in one piece, where it was needed).
+      const steps = baseHashSteps(db);
+      while (!baseHashes.has(db.base) && !steps.next().done) yield;
     },
   });
 }
