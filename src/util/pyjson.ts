@@ -98,37 +98,57 @@ function num(x: number): string {
  * `str(datetime)` would not be guessed, so pass strings. Throws TypeError on functions, symbols, bigint.
  */
 export function pyDumps(value: unknown, opts: PyDumpsOptions = {}): string {
-  const ensureAscii = opts.ensureAscii ?? true;
-  const indent = opts.indent;
-  const itemSep = indent === undefined ? ', ' : ',';
-  const write = (v: unknown, depth: number, t: PyTypeTree | undefined): string => {
-    if (v === null || v === undefined) return 'null';
-    if (v instanceof PyFloat) return pyFloatRepr(v.value);
-    switch (typeof v) {
-      case 'string':
-        return pyString(v, ensureAscii);
-      case 'number':
-        return t === 'float' ? pyFloatRepr(v) : num(v);
-      case 'boolean':
-        return v ? 'true' : 'false';
-      case 'object':
-        break;
-      default:
-        throw new TypeError(`Object of type ${typeof v} is not JSON serializable`);
-    }
-    const nl = indent === undefined ? '' : '\n' + ' '.repeat(indent * (depth + 1));
-    const close = indent === undefined ? '' : '\n' + ' '.repeat(indent * depth);
-    if (Array.isArray(v)) {
-      if (v.length === 0) return '[]';
-      const et = Array.isArray(t) ? t[0] : undefined;
-      return '[' + nl + v.map((x) => write(x, depth + 1, et)).join(itemSep + nl) + close + ']';
-    }
-    let keys = Object.keys(v as object).filter((k) => (v as Record<string, unknown>)[k] !== undefined);
-    if (opts.sortKeys) keys = keys.sort();
-    if (keys.length === 0) return '{}';
-    const tt = t && typeof t === 'object' && !Array.isArray(t) ? t : undefined;
-    const parts = keys.map((k) => pyString(k, ensureAscii) + ': ' + write((v as Record<string, unknown>)[k], depth + 1, tt ? (tt[k] ?? tt['*']) : undefined));
-    return '{' + nl + parts.join(itemSep + nl) + close + '}';
-  };
-  return write(value, 0, opts.types);
+  const style: DumpStyle = { ensureAscii: opts.ensureAscii ?? true, sortKeys: opts.sortKeys === true, indent: opts.indent, itemSep: opts.indent === undefined ? ', ' : ',' };
+  return writePy(value, 0, opts.types, style);
+}
+
+/** How {@link pyDumps} writes (its options, resolved once per call). */
+interface DumpStyle {
+  ensureAscii: boolean;
+  sortKeys: boolean;
+  indent: number | undefined;
+  itemSep: string;
+}
+
+/**
+ * One value of {@link pyDumps} at nesting `depth` with float positions `t`. A plain loop that
+ * appends to one string: tool results are written once each, mostly by code V8 has not optimised
+ * yet, where every closure and intermediate array counts.
+ */
+function writePy(v: unknown, depth: number, t: PyTypeTree | undefined, style: DumpStyle): string {
+  if (v === null || v === undefined) return 'null';
+  if (v instanceof PyFloat) return pyFloatRepr(v.value);
+  switch (typeof v) {
+    case 'string':
+      return pyString(v, style.ensureAscii);
+    case 'number':
+      return t === 'float' ? pyFloatRepr(v) : num(v);
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'object':
+      break;
+    default:
+      throw new TypeError(`Object of type ${typeof v} is not JSON serializable`);
+  }
+  const nl = style.indent === undefined ? '' : '\n' + ' '.repeat(style.indent * (depth + 1));
+  const close = style.indent === undefined ? '' : '\n' + ' '.repeat(style.indent * depth);
+  const sep = style.itemSep + nl;
+  if (Array.isArray(v)) {
+    if (v.length === 0) return '[]';
+    const et = Array.isArray(t) ? t[0] : undefined;
+    let out = '[' + nl;
+    for (let i = 0; i < v.length; i++) out += (i ? sep : '') + writePy(v[i], depth + 1, et, style);
+    return out + close + ']';
+  }
+  const obj = v as Record<string, unknown>;
+  const keys = Object.keys(obj);
+  if (style.sortKeys) keys.sort();
+  const tt = t && typeof t === 'object' && !Array.isArray(t) ? t : undefined;
+  let out = '';
+  for (const k of keys) {
+    const x = obj[k];
+    if (x === undefined) continue;
+    out += (out ? sep : '{' + nl) + pyString(k, style.ensureAscii) + ': ' + writePy(x, depth + 1, tt ? (tt[k] ?? tt['*']) : undefined, style);
+  }
+  return out ? out + close + '}' : '{}';
 }

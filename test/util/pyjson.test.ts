@@ -53,6 +53,10 @@ describe('pyDumps (Python json.dumps)', () => {
   });
   it('skips undefined members and refuses functions', () => {
     expect(pyDumps({ a: undefined, b: 1 })).toBe('{"b": 1}');
+    expect(pyDumps({ a: undefined })).toBe('{}');
+    expect(pyDumps([undefined, { z: undefined, y: 2, x: undefined }])).toBe('[null, {"y": 2}]');
+    // json.dumps({'b': [1, {}], 'a': 'x'}, sort_keys=True, indent=2)
+    expect(pyDumps({ c: undefined, b: [1, { d: undefined }], a: 'x' }, { sortKeys: true, indent: 2 })).toBe('{\n  "a": "x",\n  "b": [\n    1,\n    {}\n  ]\n}');
     expect(() => pyDumps({ f: () => 1 })).toThrow(TypeError);
   });
 });
