@@ -46,7 +46,7 @@ export function surfaceChoice(loaded: Pick<LoadedDomain<any>, 'surface'>, t: Pic
  *   unknown surface, bad options, a surface that cannot front the domain or the task.
  */
 export async function trajectorySurfaces(loaded: LoadedDomain<any>, inputs: readonly { t: TrajectoryInput; task: Task }[], flags: EvaluateSurfaceFlags): Promise<Surface[]> {
-  const { loadSurface } = await import('../surfaces/catalog.js');
+  const { checkSurfaceSupports, loadSurface } = await import('../surfaces/catalog.js');
   const loadedSurfaces = new Map<string, Surface>();
   const out: Surface[] = [];
   for (const { t, task } of inputs) {
@@ -57,7 +57,7 @@ export async function trajectorySurfaces(loaded: LoadedDomain<any>, inputs: read
     try {
       if (!surface) {
         surface = await loadSurface(choice.name, choice.options);
-        surface.tools(loaded.domain); // throws when the surface cannot front the domain
+        await checkSurfaceSupports(surface, loaded.domain); // names the surfaces the domain supports
         loadedSurfaces.set(key, surface);
       }
     } catch (e) {
