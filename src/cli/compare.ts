@@ -40,7 +40,7 @@ const shown = (v: unknown) => (v === null || v === undefined ? '-' : typeof v ==
 export function compareText(v: RunComparison): string {
   const c = v.counts;
   const lines = [`compare A ${v.a} → B ${v.b}`, v.task_sets.same ? `task sets: the same ${counted(v.task_sets.common, 'task')}` : `task sets: ${v.task_sets.reason}; compared on the ${counted(v.task_sets.common, 'common task')} (--force)`, '', taskTable(v.tasks), ''];
-  lines.push(`tasks: ${c.improved} improved, ${c.regressed} regressed, ${c.same} same${c.added ? `, ${c.added} added` : ''}${c.removed ? `, ${c.removed} removed` : ''}; ${c.beyond_noise} beyond run-to-run noise (Fisher exact p < 0.05)`);
+  lines.push(`tasks: ${c.improved} improved, ${c.regressed} regressed, ${c.same} same${c.added ? `, ${c.added} added` : ''}${c.removed ? `, ${c.removed} removed` : ''}${c.unscored ? `, ${c.unscored} not scored in both runs` : ''}; ${c.beyond_noise} beyond run-to-run noise (Fisher exact p < 0.05)`);
   const o = v.overall;
   if (!o) lines.push('overall: the runs share no scored task');
   else lines.push(`overall success rate (pass^1) over ${counted(o.tasks, 'common task')}: A ${f3(o.a)} → B ${f3(o.b)}, Δ ${signed(o.delta)} (${Math.round(o.level * 100)}% CI [${signed(o.low)}, ${signed(o.high)}], paired bootstrap over tasks): ${o.beyond_noise ? 'beyond' : 'within'} run-to-run noise`);

@@ -60,7 +60,11 @@ export interface TaskRateRow {
   /** Two-sided Fisher exact p-value of A's successes vs B's; null when not in both runs. */
   p: number | null;
   beyond_noise: boolean;
-  direction: 'improved' | 'regressed' | 'same' | 'added' | 'removed';
+  /**
+   * B against A: `added` / `removed` for a task in one run only; `unscored` when one of the runs has
+   * no scored trial of it (every episode an infrastructure error), so there is nothing to compare.
+   */
+  direction: 'improved' | 'regressed' | 'same' | 'added' | 'removed' | 'unscored';
 }
 
 /** A value with its bootstrap interval. */
@@ -266,9 +270,9 @@ export function compareRunResults(a: ComparedRun, b: ComparedRun): RunComparison
     const both = x.trials > 0 && y.trials > 0;
     const p = both ? clean(fisherExact(x.passed, x.trials, y.passed, y.trials)) : null;
     const delta = both ? clean(y.rate - x.rate) : null;
-    return { task, a: x, b: y, delta, p, beyond_noise: p !== null && p < 0.05, direction: delta === null || delta === 0 ? 'same' : delta > 0 ? 'improved' : 'regressed' };
+    return { task, a: x, b: y, delta, p, beyond_noise: p !== null && p < 0.05, direction: delta === null ? 'unscored' : delta === 0 ? 'same' : delta > 0 ? 'improved' : 'regressed' };
   });
-  const counts = { improved: 0, regressed: 0, same: 0, added: 0, removed: 0, beyond_noise: 0 };
+  const counts = { improved: 0, regressed: 0, same: 0, added: 0, removed: 0, unscored: 0, beyond_noise: 0 };
   for (const t of tasks) {
     counts[t.direction]++;
     if (t.beyond_noise) counts.beyond_noise++;

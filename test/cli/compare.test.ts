@@ -134,6 +134,18 @@ describe('servicegym compare', () => {
     expect(two).toContain('over 2 common tasks:');
   });
 
+  it('a task with no scored trial in one run (every episode an infrastructure error) is "unscored", not "same"', () => {
+    const dead = run('A', { t2: [1, 1] });
+    dead.episodes = [{ task_id: 't1', label: 'llm', reward: null, error: 'HTTP 500' }, ...dead.episodes];
+    const v = compareRunResults(dead, run('B', { t1: [1, 1], t2: [1, 1] }));
+    expect(v.tasks.map((t) => [t.task, t.direction, t.delta])).toEqual([['t1', 'unscored', null], ['t2', 'same', 0]]);
+    expect(v.counts).toEqual({ improved: 0, regressed: 0, same: 1, added: 0, removed: 0, unscored: 1, beyond_noise: 0 });
+    const text = compareText(v);
+    expect(text).toContain('tasks: 0 improved, 0 regressed, 1 same, 1 not scored in both runs; 0 beyond');
+    expect(text).toMatch(/^t1 +0\/0 +- +1\/1 +100\.0% +unscored +- +-$/m);
+    expect(text).toContain('overall success rate (pass^1) over 1 common task:');
+  });
+
   it('names a run that is not in the store, or a missing store (exit 2)', async () => {
     const r = await cli(['compare', s.faultyId, 'nope', '--db', s.db]);
     expect(r.code).toBe(2);

@@ -263,7 +263,7 @@ describe('GET /api/compare', () => {
       ['T17', 1, 1, 0],
     ]);
     const c = body.comparison;
-    expect(c.counts).toEqual({ improved: 3, regressed: 0, same: 2, added: 0, removed: 0, beyond_noise: 0 });
+    expect(c.counts).toEqual({ improved: 3, regressed: 0, same: 2, added: 0, removed: 0, unscored: 0, beyond_noise: 0 });
     expect(c.task_sets).toEqual({ same: true, reason: null, common: 5, only_a: [], only_b: [] });
     const differs = Object.fromEntries(c.config_diff.map((d) => [d.key, [d.a, d.b]]));
     expect(differs['agent_model']).toEqual(['scripted-faulty', 'oracle']);

@@ -15,8 +15,8 @@ import { compareHref, episodeHref, runHref } from '../route.js';
 import { DASH, pct, score } from '../format.js';
 import { usePageTitle } from '../title.js';
 
-const ORDER: CompareRow['change'][] = ['regressed', 'improved', 'added', 'removed', 'same'];
-const GLYPH: Record<CompareRow['change'], string> = { improved: '▲', regressed: '▼', same: '=', added: '+', removed: '−' };
+const ORDER: CompareRow['change'][] = ['regressed', 'improved', 'added', 'removed', 'unscored', 'same'];
+const GLYPH: Record<CompareRow['change'], string> = { improved: '▲', regressed: '▼', same: '=', added: '+', removed: '−', unscored: '?' };
 
 function Picker({ runs, a, b }: { runs: RunListItem[]; a: string; b: string }) {
   const option = (r: RunListItem) => (
