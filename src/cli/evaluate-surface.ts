@@ -40,19 +40,22 @@ export function surfaceChoice(loaded: Pick<LoadedDomain<any>, 'surface'>, t: Pic
 }
 
 /**
- * Loads each distinct surface the trajectories need once and checks that it fronts the domain
- * and each trajectory's task. Returns the surface of each input, in input order.
+ * Loads each distinct surface the trajectories need once (per dataset: a dataset variant may
+ * change the domain's tools) and checks that it fronts the input's domain and task. Returns the
+ * surface of each input, in input order.
  * @throws BadInputError naming the trajectory (`file:line`) and the flag or line field for an
  *   unknown surface, bad options, a surface that cannot front the domain or the task.
  */
-export async function trajectorySurfaces(loaded: LoadedDomain<any>, inputs: readonly { t: TrajectoryInput; task: Task }[], flags: EvaluateSurfaceFlags): Promise<Surface[]> {
+export async function trajectorySurfaces(inputs: readonly { t: TrajectoryInput; task: Task; loaded: LoadedDomain<any> }[], flags: EvaluateSurfaceFlags): Promise<Surface[]> {
   const { checkSurfaceSupports, loadSurface } = await import('../surfaces/catalog.js');
-  const loadedSurfaces = new Map<string, Surface>();
+  const byDataset = new Map<LoadedDomain<any>, Map<string, Surface>>();
   const out: Surface[] = [];
-  for (const { t, task } of inputs) {
+  for (const { t, task, loaded } of inputs) {
     const choice = surfaceChoice(loaded, t, flags);
     const fromFlags = flags.surface !== undefined || (flags.surfaceOption?.length ?? 0) > 0;
     const key = canonicalJson(choice);
+    const loadedSurfaces = byDataset.get(loaded) ?? new Map<string, Surface>();
+    byDataset.set(loaded, loadedSurfaces);
     let surface = loadedSurfaces.get(key);
     try {
       if (!surface) {

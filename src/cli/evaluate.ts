@@ -9,7 +9,10 @@
  * `--fail-under R` fails the run when the reward mean is below R (src/cli/results-flags.ts).
  * Each trajectory is replayed on the surface it was played on (`--surface`, else the line's
  * `surface`, else the dataset's own, else `api`; src/cli/evaluate-surface.ts), so its recorded
- * tool calls (terminal entries, browser actions, pixel actions) reach the same tools.
+ * tool calls (terminal entries, browser actions, pixel actions) reach the same tools; and in the
+ * dataset variant it was played in (`--policy-variant` / `--solo`, else the line's
+ * `dataset_variant`, else the default: src/cli/dataset-variant.ts), so solo mode's phone-side
+ * tools and a variant's policy are there again.
  * Exit 0 when every trajectory replayed as recorded and the reward mean is not below
  * `--fail-under`; 1 when some recorded tool output differs from the fresh one, recorded messages
  * were never reached, or the mean is below the threshold; 2 for bad input (flags, task ids,
@@ -59,30 +62,34 @@ export function registerEvaluate(program: Command, setExit: (code: number) => vo
     .option('--fail-under <reward>', 'exit 1 when the reward mean is below this (0..1)')
     .option('--surface <name>', `replay every trajectory on this surface (${SURFACE_NAMES.join(', ')}; default: the surface each JSON Lines entry names, as export-trajectories writes it, else the dataset's own surface, else api)`)
     .option('--surface-option <key=value>', "a surface option, repeatable, as on run (default: the entry's surface_options)", (v: string, acc: string[] = []) => [...acc, v])
+    .option('--policy-variant <name>', "replay every trajectory with this policy variant of the domain (telecom: workflow; default: the dataset_variant each JSON Lines entry names, as export-trajectories writes it, else the main policy)")
+    .option('--solo', "replay every trajectory in solo mode (telecom; default: the entry's dataset_variant). With --policy-variant or --solo, the flags replace every entry's dataset_variant")
     .option('-q, --quiet', 'no progress on stderr')
     .action(async (file: string, flags) => {
       // The command's heavy modules load when it runs: `--help` and the other commands need none of them.
-      const { loadDomainAsync } = await import('../domains/catalog.js');
+      const { trajectoryDatasets } = await import('./dataset-variant.js');
       const { replayTrajectory } = await import('../run/replay-trajectory.js');
       const { resolveLiveModelConfig } = await import('../models/config.js');
       const { createModel } = await import('../models/providers.js');
       const { readTrajectories } = await import('./trajectory-file.js');
       const { trajectorySurfaces } = await import('./evaluate-surface.js');
       const resultsFlags = parseResultsFlags(flags);
-      const loaded = await loadDomainAsync(flags.domain, { dataDir: flags.dataDir });
-      const inputs = readTrajectories(file).map((t) => {
+      const trajectories = readTrajectories(file);
+      const datasets = await trajectoryDatasets(flags.domain, flags.dataDir, trajectories, flags);
+      const inputs = trajectories.map((t, i) => {
         const taskId = t.taskId ?? flags.task;
         if (!taskId) throw new BadInputError('no task id: give --task ID (or a "task_id" on each JSON Lines entry)', { file: t.where });
         const persona = t.persona ?? flags.persona;
         if (persona !== undefined) parsePersonas([persona]);
-        return { t, taskId, task: selectTasks(loaded, [taskId])[0], persona };
+        const loaded = datasets[i];
+        return { t, taskId, task: selectTasks(loaded, [taskId])[0], persona, loaded };
       });
-      const surfaces = await trajectorySurfaces(loaded, inputs, flags);
+      const surfaces = await trajectorySurfaces(inputs, flags);
       const judge = flags.judgeModel ? createModel('openai-compatible', { config: resolveLiveModelConfig({ model: flags.judgeModel }) }) : undefined;
       const results = [];
       const scored: EvaluatedTrajectory[] = [];
       let asRecorded = 0;
-      for (const [i, { t, taskId, task, persona }] of inputs.entries()) {
+      for (const [i, { t, taskId, task, persona, loaded }] of inputs.entries()) {
         const r = await replayTrajectory({ loaded, task, messages: t.messages, judge, persona, strict: flags.strict === true, surface: surfaces[i] });
         if (replayedAsRecorded(r)) asRecorded += 1;
         results.push({ ...report(t, taskId, r), task });

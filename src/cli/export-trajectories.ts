@@ -4,12 +4,14 @@
  * scored elsewhere: JSON Lines, one episode per line in the canonical episode order (task id in
  * code-unit order, then trial: {@link compareEpisodeKeys}, as the run's summary and tables take
  * them, whatever order the episodes finished or were stored in),
- * `{"task_id", "trial", "persona"?, "surface", "surface_options"?, "episode_id", "messages"}` —
+ * `{"task_id", "trial", "persona"?, "surface", "surface_options"?, "dataset_variant"?, "episode_id", "messages"}` —
  * `messages` the OpenAI chat messages the run-log record keeps (system message first), `persona`
  * when the customer played one (checks limited to personas then apply), `surface` the surface the
- * episode ran on and `surface_options` the run's `--surface-option`s (when it had any), so
- * `evaluate` replays the recorded calls on the same tools. `evaluate` reads `task_id`, `persona`,
- * `surface`, `surface_options` and `messages` and ignores the rest.
+ * episode ran on and `surface_options` the run's `--surface-option`s (when it had any),
+ * `dataset_variant` the run's `--policy-variant` and `--solo` (when it had any: they change the
+ * agent's tools and policy), so `evaluate` replays the recorded calls on the same tools. `evaluate`
+ * reads `task_id`, `persona`, `surface`, `surface_options`, `dataset_variant` and `messages` and
+ * ignores the rest.
  *
  * Only task episodes have task criteria to score: campaign cases and optimiser rollouts (judged
  * by a model) are left out and counted on stderr. Exit 0; 2 for an unknown run or store, a
@@ -21,6 +23,7 @@ import { BadInputError } from '../spec/errors.js';
 import type { EpisodeRunLog } from '../spec/run-log.js';
 import { DEFAULT_STORE_PATH } from '../store/paths.js';
 import { compareEpisodeKeys } from '../run/summary.js';
+import { runDatasetVariant, type DatasetVariant } from './dataset-variant.js';
 
 /** One line of the export: what `evaluate` reads (`task_id`, `persona`, `surface`, `surface_options`, `messages`) plus where it came from. */
 export interface ExportedTrajectory {
@@ -31,6 +34,8 @@ export interface ExportedTrajectory {
   surface: string;
   /** The run's surface options (key to string value), absent when it had none. */
   surface_options?: Record<string, string>;
+  /** The run's dataset variant (`{policy?, solo?}`), absent for the default dataset. */
+  dataset_variant?: DatasetVariant;
   episode_id: string;
   messages: EpisodeRunLog['messages'];
 }
@@ -47,15 +52,17 @@ export function runSurfaceOptions(config: unknown): Record<string, string> {
 
 /**
  * The export line of a stored task episode. `surfaceOptions`: the run's options of the surface it
- * ran on (see {@link runSurfaceOptions}), written only when there are any.
+ * ran on (see {@link runSurfaceOptions}); `variant`: the run's dataset variant (see
+ * {@link runDatasetVariant}); each written only when not empty.
  */
-export function exportedTrajectory(r: EpisodeRunLog, surfaceOptions: Record<string, string> = {}): ExportedTrajectory {
+export function exportedTrajectory(r: EpisodeRunLog, surfaceOptions: Record<string, string> = {}, variant: DatasetVariant = {}): ExportedTrajectory {
   return {
     task_id: r.task.id,
     trial: r.trial,
     ...(r.persona ? { persona: r.persona } : {}),
     surface: r.surface,
     ...(Object.keys(surfaceOptions).length ? { surface_options: surfaceOptions } : {}),
+    ...(Object.keys(variant).length ? { dataset_variant: variant } : {}),
     episode_id: r.episode_id,
     messages: r.messages,
   };
@@ -82,7 +89,7 @@ export function evaluateCommand(file: string, r: EpisodeRunLog): string {
 export function registerExportTrajectories(program: Command, setExit: (code: number) => void): void {
   program
     .command('export-trajectories')
-    .description("write a stored run's episodes as evaluate's input (JSON Lines of {task_id, trial, persona, surface, surface_options, episode_id, messages}) to score them again or elsewhere")
+    .description("write a stored run's episodes as evaluate's input (JSON Lines of {task_id, trial, persona, surface, surface_options, dataset_variant, episode_id, messages}) to score them again or elsewhere")
     .argument('<run-id>', "the run to export: an id the runs list shows ('servicegym view', or the run_id 'run --json' prints)")
     .option('--db <path>', 'run store (SQLite)', DEFAULT_STORE_PATH)
     .option('--task <ids>', 'only these tasks (comma-separated ids)')
@@ -98,10 +105,12 @@ export function registerExportTrajectories(program: Command, setExit: (code: num
       const store = RunStore.open(flags.db, { readonly: true });
       let records: EpisodeRunLog[];
       let surfaceOptions: Record<string, string>;
+      let variant: DatasetVariant;
       try {
         const run = store.getRun(runId);
         if (!run) throw new BadInputError(`no run '${runId}' in the store (servicegym view lists the runs)`, { file: flags.db });
         surfaceOptions = runSurfaceOptions(run.summary);
+        variant = runDatasetVariant(run.summary);
         records = readEpisodeLogs(store, runId).map((e) => e.record);
       } finally {
         store.close();
@@ -111,7 +120,7 @@ export function registerExportTrajectories(program: Command, setExit: (code: num
       if (taskEpisodes.length === 0) throw new BadInputError(`run '${runId}' has no task episode to export${skipped ? ` (its ${skipped} episode(s) are campaign cases or optimiser rollouts, judged by a model, not by task criteria)` : ''}`);
       const chosen = inExportOrder(taskEpisodes).filter((r) => (!tasks || tasks.has(r.task.id)) && (trial === undefined || r.trial === trial));
       if (chosen.length === 0) throw new BadInputError(`no episode of run '${runId}' matches${tasks ? ` --task ${[...tasks].join(',')}` : ''}${trial !== undefined ? ` --trial ${trial}` : ''} (its tasks: ${[...new Set(taskEpisodes.map((r) => r.task.id))].sort().join(', ')})`);
-      const text = chosen.map((r) => JSON.stringify(exportedTrajectory(r, surfaceOptions))).join('\n') + '\n';
+      const text = chosen.map((r) => JSON.stringify(exportedTrajectory(r, surfaceOptions, variant))).join('\n') + '\n';
       if (flags.output) fs.writeFileSync(flags.output, text);
       else process.stdout.write(text);
       if (skipped) process.stderr.write(`${skipped} episode(s) left out: campaign cases or optimiser rollouts are judged by a model, not by task criteria\n`);

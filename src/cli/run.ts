@@ -13,6 +13,7 @@
 import type { Command } from 'commander';
 import { LIVE_FLAG_HELP } from './live-flags.js';
 import { addSurfaceFlags, surfaceFromFlags, surfaceOptionsConfig, tasksOnSurface } from './surface-flags.js';
+import { datasetVariantConfig } from './dataset-variant.js';
 import type { TaskEvaluation } from '../evaluation/types.js';
 import { isSuccess } from '../evaluation/pass-k.js';
 import { DEFAULT_STORE_PATH } from '../store/paths.js';
@@ -180,7 +181,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
           log(`resuming ${runId}: ${finished.length} finished episodes kept`);
         }
         attempts = [...attempts, { attempt: attempts.length + 1, pid: process.pid, started_at: new Date().toISOString(), first_receipt_seq: store.receiptCount(runId) }];
-        const meta = { ...(shard ? { shard } : {}), agent_model: agentModel.model, user_model: userModel.model, judge_model: judge?.model ?? null, provider: agentModel.provider, tasks: tasks.length, task_ids: tasks.map((t) => t.id).join(','), trials, temperature, personas: personas ?? null, data: loaded.source, mode: loaded.mode, strict, surface: surface.name, ...surfaceOptionsConfig(flags), screenshots: surface.images ? flags.screenshots : null, excluded_known_bad: excluded.map((k) => k.id), attempts, ...runExtrasMeta(extras) };
+        const meta = { ...(shard ? { shard } : {}), agent_model: agentModel.model, user_model: userModel.model, judge_model: judge?.model ?? null, provider: agentModel.provider, tasks: tasks.length, task_ids: tasks.map((t) => t.id).join(','), trials, temperature, personas: personas ?? null, data: loaded.source, mode: loaded.mode, strict, surface: surface.name, ...surfaceOptionsConfig(flags), ...datasetVariantConfig(flags), screenshots: surface.images ? flags.screenshots : null, excluded_known_bad: excluded.map((k) => k.id), attempts, ...runExtrasMeta(extras) };
         log(`run ${runId} (resume a killed run with --resume ${runId})`);
         const runName = extras.name ?? `run ${flags.domain}`;
         store.saveRun({ id: runId, kind: 'run', name: runName, domain: flags.domain, created_at: createdAt, summary: meta, record: null });

@@ -1,14 +1,23 @@
 /**
  * The trajectory files `servicegym evaluate` scores: a JSON message list, or JSON Lines of lists or
- * `{"task_id"?, "persona"?, "surface"?, "surface_options"?, "messages"}` (loaded by the command
+ * `{"task_id"?, "persona"?, "surface"?, "surface_options"?, "dataset_variant"?, "messages"}` (loaded by the command
  * when it runs, with the message schemas). `surface` names the surface the trajectory was played
  * on (a registry name, `src/surfaces/catalog.ts`) and `surface_options` its per-run options
- * (`--surface-option key=value` as an object of strings), as `export-trajectories` writes them.
+ * (`--surface-option key=value` as an object of strings), as `export-trajectories` writes them;
+ * `dataset_variant` the dataset variant (`{"policy"?, "solo"?}`: src/cli/dataset-variant.ts).
  */
 import { z } from 'zod';
 import { ChatMessageSchema, type ChatMessage } from '../spec/messages.js';
 import { BadInputError } from '../spec/errors.js';
 import { parseJsonText, readTextFile, validate } from '../util/json-file.js';
+import { parseDatasetVariant, type DatasetVariant } from './dataset-variant.js';
+
+/** The line's `dataset_variant`, read; throws BadInputError naming `where` and the field. */
+function lineVariant(value: unknown, where: string): DatasetVariant {
+  const parsed = parseDatasetVariant(value);
+  if ('error' in parsed) throw new BadInputError(parsed.error, { file: where });
+  return parsed.variant;
+}
 
 const TrajectorySchema = z.array(ChatMessageSchema);
 const LineSchema = z.looseObject({
@@ -16,6 +25,7 @@ const LineSchema = z.looseObject({
   persona: z.string().optional(),
   surface: z.string().min(1).optional(),
   surface_options: z.record(z.string(), z.string()).optional(),
+  dataset_variant: z.unknown().optional(),
   messages: TrajectorySchema,
 });
 
@@ -30,6 +40,8 @@ export interface TrajectoryInput {
   surface?: string;
   /** That surface's per-run options (key to string value), when the line gives any. */
   surfaceOptions?: Record<string, string>;
+  /** The dataset variant the line says the trajectory was played on (policy variant, solo mode), when it names one. */
+  variant?: DatasetVariant;
   messages: ChatMessage[];
 }
 
@@ -57,6 +69,7 @@ export function readTrajectories(file: string): TrajectoryInput[] {
       ...(v.persona !== undefined ? { persona: v.persona } : {}),
       ...(v.surface !== undefined ? { surface: v.surface } : {}),
       ...(v.surface_options !== undefined ? { surfaceOptions: v.surface_options } : {}),
+      ...(v.dataset_variant !== undefined ? { variant: lineVariant(v.dataset_variant, where) } : {}),
       messages: v.messages,
     }];
   });

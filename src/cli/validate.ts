@@ -19,6 +19,7 @@
  */
 import type { Command } from 'commander';
 import { addSurfaceFlags, surfaceFromFlags, surfaceOptionsConfig, tasksOnSurface } from './surface-flags.js';
+import { datasetVariantConfig } from './dataset-variant.js';
 import { DEFAULT_STORE_PATH } from '../store/paths.js';
 import { parsePersonas, PERSONAS } from '../users/personas.js';
 import { personaTable } from './run-report.js';
@@ -92,7 +93,7 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
       const store = flags.store !== false ? (await import('../store/store.js')).RunStore.open(flags.db) : undefined; // --no-store loads no SQLite
       try {
         // The settings `run` records too (dataset identity, tasks, surface, strict), so `compare` and the viewer treat both alike.
-        const config = { agent_model: 'oracle', user_model: 'scripted', ...VALIDATE_ROLES, judge_model: judge?.model ?? null, tasks: tasks.length, task_ids: tasks.map((t) => t.id).join(','), trials: 1, personas: personas ?? null, data: loaded.source, mode: loaded.mode, strict, surface: surface.name, ...surfaceOptionsConfig(flags), excluded_known_bad: excluded.map((k) => k.id) };
+        const config = { agent_model: 'oracle', user_model: 'scripted', ...VALIDATE_ROLES, judge_model: judge?.model ?? null, tasks: tasks.length, task_ids: tasks.map((t) => t.id).join(','), trials: 1, personas: personas ?? null, data: loaded.source, mode: loaded.mode, strict, surface: surface.name, ...surfaceOptionsConfig(flags), ...datasetVariantConfig(flags), excluded_known_bad: excluded.map((k) => k.id) };
         log(`validating ${counted(tasks.length, `${flags.domain} task`)} (${loaded.mode} dataset, ${loaded.source})`);
         store?.saveRun({ id: runId, kind: 'run', name: `validate ${flags.domain}`, domain: flags.domain, created_at: new Date().toISOString(), summary: { command: 'validate', agent: 'oracle', user: 'personas', ...config }, record: null });
         const started = performance.now();
