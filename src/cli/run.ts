@@ -131,6 +131,8 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
       try {
         const sharding = flags.shard !== undefined ? await import('../queue/shard.js') : undefined;
         const shard = sharding?.parseShard(flags.shard);
+        // An empty id would be stored as a run no command, URL or --resume can name.
+        if (flags.runId !== undefined && flags.runId.trim() === '') throw new BadInputError(`--run-id names no run (got '${flags.runId}'); give an id, or leave the flag out for run-<domain>-<time>`);
         if (shard && !flags.runId && !flags.resume) throw new BadInputError('--shard needs --run-id NAME (the same on every shard), so that the shard stores merge into one run');
         let runId: string = flags.resume ?? flags.runId ?? `run-${flags.domain}-${new Date().toISOString().replace(/[:.]/g, '-')}`;
         // One process per run: a second --resume while the first is alive would overwrite its episodes.

@@ -417,6 +417,12 @@ describe('--run-id of a run already in the store', () => {
     expect(again.err).toContain('--resume taken');
     expect(mock.server.requests.length).toBe(calls);
     expect(before()).toEqual(stored);
+    for (const empty of ['', '  ']) {
+      const none = await cli([...base(), '--tasks', 'T01', '--db', db, '--run-id', empty, '--json']);
+      expect(none.code).toBe(2);
+      expect(none.err).toContain(`--run-id names no run (got '${empty}')`);
+    }
+    expect(mock.server.requests.length).toBe(calls);
     // --resume of it still works, and another id is a new run.
     expect((await cli([...base(), '--tasks', 'T01,T02', '--trials', '2', '--db', db, '--resume', 'taken', '--json'])).code).toBe(0);
     expect((await cli([...base(), '--tasks', 'T01', '--db', db, '--run-id', 'other', '--json'])).code).toBe(0);
