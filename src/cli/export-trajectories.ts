@@ -124,7 +124,7 @@ export function registerExportTrajectories(program: Command, setExit: (code: num
       if (flags.output) fs.writeFileSync(flags.output, text);
       else process.stdout.write(text);
       if (skipped) process.stderr.write(`${skipped} episode(s) left out: campaign cases or optimiser rollouts are judged by a model, not by task criteria\n`);
-      process.stderr.write(`${chosen.length} trajectory(ies) exported; score them with: ${evaluateCommand(flags.output ?? 'FILE.jsonl', chosen[0])}\n`);
+      process.stderr.write(`${chosen.length} ${chosen.length === 1 ? 'trajectory' : 'trajectories'} exported; score them with: ${evaluateCommand(flags.output ?? 'FILE.jsonl', chosen[0])}\n`);
       setExit(0);
     });
 }

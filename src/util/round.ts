@@ -28,7 +28,6 @@ export function cleanFloats<T>(value: T): T {
   if (typeof value === 'number') return cleanFloat(value) as T;
   if (Array.isArray(value)) return value.map(cleanFloats) as T;
   if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = cleanFloats(v);
-  return out as T;
+  // fromEntries defines own properties, so a key named `__proto__` stays data (assignment would set the prototype).
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, cleanFloats(v)])) as T;
 }

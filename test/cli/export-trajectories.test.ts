@@ -52,7 +52,7 @@ describe('export-trajectories', () => {
     const file = path.join(dir, 'trajectories.jsonl');
     const exp = await runCli(['export-trajectories', runId, '--db', db, '-o', file]);
     expect(exp.code, exp.err).toBe(0);
-    expect(exp.err).toContain(`4 trajectory(ies) exported; score them with: servicegym evaluate ${file} --domain airline`);
+    expect(exp.err).toContain(`4 trajectories exported; score them with: servicegym evaluate ${file} --domain airline`);
     const lines = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     // The store keeps them as they finished (trial-major, the run's order at -j 1); the export is task-major.
     expect(stored.map((r) => `${r.task.id}#${r.trial}`)).toEqual(['T01#0', 'T02#0', 'T01#1', 'T02#1']);

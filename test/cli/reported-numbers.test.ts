@@ -30,6 +30,13 @@ describe('cleanFloat', () => {
     expect(cleanFloats(data)).toEqual({ a: [0.3, 'x', null, { b: 0.35, c: true }] });
     expect(data.a[0]).toBe(0.30000000000000004); // the input is not changed
   });
+
+  it('cleanFloats keeps a key named __proto__ as data, as JSON.parse made it', () => {
+    const data = JSON.parse('{"__proto__": {"x": 0.30000000000000004}, "y": 1}');
+    const out = cleanFloats(data);
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(JSON.stringify(out)).toBe('{"__proto__":{"x":0.3},"y":1}');
+  });
 });
 
 describe('compare-surfaces --json', () => {
