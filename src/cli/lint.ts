@@ -5,6 +5,7 @@
  * gold replay, known-bad tasks with reasons; `--strict` says what strict evaluation counts. Exit 0 (a lint describes the data; it is no failure).
  */
 import type { Command } from 'commander';
+import { withDefaultDomainHint } from './domain-hint.js';
 
 /** Registers `servicegym lint`. */
 export function registerLint(program: Command, setExit: (code: number) => void): void {
@@ -19,11 +20,11 @@ export function registerLint(program: Command, setExit: (code: number) => void):
     .option('--strict', 'describe strict evaluation (ACTION in every reward basis, transfers checked), as validate --strict and run --strict score')
     .option('-v, --verbose', 'print every per-task detail')
     .option('--json', 'print the report as JSON')
-    .action(async (flags) => {
+    .action(async (flags, cmd: Command) => {
       const { loadDomainAsync } = await import('../domains/catalog.js');
       const { formatLintReport, lintDataset } = await import('../evaluation/lint.js');
       const { selectTasksFlag } = await import('../run/select-tasks.js');
-      const loaded = await loadDomainAsync(flags.domain, { dataDir: flags.dataDir, policy: flags.policyVariant, solo: flags.solo === true });
+      const loaded = await withDefaultDomainHint(cmd, flags, () => loadDomainAsync(flags.domain, { dataDir: flags.dataDir, policy: flags.policyVariant, solo: flags.solo === true }));
       const tasks = selectTasksFlag(loaded, flags.tasks);
       const report = await lintDataset(loaded, { tasks, strict: flags.strict === true });
       process.stdout.write(flags.json ? JSON.stringify(report, null, 2) + '\n' : formatLintReport(report, flags.verbose === true) + '\n');

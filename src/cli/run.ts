@@ -33,6 +33,7 @@ import { applyRunConfig, parseRunExtras, runExtrasMeta, selectRunTasks, withConf
 import { LocalRateLimiter, parseRateLimit, RateLimitedModel } from '../models/rate-limit.js';
 import { checkConcurrency, checkJudgeVotes, checkScreenshots, checkTemperature, checkThreads, checkTrials, FLAG_CHECKS, MAX_TRIALS, maxThreads } from './flag-checks.js';
 import { cleanFloats } from '../util/round.js';
+import { withDefaultDomainHint } from './domain-hint.js';
 
 export { MAX_TRIALS, maxThreads };
 
@@ -100,7 +101,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
       ]);
       await applyRunConfig(cmd, flags, FLAG_CHECKS);
       const log = progressLogger(flags.quiet);
-      const loaded = await loadDomainAsync(flags.domain, { dataDir: flags.dataDir, policy: flags.policyVariant, solo: flags.solo === true });
+      const loaded = await withDefaultDomainHint(cmd, flags, () => loadDomainAsync(flags.domain, { dataDir: flags.dataDir, policy: flags.policyVariant, solo: flags.solo === true }));
       const strict = flags.strict === true;
       const extras = parseRunExtras(flags, loaded.policy);
       const surface = await surfaceFromFlags(flags, loaded);

@@ -40,6 +40,7 @@ import type { LoadedDomain } from '../spec/domain.js';
 import type { Task } from '../spec/task.js';
 import type { ChatModel } from '../models/chat-model.js';
 import { cleanFloats } from '../util/round.js';
+import { withDefaultDomainHint } from './domain-hint.js';
 
 /**
  * What validate's agent and customer are, stored with the run so `compare` and the viewer say so:
@@ -81,7 +82,7 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
       const { formatLintReport, lintDataset } = await import('../evaluation/lint.js');
       const log = progressLogger(flags.quiet);
       const { output, failUnder } = parseResultsFlags(flags);
-      const loaded = await loadDomainAsync(flags.domain, { dataDir: flags.dataDir, policy: flags.policyVariant, solo: flags.solo === true });
+      const loaded = await withDefaultDomainHint(cmd, flags, () => loadDomainAsync(flags.domain, { dataDir: flags.dataDir, policy: flags.policyVariant, solo: flags.solo === true }));
       const strict = flags.strict === true;
       const surface = await surfaceFromFlags(flags, loaded);
       const { tasks: selected, excluded } = strictTaskSelection(loaded, selectTasksFlag(loaded, flags.tasks), strict);

@@ -17,6 +17,21 @@ const KEY = 'test-fake-key-DO-NOT-LOG-7171';
 const cli = runCli;
 
 describe('validate', () => {
+  it('a --data-dir that fails to load under the default domain says it was read as airline and names the other domains; an explicit --domain gets no hint', async () => {
+    const dir = tmpDir('sg-domain-hint-');
+    fs.writeFileSync(path.join(dir, 'db.json'), JSON.stringify({ users: {}, orders: {}, products: {} }));
+    fs.writeFileSync(path.join(dir, 'tasks.json'), '[]');
+    fs.writeFileSync(path.join(dir, 'policy.md'), '# Policy\n');
+    const defaulted = await cli(['validate', '--no-store', '-q', '--data-dir', dir]);
+    expect(defaulted.code).toBe(2);
+    expect(defaulted.err).toContain(`db.json at $.flights`);
+    expect(defaulted.err).toContain(`(${dir} was read as the airline domain, the default: name its domain with --domain, one of retail, `);
+    const named = await cli(['validate', '--domain', 'airline', '--no-store', '-q', '--data-dir', dir]);
+    expect(named.code).toBe(2);
+    expect(named.err).toContain(`db.json at $.flights`);
+    expect(named.err).not.toContain('was read as');
+  });
+
   it("scores reward 1 and partial 100% on every servicegym airline task", async () => {
     const r = await cli(['validate', '--no-store', '-q']);
     expect(r.code).toBe(0);
