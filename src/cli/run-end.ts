@@ -104,9 +104,11 @@ const WRITE_BATCH_CHARS = 64 * 1024;
  * break, byte for byte, serializing one episode at a time and passing the text to `write` in
  * pieces of about 64 K characters: a large run's report (10 MB for 1,000 episodes) is never one
  * string, whose building cost more in garbage collection than the serializing itself. `head`
- * holds the report's other fields, in their order.
+ * holds the report's other fields, in their order. `prepare` (default: none) turns an element of
+ * `episodes` into what is serialized, when it is serialized: a report built from the run's rows
+ * then never holds all of them at once.
  */
-export function writeRunJson(write: (text: string) => void, head: Record<string, unknown>, episodes: readonly unknown[]): void {
+export function writeRunJson<T>(write: (text: string) => void, head: Record<string, unknown>, episodes: readonly T[], prepare: (e: T) => unknown = (e) => e): void {
   let batch: string[] = [];
   let size = 0;
   const flush = () => {
@@ -122,7 +124,7 @@ export function writeRunJson(write: (text: string) => void, head: Record<string,
   put(top === '{}' ? '{\n  "episodes": [' : `${top.slice(0, -2)},\n  "episodes": [`);
   // An element of `episodes` in the whole report stands two levels deep: serialized inside two
   // arrays it gets that indentation, and the arrays' own 10 leading and 6 trailing characters are cut.
-  episodes.forEach((e, i) => put(`${i ? ',' : ''}\n    ${JSON.stringify([[e]], null, 2).slice(10, -6)}`));
+  episodes.forEach((e, i) => put(`${i ? ',' : ''}\n    ${JSON.stringify([[prepare(e)]], null, 2).slice(10, -6)}`));
   put(episodes.length ? '\n  ]\n}\n' : ']\n}\n');
   flush();
 }

@@ -222,7 +222,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
         store.close();
         // Every episode of the run, the kept ones of a resumed run included.
         const rows = withTasks(mergeReportRows(tasks.map((t) => t.id), kept, res.rows ?? fresh), tasks);
-        if (flags.json) writeRunJson((text) => process.stdout.write(text), { run_id: runId, name: runName, tags: extras.tags, strict, summary: cleanFloats(snakeKeys(res.summary)), usage: cleanFloats(res.usage), excluded_known_bad: excluded }, rows.map((r) => ({ task_id: r.taskId, trial: r.trial, ...(personas ? { persona: r.persona } : {}), termination: r.termination, evaluation: cleanFloats(r.evaluation), infra_error: r.infraError ?? null, ...(flags.resume ? { kept: !!r.kept } : {}) })));
+        if (flags.json) writeRunJson((text) => process.stdout.write(text), { run_id: runId, name: runName, tags: extras.tags, strict, summary: cleanFloats(snakeKeys(res.summary)), usage: cleanFloats(res.usage), excluded_known_bad: excluded }, rows, (r) => ({ task_id: r.taskId, trial: r.trial, ...(personas ? { persona: r.persona } : {}), termination: r.termination, evaluation: cleanFloats(r.evaluation), infra_error: r.infraError ?? null, ...(flags.resume ? { kept: !!r.kept } : {}) }));
         else {
           const [{ callsText, episodeTable, personaTable, summaryText, usageTable }, { painter }] = await Promise.all([import('./run-report.js'), import('./colour.js')]);
           const stopNote = passHatKStopNote(res.summary, rows, trials * Math.max(...tasks.map((t) => episodesPerTrial(t, personas))));

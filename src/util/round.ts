@@ -20,14 +20,35 @@ export function cleanFloat(x: number): number {
   return y === 0 ? 0 : y; // no -0 from a tiny negative
 }
 
+/** Whether `value` holds a number that {@link cleanFloat} changes (so that a copy is needed). */
+function hasNoise(value: unknown): boolean {
+  if (typeof value === 'number') return cleanFloat(value) !== value && !Number.isNaN(value);
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some(hasNoise);
+  for (const k in value) if (Object.hasOwn(value, k) && hasNoise((value as Record<string, unknown>)[k])) return true;
+  return false;
+}
+
+/** The copy {@link cleanFloats} returns for a value known to hold noise. */
+function cleanCopy(value: unknown): unknown {
+  if (typeof value === 'number') return cleanFloat(value);
+  if (Array.isArray(value)) return value.map(cleanCopy);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    const c = hasNoise(v) ? cleanCopy(v) : v;
+    // A key named `__proto__` (JSON.parse makes it an own property) stays data: assignment would set the prototype.
+    if (k === '__proto__') Object.defineProperty(out, k, { value: c, enumerable: true, writable: true, configurable: true });
+    else out[k] = c;
+  }
+  return out;
+}
+
 /**
- * A copy of `value` (plain JSON data: objects, arrays, strings, numbers, booleans, null) with every
- * number passed through {@link cleanFloat}; other values are kept as they are.
+ * `value` (plain JSON data: objects, arrays, strings, numbers, booleans, null) with every number
+ * passed through {@link cleanFloat}: the value itself when no number changes (most reports: no
+ * copy is made), else a copy that shares the parts without noise. The input is never changed.
  */
 export function cleanFloats<T>(value: T): T {
-  if (typeof value === 'number') return cleanFloat(value) as T;
-  if (Array.isArray(value)) return value.map(cleanFloats) as T;
-  if (value === null || typeof value !== 'object') return value;
-  // fromEntries defines own properties, so a key named `__proto__` stays data (assignment would set the prototype).
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, cleanFloats(v)])) as T;
+  return hasNoise(value) ? (cleanCopy(value) as T) : value;
 }
