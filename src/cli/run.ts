@@ -231,6 +231,8 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
         if (extras.output) log(writeResults(extras.output, rows, { suite: runId, classname: `servicegym.${flags.domain}`, timestamp: createdAt }, res.rows ? latencyOf(res.records) : latency));
         if (res.stopped) process.stderr.write(`servicegym: the run stopped: the provider refused the credential (${res.stopped}); fix the key and continue with --resume ${runId}\n`);
         if (res.halted) process.stderr.write(`servicegym: the run stopped: ${res.halted.reason}; ${res.halted.notStarted} episode(s) not started; continue with --resume ${runId} and a higher --max-cost\n`);
+        // A cap on provider-reported cost caps nothing when the provider reports none: say so rather than let the user believe it held.
+        if (maxCost !== null && bar.tally.costUsd === null && rows.some((r) => !r.kept)) process.stderr.write(`servicegym: --max-cost $${maxCost} had no effect: the provider reported no cost for any call of this run (the cap counts provider-reported costs only)\n`);
         const failUnder = failUnderMessage(res.summary, extras.failUnder);
         if (failUnder) process.stderr.write(`servicegym: ${failUnder}\n`);
         if (!flags.quiet) process.stderr.write(`${endHint(runId, flags.db, res.summary.infraErrors > 0 || !!res.stopped || !!res.halted)}\n`);

@@ -165,6 +165,21 @@ describe('run flags', () => {
     expect(r.err).toMatch(/the run stopped: --max-cost \$0\.001 reached \(provider-reported cost \$0\.\d{4}\); 3 episode\(s\) not started; continue with --resume run-airline-/);
   });
 
+  it('--max-cost against a provider that reports no cost says the cap had no effect', async () => {
+    const free = await startTwoRoleMock({ agent, user });
+    try {
+      const dir = tmpDir('sg-nocost-');
+      const r = await cli(['run', '--agent-model', 'mock-agent', '--user-model', 'mock-user', '--base-url', free.server.url, '-q', '--tasks', 'T01', '--trials', '2', '--db', dbIn(dir), '--max-cost', '1']);
+      expect(r.code).toBe(0);
+      expect(r.err).toContain('servicegym: --max-cost $1 had no effect: the provider reported no cost for any call of this run (the cap counts provider-reported costs only)');
+      const capped = await cli([...base(), '--tasks', 'T01', '--db', dbIn(tmpDir('sg-cost2-')), '--max-cost', '5']);
+      expect(capped.code).toBe(0);
+      expect(capped.err).not.toContain('had no effect');
+    } finally {
+      await free.close();
+    }
+  });
+
   it('says why pass^k stops after infrastructure errors and offers --resume', async () => {
     const dir = tmpDir('sg-infra-');
     let first = true;
