@@ -16,6 +16,7 @@ import type { RunDetail } from '../viewer/types.js';
 import { counted, table } from './output.js';
 import type { ComparedRun, RunComparison, TaskRateRow } from '../evaluation/run-comparison.js';
 import { cleanFloats } from '../util/round.js';
+import type { NoiseVerdict } from '../evaluation/pass-k-ci.js';
 
 const f3 = (x: number) => x.toFixed(3);
 const signed = (x: number) => (x > 0 ? `+${f3(x)}` : f3(x));
@@ -34,6 +35,12 @@ function taskTable(rows: readonly TaskRateRow[]): string {
   return table(out);
 }
 
+/** The overall noise verdict in words; `too_few_tasks` names the common tasks and the minimum (`minTasksForNoise`). */
+function noiseWords(verdict: NoiseVerdict, tasks: number, min: number): string {
+  if (verdict !== 'too_few_tasks') return `${verdict} run-to-run noise`;
+  return `too few tasks to tell noise from a difference (${counted(tasks, 'common task')}; a bootstrap over tasks needs at least ${min})`;
+}
+
 const shown = (v: unknown) => (v === null || v === undefined ? '-' : typeof v === 'string' ? v : JSON.stringify(v));
 
 /** The comparison as text (see the module doc). */
@@ -43,11 +50,11 @@ export function compareText(v: RunComparison): string {
   lines.push(`tasks: ${c.improved} improved, ${c.regressed} regressed, ${c.same} same${c.added ? `, ${c.added} added` : ''}${c.removed ? `, ${c.removed} removed` : ''}${c.unscored ? `, ${c.unscored} not scored in both runs` : ''}; ${c.beyond_noise} beyond run-to-run noise (Fisher exact p < 0.05)`);
   const o = v.overall;
   if (!o) lines.push('overall: the runs share no scored task');
-  else lines.push(`overall success rate (pass^1) over ${counted(o.tasks, 'common task')}: A ${f3(o.a)} → B ${f3(o.b)}, Δ ${signed(o.delta)} (${Math.round(o.level * 100)}% CI [${signed(o.low)}, ${signed(o.high)}], paired bootstrap over tasks): ${o.beyond_noise ? 'beyond' : 'within'} run-to-run noise`);
+  else lines.push(`overall success rate (pass^1) over ${counted(o.tasks, 'common task')}: A ${f3(o.a)} → B ${f3(o.b)}, Δ ${signed(o.delta)} (${Math.round(o.level * 100)}% CI [${signed(o.low)}, ${signed(o.high)}], paired bootstrap over tasks): ${noiseWords(o.verdict, o.tasks, o.min_tasks)}`);
   if (v.pass_hat_k.length) {
     const iv = (x: { value: number; low: number; high: number }) => `${f3(x.value)} [${f3(x.low)}, ${f3(x.high)}]`;
     const rows = [['k', 'A pass^k [95% CI]', 'B pass^k [95% CI]', 'Δ [95% CI]', 'noise']];
-    for (const p of v.pass_hat_k) rows.push([`pass^${p.k}`, iv(p.a), iv(p.b), `${signed(p.delta.value)} [${signed(p.delta.low)}, ${signed(p.delta.high)}]`, p.delta.beyond_noise ? 'beyond' : 'within']);
+    for (const p of v.pass_hat_k) rows.push([`pass^${p.k}`, iv(p.a), iv(p.b), `${signed(p.delta.value)} [${signed(p.delta.low)}, ${signed(p.delta.high)}]`, p.delta.verdict === 'too_few_tasks' ? 'too few tasks' : p.delta.verdict]);
     lines.push('', table(rows));
   }
   lines.push('', v.config_diff.length ? `configuration: ${v.config_diff.length} setting(s) differ` : 'configuration: the same settings');

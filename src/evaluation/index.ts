@@ -35,4 +35,4 @@ export {
   type KnownBadTask,
 } from './strict.js';
 export { lintDataset, formatLintReport, type LintFinding, type LintReport } from './lint.js';
-export { passHatKIntervals, compareTrialSets, fisherExact, type PassHatKInterval, type BootstrapOptions, type TrialSetComparison, type TaskDifference } from './pass-k-ci.js';
+export { passHatKIntervals, compareTrialSets, fisherExact, minTasksForNoise, noiseVerdict, type NoiseVerdict, type PassHatKInterval, type BootstrapOptions, type TrialSetComparison, type TaskDifference } from './pass-k-ci.js';

@@ -9,7 +9,9 @@
  * - {@link compareTrialSets}: run B against run A on their common tasks — a paired bootstrap
  *   interval of the pass^1 difference (significant when it excludes 0) and, per task, a two-sided
  *   Fisher exact test of A's successes against B's (beyond noise when p < α). With one trial per
- *   task no single task can differ beyond noise; that is the honest answer.
+ *   task no single task can differ beyond noise; that is the honest answer. With fewer common tasks
+ *   than {@link minTasksForNoise} the bootstrap over tasks cannot tell noise from a difference, and
+ *   the verdict says so (`too_few_tasks`) whatever its interval.
  *
  * Pure: no clock, no I/O, no Node APIs (the viewer runs it in the browser too).
  */
@@ -134,6 +136,42 @@ export function fisherExact(a: number, n: number, b: number, m: number): number 
   return Math.min(1, p);
 }
 
+/**
+ * What a paired bootstrap interval over tasks says of a difference: `beyond` run-to-run noise (it
+ * excludes 0), `within` it (it includes 0), or `too_few_tasks` to tell (see {@link minTasksForNoise}).
+ */
+export type NoiseVerdict = 'beyond' | 'within' | 'too_few_tasks';
+
+/**
+ * The fewest common tasks for which a paired bootstrap over tasks at `level` (in (0, 1)) may call a
+ * difference beyond noise: the smallest n with 2^(1−n) < 1 − level, i.e. 6 at 95%.
+ *
+ * Why: the strongest paired evidence n tasks can give is every task moving the same way, and a
+ * two-sided sign test puts that at p = 2^(1−n) — 0.0625 for 5 tasks, so fewer than 6 tasks cannot
+ * show a difference at 95% however they move. The percentile bootstrap over so few tasks claims it
+ * anyway: it excludes 0 whenever every task moved the same way (with n ≤ 3 a resample of one task
+ * repeated has probability n^−n ≥ 1/27 > 2.5%, so the interval's ends are the extreme task
+ * differences themselves), and one task, or tasks whose differences are all equal, give a
+ * zero-width interval. The per-task Fisher tests are unaffected. Throws RangeError for a level
+ * outside (0, 1).
+ */
+export function minTasksForNoise(level: number): number {
+  if (!(level > 0 && level < 1)) throw new RangeError(`bootstrap: level must be in (0, 1), got ${level}`);
+  let n = 1;
+  while (2 ** (1 - n) >= 1 - level) n++;
+  return n;
+}
+
+/**
+ * The verdict on a difference over `tasks` common tasks whose paired bootstrap interval at `level`
+ * is [`low`, `high`]: `too_few_tasks` below {@link minTasksForNoise}, else `beyond` when the
+ * interval excludes 0, else `within`.
+ */
+export function noiseVerdict(tasks: number, low: number, high: number, level: number): NoiseVerdict {
+  if (tasks < minTasksForNoise(level)) return 'too_few_tasks';
+  return low > 0 || high < 0 ? 'beyond' : 'within';
+}
+
 /** One task's verdict change between two runs. */
 export interface TaskDifference {
   task: string;
@@ -159,8 +197,12 @@ export interface TrialSetComparison {
   low: number;
   high: number;
   level: number;
-  /** The interval excludes 0: the runs differ beyond run-to-run noise. */
+  /** `verdict` is `beyond`: enough tasks, and the interval excludes 0. */
   beyond_noise: boolean;
+  /** Beyond, within or too few tasks to tell ({@link noiseVerdict}). */
+  verdict: NoiseVerdict;
+  /** The fewest common tasks the verdict needs at `level` ({@link minTasksForNoise}). */
+  min_tasks: number;
   per_task: TaskDifference[];
 }
 
@@ -190,5 +232,7 @@ export function compareTrialSets(a: TrialRewards, b: TrialRewards, opts: Bootstr
   const { low, high } = bootstrap(Float64Array.from(diffs), o);
   const lo = clean(Math.min(low, delta));
   const hi = clean(Math.max(high, delta));
-  return { tasks: common.length, a: clean(meanOf(da)), b: clean(meanOf(db)), delta: clean(delta), low: lo, high: hi, level: o.level, beyond_noise: lo > 0 || hi < 0, per_task };
+  const verdict = noiseVerdict(common.length, lo, hi, o.level);
+  const min_tasks = minTasksForNoise(o.level);
+  return { tasks: common.length, a: clean(meanOf(da)), b: clean(meanOf(db)), delta: clean(delta), low: lo, high: hi, level: o.level, beyond_noise: verdict === 'beyond', verdict, min_tasks, per_task };
 }

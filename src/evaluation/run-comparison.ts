@@ -6,7 +6,9 @@
  *   +50 points; `direction` is `improved` / `regressed` / `same` by rate, and a two-sided Fisher
  *   exact test says whether that task's change exceeds run-to-run noise (p < 0.05).
  * - **Overall**: the mean success rate (pass^1) of each run over the common tasks and B − A with
- *   a 95% paired bootstrap interval over tasks (`pass-k-ci.ts`); beyond noise when it excludes 0.
+ *   a 95% paired bootstrap interval over tasks (`pass-k-ci.ts`); beyond noise when it excludes 0,
+ *   and `too_few_tasks` (whatever the interval) with fewer common tasks than `minTasksForNoise`
+ *   (6 at 95%), as for pass^k below.
  * - **pass^k side by side** for k = 1..(fewest trials of a common task in either run), each with
  *   its bootstrap interval, and B − A with a paired bootstrap interval (seed 0, 2000 resamples).
  * - **The whole configuration**: every stored setting that differs (models, prompt hash,
@@ -26,7 +28,7 @@
  */
 import { Rng } from '../util/rng.js';
 import { unifiedDiff } from '../util/unified-diff.js';
-import { compareTrialSets, fisherExact, passHatKIntervals } from './pass-k-ci.js';
+import { compareTrialSets, fisherExact, noiseVerdict, passHatKIntervals, type NoiseVerdict } from './pass-k-ci.js';
 import { isSuccess, taskPassHatK, type TrialRewards } from './pass-k.js';
 import { cleanFloat } from '../util/round.js';
 
@@ -79,7 +81,8 @@ export interface PassHatKPair {
   k: number;
   a: Interval;
   b: Interval;
-  delta: Interval & { beyond_noise: boolean };
+  /** `verdict` as the overall one (`too_few_tasks` below `min_tasks`); `beyond_noise` is `verdict === 'beyond'`. */
+  delta: Interval & { beyond_noise: boolean; verdict: NoiseVerdict };
 }
 
 /** One differing setting: a dotted key and both values (undefined → null). */
@@ -96,7 +99,7 @@ export interface RunComparison {
   task_sets: { same: boolean; reason: string | null; common: number; only_a: string[]; only_b: string[] };
   tasks: TaskRateRow[];
   /** Mean success rate over the common tasks; null when no common task has scored trials. */
-  overall: { tasks: number; a: number; b: number; delta: number; low: number; high: number; level: number; beyond_noise: boolean } | null;
+  overall: { tasks: number; a: number; b: number; delta: number; low: number; high: number; level: number; beyond_noise: boolean; verdict: NoiseVerdict; min_tasks: number } | null;
   pass_hat_k: PassHatKPair[];
   config_diff: ConfigDifference[];
   /** Unified diff of A's agent system prompt to B's; empty when equal, unknown or not comparable. */
@@ -250,7 +253,8 @@ function passHatKPairs(ra: Map<string, (number | null)[]>, rb: Map<string, (numb
     const { low, high } = pairedInterval(diffs);
     const [lo, hi] = [clean(Math.min(low, delta)), clean(Math.max(high, delta))];
     const iv = (x: { value: number; low: number; high: number }): Interval => ({ value: x.value, low: x.low, high: x.high });
-    out.push({ k, a: iv(ia[k - 1]), b: iv(ib[k - 1]), delta: { value: clean(delta), low: lo, high: hi, beyond_noise: lo > 0 || hi < 0 } });
+    const verdict = noiseVerdict(keys.length, lo, hi, 0.95);
+    out.push({ k, a: iv(ia[k - 1]), b: iv(ib[k - 1]), delta: { value: clean(delta), low: lo, high: hi, beyond_noise: verdict === 'beyond', verdict } });
   }
   return out;
 }

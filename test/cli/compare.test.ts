@@ -89,7 +89,7 @@ describe('servicegym compare', () => {
     expect(r.out).toMatch(/^T15\s+0\/2\s+0\.0%\s+1\/1\s+100\.0%\s+\+100\.0\s+0\.333\s+within$/m);
     expect(r.out).toMatch(/^T01\s+1\/2\s+50\.0%\s+1\/1\s+100\.0%\s+\+50\.0\s+1\.000\s+within$/m);
     expect(r.out).toContain('tasks: 3 improved, 0 regressed, 2 same; 0 beyond run-to-run noise (Fisher exact p < 0.05)');
-    expect(r.out).toMatch(/^overall success rate \(pass\^1\) over 5 common tasks: A 0\.600 → B 1\.000, Δ \+0\.400 \(95% CI \[[-+]\d\.\d{3}, [-+]\d\.\d{3}\], paired bootstrap over tasks\): (beyond|within) run-to-run noise$/m);
+    expect(r.out).toMatch(/^overall success rate \(pass\^1\) over 5 common tasks: A 0\.600 → B 1\.000, Δ \+0\.400 \(95% CI \[[-+]\d\.\d{3}, [-+]\d\.\d{3}\], paired bootstrap over tasks\): too few tasks to tell noise from a difference \(5 common tasks; a bootstrap over tasks needs at least 6\)$/m);
     expect(r.out).toMatch(/^pass\^1\s+0\.600 \[/m);
     expect(r.out).toMatch(/^agent_model\s+scripted-faulty\s+oracle$/m);
     expect(r.out).toMatch(/^trials\s+2\s+1$/m);
@@ -100,7 +100,7 @@ describe('servicegym compare', () => {
     expect(r.out).toContain("agent system prompt: not diffed: B's agent (gold-action oracle (plays the gold actions)) has a prompt per task, not one prompt under test");
     expect(r.out).not.toContain('Oracle agent: performs the gold actions');
     const j = JSON.parse((await cli(['compare', s.faultyId, s.validateId, '--db', s.db, '--json'])).out);
-    expect(j.overall.tasks).toBe(5);
+    expect(j.overall).toMatchObject({ tasks: 5, beyond_noise: false, verdict: 'too_few_tasks', min_tasks: 6 });
     expect(j.tasks.find((x: any) => x.task === 'T15')).toMatchObject({ p: 0.333333333333, beyond_noise: false, delta: 1, direction: 'improved' });
     expect(j.config_diff.map((d: any) => d.key)).toContain('agent_model');
   });
@@ -108,7 +108,7 @@ describe('servicegym compare', () => {
   it('a run against itself: every difference 0, pass^1 and pass^2 side by side, the same settings', async () => {
     const r = await cli(['compare', s.faultyId, s.faultyId, '--db', s.db]);
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/^pass\^2\s+\S+ \[\S+, \S+\]\s+\S+ \[\S+, \S+\]\s+0\.000 \[0\.000, 0\.000\]\s+within$/m);
+    expect(r.out).toMatch(/^pass\^2\s+\S+ \[\S+, \S+\]\s+\S+ \[\S+, \S+\]\s+0\.000 \[0\.000, 0\.000\]\s+too few tasks$/m);
     expect(r.out).toContain('configuration: the same settings');
     expect(r.out).toContain('agent system prompt: the same');
   });
@@ -132,6 +132,39 @@ describe('servicegym compare', () => {
     const two = compareText(compareRunResults(run('A', { t1: [1, 1], t2: [1, 1] }), run('B', { t1: [0, 1], t2: [1, 1] })));
     expect(two).toContain('task sets: the same 2 tasks\n');
     expect(two).toContain('over 2 common tasks:');
+  });
+
+  it('one common task, 2 trials each, 2/2 → 0/2: too few tasks to tell, not "beyond" (zero-width interval), in text and JSON', () => {
+    const v = compareRunResults(run('A', { t1: [2, 2] }), run('B', { t1: [0, 2] }));
+    expect(v.tasks[0]).toMatchObject({ task: 't1', delta: -1, p: 0.333333333333, beyond_noise: false, direction: 'regressed' });
+    expect(v.overall).toEqual({ tasks: 1, a: 1, b: 0, delta: -1, low: -1, high: -1, level: 0.95, beyond_noise: false, verdict: 'too_few_tasks', min_tasks: 6 });
+    expect(v.pass_hat_k.map((p) => [p.k, p.delta.value, p.delta.low, p.delta.high, p.delta.beyond_noise, p.delta.verdict])).toEqual([
+      [1, -1, -1, -1, false, 'too_few_tasks'],
+      [2, -1, -1, -1, false, 'too_few_tasks'],
+    ]);
+    const text = compareText(v);
+    expect(text).toMatch(/^t1\s+2\/2\s+100\.0%\s+0\/2\s+0\.0%\s+-100\.0\s+0\.333\s+within$/m);
+    expect(text).toContain(
+      'overall success rate (pass^1) over 1 common task: A 1.000 → B 0.000, Δ -1.000 (95% CI [-1.000, -1.000], paired bootstrap over tasks): too few tasks to tell noise from a difference (1 common task; a bootstrap over tasks needs at least 6)\n',
+    );
+    expect(text).toMatch(/^pass\^1\s+1\.000 \[1\.000, 1\.000\]\s+0\.000 \[0\.000, 0\.000\]\s+-1\.000 \[-1\.000, -1\.000\]\s+too few tasks$/m);
+    expect(text).toMatch(/^pass\^2\s+1\.000 \[1\.000, 1\.000\]\s+0\.000 \[0\.000, 0\.000\]\s+-1\.000 \[-1\.000, -1\.000\]\s+too few tasks$/m);
+    expect(text).not.toMatch(/beyond run-to-run noise$|\sbeyond$/m);
+  });
+
+  it('the verdict needs 6 common tasks: 5 tasks all 2/2 → 0/2 are too few, 6 are beyond noise, 6 mixed are within', () => {
+    const tasks = (n: number, passed: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`t${i + 1}`, [passed, 2] as [number, number]]));
+    const five = compareRunResults(run('A', tasks(5, 2)), run('B', tasks(5, 0)));
+    expect(five.overall).toMatchObject({ tasks: 5, delta: -1, low: -1, high: -1, beyond_noise: false, verdict: 'too_few_tasks' });
+    expect(compareText(five)).toContain('(95% CI [-1.000, -1.000], paired bootstrap over tasks): too few tasks to tell noise from a difference (5 common tasks; a bootstrap over tasks needs at least 6)\n');
+    const six = compareRunResults(run('A', tasks(6, 2)), run('B', tasks(6, 0)));
+    expect(six.overall).toMatchObject({ tasks: 6, delta: -1, low: -1, high: -1, beyond_noise: true, verdict: 'beyond', min_tasks: 6 });
+    expect(six.pass_hat_k.map((p) => p.delta.verdict)).toEqual(['beyond', 'beyond']);
+    expect(compareText(six)).toContain('(95% CI [-1.000, -1.000], paired bootstrap over tasks): beyond run-to-run noise\n');
+    expect(compareText(six)).toMatch(/^pass\^2\s+.*-1\.000 \[-1\.000, -1\.000\]\s+beyond$/m);
+    const mixed = compareRunResults(run('A', { ...tasks(3, 2), t4: [0, 2], t5: [0, 2], t6: [0, 2] }), run('B', { ...tasks(3, 0), t4: [2, 2], t5: [2, 2], t6: [2, 2] }));
+    expect(mixed.overall).toMatchObject({ tasks: 6, delta: 0, beyond_noise: false, verdict: 'within' });
+    expect(compareText(mixed)).toContain('paired bootstrap over tasks): within run-to-run noise\n');
   });
 
   it('a task with no scored trial in one run (every episode an infrastructure error) is "unscored", not "same"', () => {

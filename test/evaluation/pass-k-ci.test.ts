@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareTrialSets, fisherExact, passHatK, passHatKIntervals } from '../../src/evaluation/index.js';
+import { compareTrialSets, fisherExact, minTasksForNoise, noiseVerdict, passHatK, passHatKIntervals } from '../../src/evaluation/index.js';
 
 const tasks = (rows: Record<string, number[]>) => new Map(Object.entries(rows));
 
@@ -85,5 +85,26 @@ describe('comparing two runs against run-to-run noise', () => {
     const r = tasks({ a: [1, 0, 1], b: [0, 0, 1] });
     const c = compareTrialSets(r, r);
     expect([c.delta, c.low, c.high, c.beyond_noise]).toEqual([0, 0, 0, false]);
+  });
+});
+
+describe('minTasksForNoise / noiseVerdict: too few tasks to tell noise from a difference', () => {
+  it('is the smallest n whose all-same-direction sign test is below 1 − level: 6 at 95%, 5 at 90%, 8 at 99%', () => {
+    expect(minTasksForNoise(0.95)).toBe(6);
+    expect(minTasksForNoise(0.9)).toBe(5);
+    expect(minTasksForNoise(0.99)).toBe(8);
+    expect(() => minTasksForNoise(1)).toThrow('bootstrap: level must be in (0, 1), got 1');
+    expect(noiseVerdict(5, -1, -1, 0.95)).toBe('too_few_tasks');
+    expect(noiseVerdict(6, -1, -1, 0.95)).toBe('beyond');
+    expect(noiseVerdict(6, -0.5, 0.25, 0.95)).toBe('within');
+    expect(noiseVerdict(5, 0.1, 0.2, 0.9)).toBe('beyond');
+  });
+
+  it('compareTrialSets on one task (2/2 → 0/2) says too few tasks, whatever its zero-width interval', () => {
+    const c = compareTrialSets({ t1: [1, 1] }, { t1: [0, 0] });
+    expect({ ...c, per_task: undefined }).toEqual({ tasks: 1, a: 1, b: 0, delta: -1, low: -1, high: -1, level: 0.95, beyond_noise: false, verdict: 'too_few_tasks', min_tasks: 6, per_task: undefined });
+    expect(c.per_task[0]).toMatchObject({ delta: -1, p: 0.333333333333, beyond_noise: false });
+    const six = compareTrialSets(Object.fromEntries([1, 2, 3, 4, 5, 6].map((i) => [`t${i}`, [1, 1]])), Object.fromEntries([1, 2, 3, 4, 5, 6].map((i) => [`t${i}`, [0, 0]])));
+    expect([six.verdict, six.beyond_noise, six.low, six.high]).toEqual(['beyond', true, -1, -1]);
   });
 });

@@ -287,7 +287,9 @@ describe('GET /api/compare', () => {
     expect(n.delta).toBeCloseTo(n.b - n.a, 10);
     expect(n.low).toBeLessThanOrEqual(n.delta);
     expect(n.high).toBeGreaterThanOrEqual(n.delta);
-    expect(n.beyond_noise).toBe(n.low > 0 || n.high < 0);
+    // 5 common tasks: fewer than the 6 a bootstrap over tasks needs at 95%, so no verdict either way.
+    expect(n).toMatchObject({ beyond_noise: false, verdict: 'too_few_tasks', min_tasks: 6 });
+    expect(body.comparison.pass_hat_k.map((p) => p.delta.verdict)).toEqual(['too_few_tasks']);
     const again = await get<CompareView>(`/api/compare?a=${s.faultyId}&b=${s.validateId}`);
     expect(again.body.comparison.overall).toEqual(body.comparison.overall);
   });

@@ -236,10 +236,11 @@ describe.skipIf(lacks(CHROMIUM_NEED, RETAIL_NEED))(needing('servicegym view: fin
       expect(await table.locator('tr[data-task="T01"] [data-testid="rate-delta"]').innerText()).toBe('▲ +50 pts');
       expect(await table.locator('tr[data-task="T03"] [data-testid="rate-delta"]').innerText()).toBe('= 0 pts');
       expect((await page.locator('.chip[data-change="improved"]').textContent())!.replace(/\s+/g, ' ').trim()).toBe('▲ improved 3');
-      expect(await page.locator('[data-testid="compare-noise"] .overall-delta').innerText()).toMatch(/Overall success \(pass\^1\) over 5 common tasks: A 0\.600 → B 1\.000, Δ \+0\.400 \(95% CI \[\+\d\.\d{3}, \+?\d\.\d{3}\]\): (beyond|within) run-to-run noise\./);
+      expect(await page.locator('[data-testid="compare-noise"] .overall-delta').innerText()).toMatch(/Overall success \(pass\^1\) over 5 common tasks: A 0\.600 → B 1\.000, Δ \+0\.400 \(95% CI \[\+\d\.\d{3}, \+?\d\.\d{3}\]\): too few tasks to tell noise from a difference \(5 common tasks; a bootstrap over tasks needs at least 6\)\./);
+      expect(await page.locator('[data-testid="compare-noise"]').getAttribute('data-verdict')).toBe('too_few_tasks');
       expect(await page.locator('[data-testid="noise-note"]').innerText()).toMatch(/^Noise note: rerunning the same configuration changes results by chance/);
       // pass^k over the common tasks up to the fewest trials of either run (validate ran 1).
-      expect(await page.locator('[data-testid="pass-k-values"] tbody tr').allInnerTexts()).toEqual([expect.stringMatching(/^pass\^1\s+0\.600 \[.*\]\s+1\.000 \[.*\]\s+\+0\.400 \[\+\d\.\d{3}, \+\d\.\d{3}\] (beyond|within) noise$/)]);
+      expect(await page.locator('[data-testid="pass-k-values"] tbody tr').allInnerTexts()).toEqual([expect.stringMatching(/^pass\^1\s+0\.600 \[.*\]\s+1\.000 \[.*\]\s+\+0\.400 \[\+\d\.\d{3}, \+\d\.\d{3}\] too few tasks to tell$/)]);
       const differs = await page.locator('[data-testid="config-diff"] tbody th').allInnerTexts();
       expect(differs).toEqual(expect.arrayContaining(['agent_model', 'trials']));
       expect(differs).not.toContain('domain');

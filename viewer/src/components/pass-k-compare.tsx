@@ -74,7 +74,7 @@ export function PassKCompare({ pairs }: { pairs: PassHatKPair[] }) {
               <td>
                 {(() => {
                   const d = pairs.find((p) => p.k === k)!.delta;
-                  return `${signed(d.value)} [${signed(d.low)}, ${signed(d.high)}] ${d.beyond_noise ? 'beyond noise' : 'within noise'}`;
+                  return `${signed(d.value)} [${signed(d.low)}, ${signed(d.high)}] ${d.verdict === 'too_few_tasks' ? 'too few tasks to tell' : `${d.verdict} noise`}`;
                 })()}
               </td>
             </tr>

@@ -68,15 +68,23 @@ function NoiseLine({ noise, beyond }: { noise: RunComparison['overall']; beyond:
   if (!noise) return <p className="hint">No task was scored in both runs, so nothing can be compared against noise.</p>;
   const f = (x: number) => x.toFixed(3);
   const sign = (x: number) => (x > 0 ? `+${f(x)}` : f(x));
+  const few = noise.verdict === 'too_few_tasks';
+  const words = few
+    ? `too few tasks to tell noise from a difference (${noise.tasks} common task${noise.tasks === 1 ? '' : 's'}; a bootstrap over tasks needs at least ${noise.min_tasks})`
+    : `${noise.verdict} run-to-run noise`;
   return (
-    <section className={`overall ${noise.beyond_noise ? 'beyond' : 'within'}`} data-testid="compare-noise" data-beyond-noise={noise.beyond_noise ? 'yes' : 'no'} aria-label="overall delta">
+    <section className={`overall ${noise.verdict === 'beyond' ? 'beyond' : 'within'}`} data-testid="compare-noise" data-beyond-noise={noise.beyond_noise ? 'yes' : 'no'} data-verdict={noise.verdict} aria-label="overall delta">
       <p className="overall-delta">
         Overall success (pass^1) over {noise.tasks} common task{noise.tasks === 1 ? '' : 's'}: A {f(noise.a)} → B {f(noise.b)}, <b>Δ {sign(noise.delta)}</b> ({Math.round(noise.level * 100)}% CI [
-        {sign(noise.low)}, {sign(noise.high)}]): <b>{noise.beyond_noise ? 'beyond run-to-run noise' : 'within run-to-run noise'}</b>.
+        {sign(noise.low)}, {sign(noise.high)}]): <b>{words}</b>.
       </p>
       <p className="hint" data-testid="noise-note">
         Noise note: rerunning the same configuration changes results by chance. The interval is a paired bootstrap over tasks;{' '}
-        {noise.beyond_noise ? 'it excludes 0, so the difference is unlikely to be chance alone.' : 'it includes 0, so this difference may be chance: do not read it as better or worse without more trials.'}{' '}
+        {few
+          ? `with fewer than ${noise.min_tasks} common tasks it cannot tell chance from a difference, even when every task moved the same way: compare more tasks.`
+          : noise.beyond_noise
+            ? 'it excludes 0, so the difference is unlikely to be chance alone.'
+            : 'it includes 0, so this difference may be chance: do not read it as better or worse without more trials.'}{' '}
         {beyond.length
           ? `Tasks whose own change exceeds noise (Fisher exact p < 0.05): ${beyond.join(', ')}.`
           : 'No single task changed beyond noise (Fisher exact p < 0.05).'}
