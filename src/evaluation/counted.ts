@@ -5,21 +5,23 @@
  * strict-mode flags. The other component checks (e.g. `tau2_action` outside strict mode) are
  * diagnostics: computed, but no part of the reward or the partial score.
  */
-import type { Task } from '../spec/task.js';
 import type { CheckResult, TaskEvaluation } from './types.js';
+
+/** What of a task decides which checks count: its servicegym `zero_if_failed` ids (src/spec/task.ts `Task` is one). */
+export type CountingTask = { servicegym?: { zero_if_failed?: readonly string[] } };
 
 /** Kinds of the tau2 component checks (`tau2_db` is `DB`, ...). */
 const COMPONENT_KINDS = new Set(['DB', 'ENV_ASSERTION', 'COMMUNICATE', 'NL_ASSERTION', 'ACTION']);
 
 /** True when `check` feeds `ev`'s reward or partial score (see the module doc). */
-export function checkCounts(check: CheckResult, ev: Pick<TaskEvaluation, 'reward_basis' | 'rubric'>, task?: Pick<Task, 'servicegym'>): boolean {
+export function checkCounts(check: CheckResult, ev: Pick<TaskEvaluation, 'reward_basis' | 'rubric'>, task?: CountingTask): boolean {
   if (COMPONENT_KINDS.has(check.kind) && check.id.startsWith('tau2_')) return (ev.reward_basis as string[]).includes(check.kind);
   if (check.kind === 'STRICT') return true;
   return ev.rubric.some((r) => r.checks.includes(check.id)) || (task?.servicegym?.zero_if_failed ?? []).includes(check.id);
 }
 
 /** The failed checks that count towards `ev`'s reward or partial score, in evaluation order. */
-export function countedFailures(ev: Pick<TaskEvaluation, 'reward_basis' | 'rubric' | 'checks'>, task?: Pick<Task, 'servicegym'>): CheckResult[] {
+export function countedFailures(ev: Pick<TaskEvaluation, 'reward_basis' | 'rubric' | 'checks'>, task?: CountingTask): CheckResult[] {
   return ev.checks.filter((c) => c.verdict === 'fail' && checkCounts(c, ev, task));
 }
 
@@ -30,6 +32,6 @@ export function countedFailures(ev: Pick<TaskEvaluation, 'reward_basis' | 'rubri
  * outside the reward basis, are left out, as they are left out of the scores. `task` supplies the
  * servicegym `zero_if_failed` ids; without it those checks count only through the rubric.
  */
-export function countedNotPassed(ev: Pick<TaskEvaluation, 'reward_basis' | 'rubric' | 'checks'>, task?: Pick<Task, 'servicegym'>): CheckResult[] {
+export function countedNotPassed(ev: Pick<TaskEvaluation, 'reward_basis' | 'rubric' | 'checks'>, task?: CountingTask): CheckResult[] {
   return ev.checks.filter((c) => c.verdict !== 'pass' && checkCounts(c, ev, task));
 }

@@ -131,6 +131,8 @@ export function readEpisodeLog(store: RunStore, runId: string, episodeId: string
  */
 export const RECORD_PATHS = {
   checks: '$.evaluation.checks',
+  reward_basis: '$.evaluation.reward_basis',
+  rubric: '$.evaluation.rubric',
   infra_error: '$.termination.infra_error',
   evaluation_error: '$.evaluation_error',
   case_result: '$.evaluation.result',

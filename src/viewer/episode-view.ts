@@ -17,15 +17,18 @@ import {
   type RolloutEvaluationRecord,
   type TaskEvaluationRecord,
 } from '../spec/run-log.js';
-import { z } from 'zod';
+import { checkCounts, countedFailures, type CountingTask } from '../evaluation/counted.js';
+import type { TaskEvaluation } from '../evaluation/types.js';
 import { outcomeOf } from './matrix.js';
 import { buildTranscript } from './transcript.js';
 import { episodeExtras } from './episode-extras.js';
-import type { CheckView, EpisodeDetail, EpisodeOutlineView, FieldDiffView, RubricView } from './types.js';
+import type { CheckView, EpisodeDetail, EpisodeOutlineView, FieldDiffView, RubricView, TaskInfoResolver } from './types.js';
 
 /** Record paths picked to outline a run (see `RunStore.episodeOutlines`). */
 export const OUTLINE_PATHS = {
   checks: RECORD_PATHS.checks,
+  reward_basis: RECORD_PATHS.reward_basis,
+  rubric: RECORD_PATHS.rubric,
   infra_error: RECORD_PATHS.infra_error,
   evaluation_error: RECORD_PATHS.evaluation_error,
   case_result: RECORD_PATHS.case_result,
@@ -62,19 +65,46 @@ function rolloutChecks(dimensions: RolloutEvaluationRecord['dimensions'], critic
   return checks;
 }
 
-const PickedChecks = z.array(TaskEvaluationRecordSchema.shape.checks.element);
+const PickedTaskEvaluation = TaskEvaluationRecordSchema.pick({ checks: true, reward_basis: true, rubric: true });
 
-/** Ids of the failed checks of an outline (values picked with {@link OUTLINE_PATHS}). */
-function failedChecks(extracted: Record<string, unknown>): string[] {
-  const failed = (checks: { id: string; verdict: string }[]) => checks.filter((c) => c.verdict === 'fail').map((c) => c.id);
-  const checks = PickedChecks.safeParse(extracted.checks);
-  if (checks.success) return failed(checks.data);
+/** The parts of a stored task evaluation (or of its {@link EpisodeDetail}) that decide which checks count. */
+type CheckedEvaluation = {
+  checks: readonly { id: string; kind: string; verdict: CheckView['verdict'] }[];
+  reward_basis: readonly string[];
+  rubric: readonly { checks: readonly string[] }[];
+};
+
+/** An outline's checks that did not pass, split by whether they count (see {@link checkLists}). */
+type CheckLists = Pick<EpisodeOutlineView, 'failed_checks' | 'diagnostic_checks'>;
+
+/**
+ * The checks of a task evaluation that did not pass, split as the CLI's reports split them
+ * (src/evaluation/counted.ts): `failed_checks` are the failed checks that count towards the reward
+ * or partial score ({@link countedFailures}); `diagnostic_checks` the failed checks that count
+ * towards neither ({@link checkCounts}), e.g. `tau2_action` outside strict mode (an unjudged NL
+ * assertion outside the basis is no finding, so it is in neither list). `task` supplies the
+ * servicegym `zero_if_failed` ids when it is known; without it those checks count only through
+ * the rubric.
+ */
+export function checkLists(ev: CheckedEvaluation, task?: CountingTask): CheckLists {
+  const evaluation = ev as unknown as Pick<TaskEvaluation, 'checks' | 'reward_basis' | 'rubric'>;
+  return {
+    failed_checks: countedFailures(evaluation, task).map((c) => c.id),
+    diagnostic_checks: evaluation.checks.filter((c) => c.verdict === 'fail' && !checkCounts(c, evaluation, task)).map((c) => c.id),
+  };
+}
+
+/** Checks of an outline that did not pass (values picked with {@link OUTLINE_PATHS}); campaign and optimiser checks all count. */
+function outlineChecks(extracted: Record<string, unknown>): CheckLists {
+  const failed = (checks: { id: string; verdict: string }[]) => ({ failed_checks: checks.filter((c) => c.verdict === 'fail').map((c) => c.id), diagnostic_checks: [] });
+  const ev = PickedTaskEvaluation.safeParse({ checks: extracted.checks, reward_basis: extracted.reward_basis, rubric: extracted.rubric });
+  if (ev.success) return checkLists(ev.data);
   const c = CaseEvaluationRecordSchema.shape.result.safeParse(extracted.case_result);
   if (c.success) return failed(caseChecks(c.data));
   const dims = RolloutEvaluationRecordSchema.shape.dimensions.safeParse(extracted.dimensions);
   const critical = RolloutEvaluationRecordSchema.shape.critical.safeParse(extracted.critical);
   if (dims.success) return failed(rolloutChecks(dims.data, critical.success ? critical.data : []));
-  return [];
+  return { failed_checks: [], diagnostic_checks: [] };
 }
 
 /** The values {@link OUTLINE_PATHS} picks, taken from a whole record. */
@@ -82,6 +112,8 @@ export function extractOutline(r: EpisodeRunLog): Record<string, unknown> {
   const ev = r.evaluation;
   return {
     checks: ev?.kind === 'task' ? ev.checks : null,
+    reward_basis: ev?.kind === 'task' ? ev.reward_basis : null,
+    rubric: ev?.kind === 'task' ? ev.rubric : null,
     infra_error: r.termination.infra_error,
     evaluation_error: r.evaluation_error,
     case_result: ev?.kind === 'case' ? ev.result : null,
@@ -101,7 +133,7 @@ export function outlineView(o: EpisodeOutline): EpisodeOutlineView {
     reward: o.reward,
     partial: o.partial,
     termination: o.termination,
-    failed_checks: failedChecks(o.extracted),
+    ...outlineChecks(o.extracted),
     error,
     outcome: outcomeOf(o.reward, o.partial, error),
   };
@@ -188,4 +220,16 @@ export function episodeDetail(
     ...episodeExtras(r),
     score_explained: r.evaluation?.kind === 'task' ? explainScore(r.evaluation, r.termination.reason) : null,
   };
+}
+
+/**
+ * `detail` with its task from `resolve` (when there is a resolver, a domain and such a task). A
+ * task evaluation's failed and diagnostic checks are split again with the task's `zero_if_failed`
+ * ids ({@link checkLists}), which the run log does not store.
+ */
+export function withTask(detail: EpisodeDetail, resolve?: TaskInfoResolver): EpisodeDetail {
+  const domain = detail.run.domain;
+  const task = resolve && domain ? resolve(domain, detail.episode.task_id) : null;
+  if (!task?.zero_if_failed?.length || !detail.score_explained) return { ...detail, task };
+  return { ...detail, task, episode: { ...detail.episode, ...checkLists(detail, { servicegym: { zero_if_failed: task.zero_if_failed } }) } };
 }

@@ -11,6 +11,7 @@ import { RunStore } from '../store/store.js';
 import { prepareOutputDir } from '../util/output-dir.js';
 import { BadInputError } from '../spec/errors.js';
 import { allEpisodePayloads, listRunItems, runDetail } from './queries.js';
+import { withTask } from './episode-view.js';
 import { defaultUiDir, missingUiMessage } from './ui-dir.js';
 import type { EpisodeChunk, StaticData, TaskInfoResolver } from './types.js';
 
@@ -59,7 +60,7 @@ export function buildStaticSite(store: RunStore, now: string, taskInfo?: TaskInf
     Object.entries(allEpisodePayloads(store, detail)).forEach(([eid, page], i) => {
       if (i % EPISODES_PER_FILE === 0) chunks.set(`episodes/${chunks.size}.js`, {});
       const file = `episodes/${chunks.size - 1}.js`;
-      chunks.get(file)![eid] = { ...page, task: taskInfo && page.run.domain ? taskInfo(page.run.domain, page.episode.task_id) : null };
+      chunks.get(file)![eid] = withTask(page, taskInfo);
       files[eid] = file;
     });
     data.episode_files[run.id] = files;

@@ -21,6 +21,9 @@ import { runLockHeld } from './run-status.js';
 import { defaultUiDir, missingUiMessage } from './ui-dir.js';
 import type { ApiError, EpisodeDetail, TaskInfoResolver } from './types.js';
 import { DEFAULT_VIEWER_HOST, DEFAULT_VIEWER_PORT } from './defaults.js';
+import { withTask } from './episode-view.js';
+
+export { withTask };
 
 export { DEFAULT_VIEWER_HOST, DEFAULT_VIEWER_PORT };
 
@@ -35,12 +38,6 @@ export interface ViewerOptions {
   allowHosts?: string[];
   /** Finds an episode's task for its page (scenario, gold actions, assertions); default none. */
   taskInfo?: TaskInfoResolver;
-}
-
-/** `detail` with its task from `resolve`, when there is a resolver, a domain and such a task. */
-export function withTask(detail: EpisodeDetail, resolve?: TaskInfoResolver): EpisodeDetail {
-  const domain = detail.run.domain;
-  return { ...detail, task: resolve && domain ? resolve(domain, detail.episode.task_id) : null };
 }
 
 /** Loopback names a browser on this machine sends as `Host`; anything else may be a DNS-rebinding page. */

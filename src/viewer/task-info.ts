@@ -35,6 +35,7 @@ export function taskInfoView(task: Task): TaskInfoView {
     env_assertions: (ec?.env_assertions ?? []).map((e) => `${e.env_type}: ${e.func_name}(${JSON.stringify(e.arguments)}) == ${e.assert_value}${e.message ? ` — ${e.message}` : ''}`),
     reward_basis: ec ? [...ec.reward_basis] : [],
     rubric: (task.servicegym?.partial_credit ?? []).map((r) => ({ id: r.id, weight: r.weight, description: r.description })),
+    zero_if_failed: [...(task.servicegym?.zero_if_failed ?? [])],
   };
 }
 

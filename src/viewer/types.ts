@@ -118,8 +118,10 @@ export interface EpisodeOutlineView {
   reward: number | null;
   partial: number | null;
   termination: string | null;
-  /** Ids of the checks whose verdict is `fail`. */
+  /** Ids of the failed checks that count towards the reward or partial score (as the CLI lists them; src/evaluation/counted.ts). */
   failed_checks: string[];
+  /** Ids of the failed checks that count towards neither score: diagnostics, e.g. `tau2_action` outside strict mode. */
+  diagnostic_checks: string[];
   /** Why the episode is left out of the scores, if it is. */
   error: 'infra' | 'evaluation' | null;
   outcome: Outcome;
@@ -525,6 +527,8 @@ export interface TaskInfoView {
   reward_basis: string[];
   /** servicegym tasks: the partial-credit rubric (id, weight, description). */
   rubric: { id: string; weight: number; description: string }[];
+  /** servicegym tasks: the checks whose failure makes the partial score 0 (they count even outside the rubric). */
+  zero_if_failed?: string[];
   /** Hash of the task definition found (as the run log hashes tasks), when the resolver computes it. */
   sha256?: string;
 }

@@ -8,17 +8,23 @@ import path from 'node:path';
 import vm from 'node:vm';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createViewerApp } from '../../src/viewer/server.js';
+import { createViewerApp, withTask } from '../../src/viewer/server.js';
+import { countedFailures } from '../../src/evaluation/counted.js';
+import type { TaskEvaluation } from '../../src/evaluation/types.js';
 import { exportStaticSite } from '../../src/viewer/export.js';
 import { RunStore } from '../../src/store/store.js';
 import { writeEpisodeLogs } from '../../src/store/run-log.js';
 import { rolloutEpisodeLog } from '../../src/optimizer/run-record.js';
 import type { Rollout } from '../../src/optimizer/suite.js';
-import type { CompareView, EpisodeChunk, EpisodeDetail, RunDetail, RunListItem, SearchResult, StaticData } from '../../src/viewer/types.js';
+import type { CompareView, EpisodeChunk, EpisodeDetail, RunDetail, RunListItem, SearchResult, StaticData, TaskInfoView } from '../../src/viewer/types.js';
+
 import { acquireRunLock } from '../../src/store/run-lock.js';
 import { fillViewerStore, type ViewerStore } from '../support/viewer-store.js';
 import { tmpDir } from '../support/paths.js';
 import { runCli } from '../support/cli.js';
+
+/** A task as the viewer's resolver finds it, without zero_if_failed checks. */
+const taskStub: TaskInfoView = { id: 'T03', purpose: null, persona: null, scenario: [], gold_actions: [], nl_assertions: [], communicate_info: [], env_assertions: [], reward_basis: [], rubric: [] };
 
 let s: ViewerStore;
 let uiDir: string;
@@ -103,17 +109,18 @@ describe('GET /api/runs', () => {
 describe('GET /api/runs/:id', () => {
   it("gives the faulty run's matrix in task then trial order, coloured by outcome, with failed checks", async () => {
     const { body } = await get<RunDetail>(`/api/runs/${s.faultyId}`);
-    expect(body.episodes.map((e) => [e.episode_id, e.outcome, e.failed_checks])).toEqual([
-      ['T01#0', 'fail', ['tau2_db', 'db_unchanged_gold', 'reservation_untouched', 'reason_stated']],
-      ['T01#1', 'pass', []],
-      ['T02#0', 'pass', []],
-      ['T02#1', 'fail', ['tau2_db', 'tau2_action', 'payment']],
-      ['T03#0', 'partial', ['tau2_action', 'certificate_after_verification', 'delay_checked', 'verified_before_cancel']],
-      ['T03#1', 'partial', ['tau2_action', 'certificate_after_verification', 'delay_checked', 'verified_before_cancel']],
-      ['T15#0', 'fail', ['tau2_communicate', 'total_stated']],
-      ['T15#1', 'fail', ['tau2_communicate', 'total_stated']],
-      ['T17#0', 'pass', []],
-      ['T17#1', 'pass', []],
+    // Failed checks are those that count (as the CLI lists them); tau2_action is diagnostic without --strict.
+    expect(body.episodes.map((e) => [e.episode_id, e.outcome, e.failed_checks, e.diagnostic_checks])).toEqual([
+      ['T01#0', 'fail', ['tau2_db', 'db_unchanged_gold', 'reservation_untouched', 'reason_stated'], []],
+      ['T01#1', 'pass', [], []],
+      ['T02#0', 'pass', [], []],
+      ['T02#1', 'fail', ['tau2_db', 'payment'], ['tau2_action']],
+      ['T03#0', 'partial', ['certificate_after_verification', 'delay_checked', 'verified_before_cancel'], ['tau2_action']],
+      ['T03#1', 'partial', ['certificate_after_verification', 'delay_checked', 'verified_before_cancel'], ['tau2_action']],
+      ['T15#0', 'fail', ['tau2_communicate', 'total_stated'], []],
+      ['T15#1', 'fail', ['tau2_communicate', 'total_stated'], []],
+      ['T17#0', 'pass', [], []],
+      ['T17#1', 'pass', [], []],
     ]);
     expect(body.prompt).toBe('Scripted agent for T01.');
     expect(body.optimizer).toBeNull();
@@ -174,6 +181,24 @@ describe('GET /api/runs/:id/episodes/:eid', () => {
       "Hi, I'm Mia Lee, user id mia_lee_301. I'd like to move my flight on reservation 8KQ2ZD from 2026-10-20 to the next day, 2026-10-21.",
       'Yes, please proceed.',
     ]);
+  });
+
+  it("lists as failed only the checks that count, as the CLI does; tau2_action outside --strict is diagnostic", async () => {
+    const { body } = await get<EpisodeDetail>(`/api/runs/${s.faultyId}/episodes/${enc('T03#0')}`);
+    expect(body.checks.find((c) => c.id === 'tau2_action')).toMatchObject({ verdict: 'fail', weight_label: 'diagnostic' });
+    expect(body.episode.failed_checks).toEqual(['certificate_after_verification', 'delay_checked', 'verified_before_cancel']);
+    expect(body.episode.diagnostic_checks).toEqual(['tau2_action']);
+    // The same rule as the CLI's reports (src/evaluation/counted.ts).
+    const stored = RunStore.open(s.db, { readonly: true });
+    const ev = (stored.getEpisode(s.faultyId, 'T03#0')!.result as { evaluation: TaskEvaluation }).evaluation;
+    stored.close();
+    expect(body.episode.failed_checks).toEqual(countedFailures(ev).map((c) => c.id));
+    // A task's zero_if_failed check counts even outside the rubric, once the task is known.
+    const unrubricked = { ...body, rubric: body.rubric.map((r) => ({ ...r, checks: r.checks.filter((c) => c !== 'delay_checked') })) };
+    const lists = (d: EpisodeDetail) => [d.episode.failed_checks, d.episode.diagnostic_checks];
+    expect(lists(withTask(unrubricked, () => ({ ...taskStub, zero_if_failed: ['delay_checked'] })))).toEqual([['certificate_after_verification', 'delay_checked', 'verified_before_cancel'], ['tau2_action']]);
+    expect(lists(withTask(unrubricked, () => ({ ...taskStub, zero_if_failed: ['tau2_db'] })))).toEqual([['certificate_after_verification', 'verified_before_cancel'], ['tau2_action', 'delay_checked']]);
+    expect(withTask(body, () => taskStub).task).toEqual(taskStub);
   });
 
   it('marks a malformed tool call and its error output', async () => {

@@ -145,9 +145,17 @@ describe.skipIf(lacks(CHROMIUM_NEED))(needing('servicegym view in chromium', CHR
       expect(await untouched.locator('.evidence').innerText()).toBe(evidence('reservation_untouched'));
       expect(evidence('reservation_untouched')).toContain('/reservations/8KQ2ZD/flights/0/date: before "2026-10-20", after "2026-10-21"');
       expect(await page.locator('[data-testid="episode-meta"]').innerText()).toContain('failed tau2_db, db_unchanged_gold, reservation_untouched, reason_stated');
+      expect(await page.locator('[data-testid="episode-meta"]').innerText()).not.toContain('diagnostic');
       const calls = await page.locator('[data-testid="tool-call"] .call-name').allInnerTexts();
       expect(calls).toEqual(['get_user_details', 'get_reservation_details', 'update_reservation_flights']);
       await done('episode-failed');
+    });
+
+    it("an episode's header lists only the checks that count as failed, tau2_action (not in the basis) as diagnostic", async () => {
+      await open(`#/runs/${store.faultyId}/episodes/${enc('T03#0')}`);
+      const meta = page.locator('[data-testid="episode-meta"]');
+      await expect.poll(() => meta.innerText()).toContain('failed certificate_after_verification, delay_checked, verified_before_cancel · diagnostic: tau2_action');
+      expect(await meta.innerText()).not.toMatch(/failed[^·]*tau2_action/);
     });
 
     it('the DB diff shows the changed field, gold against episode', async () => {

@@ -73,6 +73,12 @@ function EpisodeView({ detail, turn }: { detail: EpisodeDetail; turn: number | n
             · failed <span className="mono">{e.failed_checks.join(', ')}</span>
           </>
         ) : null}
+        {e.diagnostic_checks.length ? (
+          <>
+            {' '}
+            · <span title="did not pass, but counts towards neither the reward nor the partial score">diagnostic</span>: <span className="mono">{e.diagnostic_checks.join(', ')}</span>
+          </>
+        ) : null}
         <span className="keys">j/k or ←/→ move between episodes · u back to the run</span>
       </p>
       {detail.errors.infra || detail.errors.evaluation ? (
