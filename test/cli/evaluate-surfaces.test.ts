@@ -11,14 +11,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
+import { expectStoredVerdicts, exportStoredRun, type ScoredTrajectory } from '../support/export-roundtrip.js';
 import { tmpDir } from '../support/paths.js';
 import { CHROMIUM_NEED, lacks, needing } from '../support/needs.js';
 import { loadDomain } from '../../src/domains/index.js';
 import { getSurface } from '../../src/surfaces/index.js';
 import { SURFACE_NAMES } from '../../src/surfaces/names.js';
 import { closeSharedBrowser } from '../../src/surfaces/browser-pool.js';
-import { RunStore } from '../../src/store/store.js';
-import { readEpisodeLogs } from '../../src/store/run-log.js';
 import type { EpisodeRunLog } from '../../src/spec/run-log.js';
 
 const dir = tmpDir('sg-evaluate-surfaces-');
@@ -28,13 +27,8 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-interface Scored {
+interface Scored extends ScoredTrajectory {
   source: string;
-  task_id: string;
-  termination: string;
-  evaluation: Record<string, unknown> | null;
-  tool_output_differences: unknown[];
-  unreplayed: { assistant: number; user: number };
 }
 
 /** The domains whose surfaces differ (JSON tools, a terminal, a web console, a pixel-streamed desktop app) and the tasks run on each. */
@@ -55,45 +49,18 @@ function supported(domain: string): { surface: string; tasks: string[]; browser:
   });
 }
 
-function storedRun(runId: string): EpisodeRunLog[] {
-  const store = RunStore.open(db, { readonly: true });
-  try {
-    return readEpisodeLogs(store, runId).map((e) => e.record);
-  } finally {
-    store.close();
-  }
-}
-
 /** Runs the oracle on `surface` (validate stores the run), exports it and returns the stored records and the export file. */
 async function runAndExport(domain: string, surface: string, tasks: string[], options: string[] = []): Promise<{ records: EpisodeRunLog[]; file: string; lines: Record<string, unknown>[] }> {
   const v = await runCli(['validate', '--domain', domain, '--surface', surface, ...options, '--tasks', tasks.join(','), '--db', db, '-j', '2', '-q', '--json']);
   expect(v.code, v.err).toBe(0);
   const runId = (JSON.parse(v.out) as { run_id: string }).run_id;
-  const records = storedRun(runId);
   const file = path.join(dir, `${domain}-${surface}.jsonl`);
-  const exp = await runCli(['export-trajectories', runId, '--db', db, '-o', file]);
-  expect(exp.code, exp.err).toBe(0);
-  const lines = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-  // the export's order (task id, then trial) is not the store's: the records in the lines' order
-  const byId = new Map(records.map((r) => [r.episode_id, r]));
-  expect(lines.map((l) => l.episode_id).sort()).toEqual([...byId.keys()].sort());
-  return { records: lines.map((l) => byId.get(l.episode_id as string)!), file, lines };
+  return { ...(await exportStoredRun(db, runId, file)), file };
 }
 
 async function evaluate(domain: string, file: string, extra: string[] = []): Promise<{ code: number; scored: Scored[]; err: string }> {
   const r = await runCli(['evaluate', file, '--domain', domain, '--json', '-q', ...extra]);
   return { code: r.code, scored: r.out ? (JSON.parse(r.out) as Scored[]) : [], err: r.err };
-}
-
-/** Every trajectory scored the evaluation its episode stored, every recorded output reproduced. */
-function expectStoredVerdicts(scored: Scored[], records: EpisodeRunLog[]): void {
-  expect(scored.map((s) => s.task_id)).toEqual(records.map((r) => r.task.id));
-  scored.forEach((s, i) => {
-    expect(s.termination).toBe(records[i].termination.reason);
-    expect({ kind: 'task', ...s.evaluation }).toEqual(records[i].evaluation);
-    expect(s.tool_output_differences).toEqual([]);
-    expect(s.unreplayed).toEqual({ assistant: 0, user: 0 });
-  });
 }
 
 describe('run -> export-trajectories -> evaluate gives the stored verdicts on every surface a domain supports', () => {

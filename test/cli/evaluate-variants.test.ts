@@ -11,9 +11,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
+import { expectStoredVerdicts, exportStoredRun, type ScoredTrajectory } from '../support/export-roundtrip.js';
 import { HAS_SHARED, needsShared, SHARED, tmpDir } from '../support/paths.js';
 import { RunStore } from '../../src/store/store.js';
-import { readEpisodeLogs } from '../../src/store/run-log.js';
 import type { EpisodeRunLog } from '../../src/spec/run-log.js';
 import { datasetVariantConfig, parseDatasetVariant, runDatasetVariant } from '../../src/cli/dataset-variant.js';
 
@@ -23,13 +23,7 @@ const dir = tmpDir('sg-evaluate-variants-');
 const db = path.join(dir, 'store.db');
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-interface Scored {
-  task_id: string;
-  termination: string;
-  evaluation: Record<string, unknown> | null;
-  tool_output_differences: { replayed: unknown }[];
-  unreplayed: { assistant: number; user: number };
-}
+type Scored = ScoredTrajectory<{ replayed: unknown }>;
 
 /** Runs the oracle with `flags` (validate stores the run), exports it; the stored records in the export's line order. */
 async function runAndExport(name: string, flags: string[]): Promise<{ runId: string; records: EpisodeRunLog[]; file: string; lines: Record<string, unknown>[] }> {
@@ -37,21 +31,15 @@ async function runAndExport(name: string, flags: string[]): Promise<{ runId: str
   expect(v.code, v.err).toBe(0);
   const runId = (JSON.parse(v.out) as { run_id: string }).run_id;
   const store = RunStore.open(db, { readonly: true });
-  let records: EpisodeRunLog[];
   let summary: unknown;
   try {
-    records = readEpisodeLogs(store, runId).map((e) => e.record);
     summary = store.getRun(runId)!.summary;
   } finally {
     store.close();
   }
   expect(runDatasetVariant(summary)).toEqual(datasetVariantConfig(flagsOf(flags)).dataset_variant ?? {});
   const file = path.join(dir, `${name}.jsonl`);
-  const exp = await runCli(['export-trajectories', runId, '--db', db, '-o', file]);
-  expect(exp.code, exp.err).toBe(0);
-  const lines = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-  const byId = new Map(records.map((r) => [r.episode_id, r]));
-  return { runId, records: lines.map((l) => byId.get(l.episode_id as string)!), file, lines };
+  return { runId, ...(await exportStoredRun(db, runId, file)), file };
 }
 
 function flagsOf(flags: string[]): { policyVariant?: string; solo?: boolean } {
@@ -62,17 +50,6 @@ function flagsOf(flags: string[]): { policyVariant?: string; solo?: boolean } {
 async function evaluate(file: string, extra: string[] = [], domain = 'telecom', dataDir = DATA): Promise<{ code: number; scored: Scored[]; err: string }> {
   const r = await runCli(['evaluate', file, '--domain', domain, '--data-dir', dataDir, '--json', '-q', ...extra]);
   return { code: r.code, scored: r.out ? (JSON.parse(r.out) as Scored[]) : [], err: r.err };
-}
-
-/** Every trajectory scored the evaluation its episode stored, every recorded output reproduced. */
-function expectStoredVerdicts(scored: Scored[], records: EpisodeRunLog[]): void {
-  expect(scored.map((s) => s.task_id)).toEqual(records.map((r) => r.task.id));
-  scored.forEach((s, i) => {
-    expect(s.termination).toBe(records[i].termination.reason);
-    expect({ kind: 'task', ...s.evaluation }).toEqual(records[i].evaluation);
-    expect(s.tool_output_differences).toEqual([]);
-    expect(s.unreplayed).toEqual({ assistant: 0, user: 0 });
-  });
 }
 
 const stripVariant = (lines: Record<string, unknown>[], file: string): string => {
