@@ -79,6 +79,21 @@ describe('transport on the wire', () => {
     expect(lines).toEqual(expect.arrayContaining([`host: ${s.url.host}`, 'content-type: application/json', 'accept: application/json', 'authorization: bearer k', 'content-length: 7']));
   });
 
+  it('concurrent conversations calling back to back (no turn between calls) reuse their connections', async () => {
+    // All answers of a round arrive together, as at -j 200: each conversation's next call is sent
+    // before the event loop turns, yet takes a connection the round before freed.
+    const s = await raw((n, socket) => setTimeout(() => socket.write(answer('200 OK', `{"n":${n}}`)), 20));
+    const chain = async () => {
+      const got: unknown[] = [];
+      for (let i = 0; i < 4; i++) got.push((await postJsonWithRetries({ a: 1 }, opts(s.url))).body);
+      return got;
+    };
+    const chains = await Promise.all(Array.from({ length: 8 }, chain));
+    expect(chains.flat()).toHaveLength(32);
+    expect(s.heads).toHaveLength(32);
+    expect(s.connections()).toBe(8);
+  });
+
   it('skips 1xx answers, keeps the first of a repeated retry-after, and reads an unframed body until close', async () => {
     const s = await raw((n, socket) => {
       if (n === 0) {
