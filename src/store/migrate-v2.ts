@@ -3,6 +3,8 @@
  * v2 receipt row (`request` and `response` as whole `JSON.stringify` text) is rewritten as a
  * template plus a reference to its conversation prefix, each message stored once; a request that
  * does not split back into exactly the same text stays whole. Runs and episodes are unchanged.
+ * The receipt tables are created as the current schema has them (since v4 with the episode key
+ * columns, left null here; the v3 → v4 step that follows then finds them there).
  * Runs inside the opening transaction, paging through the old rows (bounded memory).
  */
 import type Database from 'better-sqlite3';

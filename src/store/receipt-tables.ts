@@ -8,7 +8,7 @@
  * |---|---|
  * | `receipt_templates` | a request without its `messages` value (`body`), and `slot`, the offset where it goes; unique by `hash` |
  * | `receipt_messages`  | one node per conversation prefix: `parent` node, `message` JSON text; unique by `hash` (SHA-256 of the parent's hash and the message) |
- * | `receipts`          | one model call: `template` + `prefix` (its last message node; null for no messages), or the whole `request` text when it has no `messages` array |
+ * | `receipts`          | one model call: `template` + `prefix` (its last message node; null for no messages), or the whole `request` text when it has no `messages` array; since v4 the episode key of the call that made it (`task_id`, `trial`, `persona`, `attempt`, `call_index`; null when unknown) |
  *
  * Credentials are checked once per stored piece, by value on its serialized text: a piece already
  * stored (a known prefix, a known template) was checked when it was first written.
@@ -32,7 +32,7 @@ import {
   type SplitRequest,
 } from './receipt-codec.js';
 
-/** DDL of the receipt tables (schema v3). */
+/** DDL of the receipt tables (schema v4: v3's plus the episode key columns of `receipts`). */
 export const RECEIPT_TABLES_DDL = `
 CREATE TABLE receipt_templates (
   id    INTEGER PRIMARY KEY,
@@ -59,10 +59,29 @@ CREATE TABLE receipts (
   request         TEXT,
   response        TEXT NOT NULL,
   elapsed_seconds REAL NOT NULL,
+  task_id         TEXT,
+  trial           INTEGER,
+  persona         TEXT,
+  attempt         INTEGER,
+  call_index      INTEGER,
   PRIMARY KEY (run_id, seq),
   CHECK ((template IS NULL) = (request IS NOT NULL))
 );
 `;
+
+/**
+ * Which episode of a run made a receipt's call (stored with it since schema v4): the episode's task,
+ * trial and persona (null without personas), the run's attempt (the `attempts` entry of the
+ * invocation that made the call; null when not known) and the call's 0-based index among the
+ * episode's model calls (agent and user in call order, then its judge calls).
+ */
+export interface ReceiptEpisodeKey {
+  task_id: string;
+  trial: number;
+  persona: string | null;
+  attempt: number | null;
+  call: number;
+}
 
 /** One model call of a run; `(run_id, seq)` is unique. Must not contain credentials. */
 export interface ReceiptRow {
@@ -78,6 +97,17 @@ export interface ReceiptRow {
   response: unknown;
   /** Wall time of the call, in seconds. */
   elapsed_seconds: number;
+  /** The episode that made the call, when known (a one-process `run` records it; absent otherwise). */
+  episode?: ReceiptEpisodeKey;
+}
+
+/** The episode key columns of a stored receipt row. */
+interface EpisodeColumns {
+  task_id: string | null;
+  trial: number | null;
+  persona: string | null;
+  attempt: number | null;
+  call_index: number | null;
 }
 
 /** A stored receipt with `request` and `response` as their exact stored JSON text. */
@@ -135,8 +165,8 @@ const LEAF_CACHE = 50_000;
 const SMALL_CACHE = 256;
 const STAGED_CAP = 200_000;
 
-const INSERT_RECEIPT = `INSERT INTO receipts (run_id, seq, kind, provider, endpoint, template, prefix, request, response, elapsed_seconds)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_RECEIPT = `INSERT INTO receipts (run_id, seq, kind, provider, endpoint, template, prefix, request, response, elapsed_seconds, task_id, trial, persona, attempt, call_index)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 /** Prefix keys looked up first, counted from the end of a request's messages. */
 const RECENT = 8;
@@ -339,7 +369,8 @@ export class ReceiptTables {
       for (let i = enc.known; i < messages.length; i++) prefix = this.nodeId(enc.keys[i]!, prefix, messages[i]);
       if (prefix !== null) this.stagedLeaves.push([keyText(enc.keys[messages.length - 1]!), prefix, enc]);
     }
-    this.prep(INSERT_RECEIPT).run(r.run_id, r.seq, r.kind, r.provider, r.endpoint, template, prefix, text, enc.response, r.elapsed_seconds);
+    const e = r.episode;
+    this.prep(INSERT_RECEIPT).run(r.run_id, r.seq, r.kind, r.provider, r.endpoint, template, prefix, text, enc.response, r.elapsed_seconds, e?.task_id ?? null, e?.trial ?? null, e?.persona ?? null, e?.attempt ?? null, e?.call ?? null);
   }
 
   /**
@@ -395,10 +426,10 @@ export class ReceiptTables {
   read(runId: string): ReceiptTextRow[] {
     const rows = this
       .prep(
-        `SELECT run_id, seq, kind, provider, endpoint, template, prefix, request, response, elapsed_seconds
+        `SELECT run_id, seq, kind, provider, endpoint, template, prefix, request, response, elapsed_seconds, task_id, trial, persona, attempt, call_index
          FROM receipts WHERE run_id = ? ORDER BY seq`,
       )
-      .all(runId) as (ReceiptTextRow & { template: number | null; prefix: number | null; request: string | null })[];
+      .all(runId) as (ReceiptTextRow & { template: number | null; prefix: number | null; request: string | null } & EpisodeColumns)[];
     if (rows.length === 0) return [];
     const templates = new Map<number, { slot: number; body: string }>();
     for (const t of this
@@ -407,10 +438,11 @@ export class ReceiptTables {
       templates.set(t.id, t);
     }
     const joined = this.prefixTexts(runId);
-    return rows.map(({ template, prefix, request, ...r }) => {
-      if (template === null) return { ...r, request: request! };
+    return rows.map(({ template, prefix, request, task_id, trial, persona, attempt, call_index, ...r }) => {
+      const key = task_id === null || trial === null || call_index === null ? {} : { episode: { task_id, trial, persona, attempt, call: call_index } };
+      if (template === null) return { ...r, request: request!, ...key };
       const t = templates.get(template)!;
-      return { ...r, request: joinRequestText(t.body, t.slot, prefix === null ? '' : joined(prefix)) };
+      return { ...r, request: joinRequestText(t.body, t.slot, prefix === null ? '' : joined(prefix)), ...key };
     });
   }
 

@@ -10,16 +10,18 @@ import type Database from 'better-sqlite3';
 import { BadInputError } from '../spec/errors.js';
 import { migrateV1ToV2 } from './migrate-v1.js';
 import { migrateV2ToV3 } from './migrate-v2.js';
+import { migrateV3ToV4 } from './migrate-v3.js';
 import { RECEIPT_TABLES_DDL } from './receipt-tables.js';
 
 /** Current schema version written to `PRAGMA user_version` of every new store. */
-export const STORE_SCHEMA_VERSION = 3;
+export const STORE_SCHEMA_VERSION = 4;
 
 /**
- * Tables of schema v3. JSON columns (`summary`, `record`, `result`, `response`, and the receipt
+ * Tables of schema v4. JSON columns (`summary`, `record`, `result`, `response`, and the receipt
  * pieces) hold `JSON.stringify` text; since v2 an episode's `result` is its run-log record
  * (src/spec/run-log.ts, written by src/store/run-log.ts); since v3 a receipt's request is stored
- * content-addressed (src/store/receipt-tables.ts). Episodes are read back in rowid (insertion) order.
+ * content-addressed (src/store/receipt-tables.ts); since v4 a receipt carries the episode key of
+ * the call that made it. Episodes are read back in rowid (insertion) order.
  */
 export const SCHEMA_DDL = `
 CREATE TABLE runs (
@@ -50,10 +52,11 @@ ${RECEIPT_TABLES_DDL}`;
 /**
  * Forward migrations: `MIGRATIONS[n]` turns a schema-vn store into v(n+1) and runs inside the
  * opening transaction. v1 → v2 rewrites every episode's result as a run-log record
- * (`migrate-v1.ts`); v2 → v3 stores receipts content-addressed (`migrate-v2.ts`); v0 (a file
+ * (`migrate-v1.ts`); v2 → v3 stores receipts content-addressed (`migrate-v2.ts`); v3 → v4 adds
+ * each receipt's episode key, null for the receipts already stored (`migrate-v3.ts`); v0 (a file
  * with tables but no version) has no migration and is refused.
  */
-export const MIGRATIONS: Readonly<Record<number, (db: Database.Database) => void>> = { 1: migrateV1ToV2, 2: migrateV2ToV3 };
+export const MIGRATIONS: Readonly<Record<number, (db: Database.Database) => void>> = { 1: migrateV1ToV2, 2: migrateV2ToV3, 3: migrateV3ToV4 };
 
 /** Number of user tables/indexes/views in the file (excluding SQLite's internal ones). */
 function objectCount(db: Database.Database): number {

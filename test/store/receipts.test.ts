@@ -12,6 +12,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { RunStore, type ReceiptRow } from '../../src/store/store.js';
 import { SCHEMA_V2_DDL } from '../../src/store/migrate-v2.js';
+import { SCHEMA_V3_DDL } from '../../src/store/migrate-v3.js';
 import { credentialKeyOffset, joinRequest, splitRequest } from '../../src/store/receipt-codec.js';
 import { loadDomain } from '../../src/domains/index.js';
 import { runDomainTasks, selectTasks } from '../../src/run/task-run.js';
@@ -181,10 +182,50 @@ describe('migration of older stores', () => {
     expect(s.receiptTexts(runId)).toEqual(fixture.receipts.filter((r) => r.run_id === runId).sort((a, b) => a.seq - b.seq));
     s.close();
     const after = new Database(file, { readonly: true });
-    expect(after.pragma('user_version', { simple: true })).toBe(3);
+    expect(after.pragma('user_version', { simple: true })).toBe(4);
     expect(after.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all()).toEqual(['episodes', 'receipt_messages', 'receipt_templates', 'receipts', 'runs']);
     expect(after.prepare('SELECT count(*) FROM receipts WHERE template IS NOT NULL').pluck().get()).toBe(fixture.receipts.length);
     after.close();
+  });
+
+  it('migrates a v3 store file to v4: receipts, runs and episodes read back unchanged, episode keys null; new receipts keep theirs', () => {
+    // A v3 file as schema v3 wrote it: its tables, and content-addressed receipts copied from a current store.
+    const src = path.join(dir, 'src.db');
+    const a = open(src);
+    a.appendReceipts([...conversation('r', 6), ...conversation('q', 3, 0, 'Noor')]);
+    a.saveRun({ id: 'r', kind: 'run', name: 'run airline', domain: 'airline', created_at: '2024-01-01T00:00:00Z', summary: { attempts: [] }, record: null });
+    a.appendEpisodes([{ run_id: 'r', episode_id: 'T01#0', task_id: 'T01', trial: 0, label: 'llm', reward: 1, partial: 1, termination: 'agent_stop', result: { x: 1 } }]);
+    const texts = a.receiptTexts('r');
+    a.close();
+    const file = path.join(dir, 'v3.db');
+    const raw = new Database(file);
+    raw.exec(SCHEMA_V3_DDL);
+    raw.pragma('user_version = 3');
+    raw.exec(`ATTACH '${src}' AS cur`);
+    for (const t of ['runs', 'episodes', 'receipt_templates', 'receipt_messages']) raw.exec(`INSERT INTO main.${t} SELECT * FROM cur.${t}`);
+    raw.exec(`INSERT INTO main.receipts SELECT run_id, seq, kind, provider, endpoint, template, prefix, request, response, elapsed_seconds FROM cur.receipts`);
+    raw.exec('DETACH cur');
+    expect(raw.prepare('PRAGMA table_info(receipts)').all().map((c: any) => c.name)).not.toContain('task_id');
+    raw.close();
+    // Read-only: refused (a migration writes), nothing changed.
+    expect(() => RunStore.open(file, { readonly: true })).toThrow(/older servicegym schema \(v3, this is v4\)/);
+    const s = open(file);
+    expect(s.receiptTexts('r')).toEqual(texts);
+    expect(s.receipts('r').every((r) => r.episode === undefined)).toBe(true);
+    expect(s.episodes('r').map((e) => e.result)).toEqual([{ x: 1 }]);
+    expect(s.getRun('r')?.summary).toEqual({ attempts: [] });
+    // The next receipt of the run carries its episode key.
+    const [next] = conversation('r', 7).slice(6);
+    s.appendReceipts([{ ...next, episode: { task_id: 'T01', trial: 1, persona: null, attempt: 2, call: 0 } }]);
+    expect(s.receipts('r').map((r) => r.episode ?? null).slice(5)).toEqual([null, { task_id: 'T01', trial: 1, persona: null, attempt: 2, call: 0 }]);
+    s.close();
+    const after = new Database(file, { readonly: true });
+    expect(after.pragma('user_version', { simple: true })).toBe(4);
+    expect(after.prepare('PRAGMA table_info(receipts)').all().map((c: any) => c.name).slice(-5)).toEqual(['task_id', 'trial', 'persona', 'attempt', 'call_index']);
+    expect(after.prepare('SELECT count(*) FROM receipts WHERE task_id IS NULL').pluck().get()).toBe(9);
+    after.close();
+    // Opened again: already v4, nothing to do.
+    expect(open(file).receipts('q')).toHaveLength(3);
   });
 
   it('keeps whole a v2 request that would not join back to the same text', () => {

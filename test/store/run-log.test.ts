@@ -51,14 +51,14 @@ describe('a schema-v1 store', () => {
   it('is refused read-only, with the command that migrates it', () => {
     const file = v1Store();
     expect(() => RunStore.open(file, { readonly: true })).toThrow(BadInputError);
-    expect(() => RunStore.open(file, { readonly: true })).toThrow(/older servicegym schema \(v1, this is v3\); migrate it in place by opening it once for writing, e\.g\. `servicegym rescore <run-id> --db /);
+    expect(() => RunStore.open(file, { readonly: true })).toThrow(/older servicegym schema \(v1, this is v4\); migrate it in place by opening it once for writing, e\.g\. `servicegym rescore <run-id> --db /);
   });
 
   it('is migrated in place: every episode becomes a typed record keeping what v1 stored', () => {
     const file = v1Store();
     RunStore.open(file).close();
     const raw = new Database(file, { readonly: true });
-    expect(raw.pragma('user_version', { simple: true })).toBe(3);
+    expect(raw.pragma('user_version', { simple: true })).toBe(4);
     raw.close();
     const store = RunStore.open(file, { readonly: true });
     try {

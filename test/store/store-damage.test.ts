@@ -75,7 +75,7 @@ describe('the v2 → v3 migration', () => {
       store.close();
     }
     const after = pragmas(file);
-    expect(after.version).toBe(3);
+    expect(after.version).toBe(4);
     expect(after.free).toBe(0);
     // Content-addressed receipts of 16-call conversations take a small part of what v2 stored.
     expect(bytes(file)).toBeLessThan(before / 4);
@@ -88,7 +88,7 @@ describe('the v2 → v3 migration', () => {
     const store = RunStore.open(file);
     store.close();
     const after = pragmas(file);
-    expect(after.version).toBe(3);
+    expect(after.version).toBe(4);
     expect(after.free).toBeGreaterThan(0);
     expect(after.free / after.pages).toBeLessThan(VACUUM_FREE_SHARE);
   });
@@ -107,7 +107,7 @@ describe('the v2 → v3 migration', () => {
     raw.pragma('wal_checkpoint(TRUNCATE)');
     raw.close();
     const loose = pragmas(file);
-    expect(loose.version).toBe(3);
+    expect(loose.version).toBe(4);
     expect(loose.free / loose.pages).toBeGreaterThan(VACUUM_FREE_SHARE);
     RunStore.open(file, { readonly: true }).close();
     expect(pragmas(file).free).toBe(loose.free);

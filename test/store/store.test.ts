@@ -85,7 +85,7 @@ function receipt(run_id: string, seq: number, extra: Partial<ReceiptRow> = {}): 
 
 describe('constants', () => {
   it('exports the schema version and default path', () => {
-    expect(STORE_SCHEMA_VERSION).toBe(3);
+    expect(STORE_SCHEMA_VERSION).toBe(4);
     expect(DEFAULT_STORE_PATH).toBe('.servicegym/servicegym.db');
   });
 });
@@ -97,7 +97,7 @@ describe('RunStore.open', () => {
     expect(fs.existsSync(file)).toBe(true);
     const raw = new Database(file, { readonly: true });
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(raw.pragma('user_version', { simple: true })).toBe(3);
+    expect(raw.pragma('user_version', { simple: true })).toBe(4);
     const tables = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
     expect(tables).toEqual(['episodes', 'receipt_messages', 'receipt_templates', 'receipts', 'runs']);
     raw.close();
@@ -160,7 +160,7 @@ describe('RunStore.open', () => {
       const e = thrown(() => open(file, opts));
       expect(e).toBeInstanceOf(BadInputError);
       expect(e.message).toContain(file);
-      expect(e.message).toContain('this store is from an older servicegym schema (v0, this is v3)');
+      expect(e.message).toContain('this store is from an older servicegym schema (v0, this is v4)');
       expect(e.message).toContain('--db PATH');
     }
   });
@@ -173,7 +173,7 @@ describe('RunStore.open', () => {
     raw.close();
     const e = thrown(() => open(file));
     expect(e).toBeInstanceOf(BadInputError);
-    expect(e.message).toMatch(/older servicegym schema \(v0, this is v3\)/);
+    expect(e.message).toMatch(/older servicegym schema \(v0, this is v4\)/);
   });
 
   it('refuses a newer schema', () => {
@@ -185,7 +185,7 @@ describe('RunStore.open', () => {
     const e = thrown(() => open(file));
     expect(e).toBeInstanceOf(BadInputError);
     expect(e.message).toBe(
-      `${file}: this store is from a newer servicegym (schema v99, this is v3); ` +
+      `${file}: this store is from a newer servicegym (schema v99, this is v4); ` +
         'upgrade servicegym to open it, or use a different --db PATH',
     );
     const raw2 = new Database(file, { readonly: true });

@@ -491,7 +491,7 @@ describe('a store that cannot be read', () => {
     const raw = new Database(db);
     raw.exec('CREATE TABLE runs (id TEXT)');
     raw.close();
-    expect(await storeError(db)).toMatch(/this store is from an older servicegym schema \(v0, this is v3\)/);
+    expect(await storeError(db)).toMatch(/this store is from an older servicegym schema \(v0, this is v4\)/);
   });
 
   it('locked by another process', async () => {

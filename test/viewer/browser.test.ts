@@ -291,7 +291,7 @@ describe.skipIf(lacks(CHROMIUM_NEED))(needing('servicegym view in chromium', CHR
 
     it.each([
       ['missing', 'The run store cannot be read', /no servicegym store exists at this path/],
-      ['from an older schema', 'The run store cannot be read', /this store is from an older servicegym schema \(v0, this is v3\)/],
+      ['from an older schema', 'The run store cannot be read', /this store is from an older servicegym schema \(v0, this is v4\)/],
       ['locked', 'The run store cannot be read', /the store is locked by another process/],
     ])('a store that is %s gives a clear message on every page, not a blank page', async (what, title, message) => {
       const dir = tmpDir('sg-viewer-bad-');

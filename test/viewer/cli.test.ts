@@ -50,7 +50,7 @@ describe('servicegym view', () => {
     raw.close();
     const r = await cli(['view', '--db', old, '--export', tmpDir('sg-view-out-')]);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/this store is from an older servicegym schema \(v0, this is v3\)/);
+    expect(r.err).toMatch(/this store is from an older servicegym schema \(v0, this is v4\)/);
   });
 
   it('exits 2 on a bad --port', async () => {
