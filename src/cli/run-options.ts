@@ -78,16 +78,33 @@ export function withRunOptions(cmd: Command): Command {
 /** The camel-case attribute commander gives a long flag. */
 const attr = (long: string) => long.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
+/** The options `run` cannot start without: a flag each, or its key in the `--config` file. */
+const RUN_REQUIRED = ['agent-model', 'user-model'] as const;
+
 /**
- * `run`'s config: {@link applyConfigFileChecked} with `checks`, then a check that the models are set.
+ * `run`'s config: {@link applyConfigFileChecked} with `checks` and the models required
+ * ({@link RUN_REQUIRED}), so that every missing model is named at once, together with the config
+ * file's other problems.
  * @throws BadInputError for an unknown key, a wrong type or a value outside an option's choices
- *   (file + JSON path), or a missing model.
+ *   (file + JSON path), or missing models.
  */
 export async function applyRunConfig(cmd: Command, flags: Record<string, any>, checks: Readonly<Record<string, (flags: Record<string, any>) => unknown>> = {}): Promise<void> {
-  await applyConfigFileChecked(cmd, flags, checks);
-  for (const m of ['agent-model', 'user-model']) {
-    if (!flags[attr(m)]) throw new BadInputError(`--${m} is required (a flag, or "${m}" in the --config file)`);
-  }
+  await applyConfigFileChecked(cmd, flags, checks, RUN_REQUIRED);
+}
+
+/**
+ * The one problem of the `required` options (long names without the dashes) that neither a flag
+ * nor the config file set, naming them all, e.g. `--agent-model and --user-model are required
+ * (flags, or "agent-model" and "user-model" in the --config file)`; null when none is missing.
+ * With a config file the problem carries its name. `skip` holds keys already reported as wrong.
+ */
+function missingRequired(flags: Record<string, any>, required: readonly string[], file: string | undefined, skip: ReadonlySet<string>): BadInputError | null {
+  const missing = required.filter((k) => !flags[attr(k)] && !skip.has(k));
+  if (!missing.length) return null;
+  const and = (xs: string[]) => (xs.length === 1 ? xs[0] : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
+  const one = missing.length === 1;
+  const text = `${and(missing.map((k) => `--${k}`))} ${one ? 'is' : 'are'} required (${one ? 'a flag' : 'flags'}, or ${and(missing.map((k) => `"${k}"`))} in the --config file)`;
+  return new BadInputError(text, file === undefined ? {} : { file });
 }
 
 /**
@@ -107,29 +124,33 @@ export function applyConfigFile(cmd: Command, flags: Record<string, any>): void 
  * {@link applyConfigFile}, then each value the file gave checked as the command would check it
  * (`checks`, by key: src/cli/flag-checks.ts `FLAG_CHECKS`), so that every value error of the file
  * is reported at once with its JSON path (`FILE at $.trials: --trials must be …`), together with
- * the key and type errors, instead of one per attempt.
+ * the key and type errors, instead of one per attempt. `required` (long names without the dashes)
+ * are the options the command cannot run without: the ones neither a flag nor the file set are
+ * named together, after the file's other problems (with or without a config file).
  * @throws BadInputError listing every problem of the file, one line each.
  */
-export async function applyConfigFileChecked(cmd: Command, flags: Record<string, any>, checks: Readonly<Record<string, (flags: Record<string, any>) => unknown>>): Promise<void> {
+export async function applyConfigFileChecked(cmd: Command, flags: Record<string, any>, checks: Readonly<Record<string, (flags: Record<string, any>) => unknown>>, required: readonly string[] = []): Promise<void> {
   const read = readConfigFile(cmd, flags);
-  if (!read) return;
-  const { file, problems, taken, order } = read;
-  for (const [key, at] of taken) {
+  const problems = read?.problems ?? [];
+  for (const [key, at] of read?.taken ?? []) {
     if (!Object.hasOwn(checks, key)) continue;
     try {
       await checks[key](flags);
     } catch (err) {
       if (!(err instanceof BadInputError)) throw err;
-      problems.push(err.file === undefined ? new BadInputError(err.message, { file, path: at }) : err);
+      problems.push(err.file === undefined ? new BadInputError(err.message, { file: read!.file, path: at }) : err);
     }
   }
-  // In file order, as the key and type problems are.
-  const rank = (p: BadInputError) => order.indexOf(p.path ?? '');
-  throwProblems(file, problems.sort((a, b) => rank(a) - rank(b)));
+  // In file order, as the key and type problems are; missing options after them.
+  const rank = (p: BadInputError) => read!.order.indexOf(p.path ?? '');
+  problems.sort((a, b) => rank(a) - rank(b));
+  const missing = missingRequired(flags, required, read?.file, new Set(problems.map((p) => p.path?.replace(/^\$\./, '') ?? '')));
+  if (missing) problems.push(missing);
+  throwProblems(read?.file, problems);
 }
 
 /** Throws `problems` of `file` as one error: the problem itself, or `N problems in the config file:` and one line each. */
-function throwProblems(file: string, problems: readonly BadInputError[]): void {
+function throwProblems(file: string | undefined, problems: readonly BadInputError[]): void {
   if (problems.length === 1) throw problems[0];
   if (problems.length > 1) throw new BadInputError(`${problems.length} problems in the config file:\n${problems.map((p) => `  ${p.message}`).join('\n')}`, { file });
 }

@@ -265,6 +265,32 @@ describe('config file', () => {
     expect(m.err).toContain('--agent-model is required');
   });
 
+  it('names every missing model at once, on the command line and with a config file (after the file\'s other problems)', async () => {
+    const none = await cli(['run', '--tasks', 'T01']);
+    expect(none.code).toBe(2);
+    expect(none.err).toBe('servicegym: error: --agent-model and --user-model are required (flags, or "agent-model" and "user-model" in the --config file)\n');
+    const agentOnly = await cli(['run', '--agent-model', 'a']);
+    expect(agentOnly.code).toBe(2);
+    expect(agentOnly.err).toBe('servicegym: error: --user-model is required (a flag, or "user-model" in the --config file)\n');
+    const dir = tmpDir('sg-config-models-');
+    const cfg = path.join(dir, 'run.json');
+    fs.writeFileSync(cfg, JSON.stringify({ trials: 2, db: dbIn(dir) }));
+    const file = await cli(['run', '--config', cfg]);
+    expect(file.code).toBe(2);
+    expect(file.err).toBe(`servicegym: error: ${cfg}: --agent-model and --user-model are required (flags, or "agent-model" and "user-model" in the --config file)\n`);
+    // One model in the file, the other wrong there: each named once, all problems together, nothing stored.
+    fs.writeFileSync(cfg, JSON.stringify({ 'user-model': '', trials: 0, db: dbIn(dir) }));
+    const both = await cli(['run', '--config', cfg]);
+    expect(both.code).toBe(2);
+    expect(both.err).toBe(
+      `servicegym: error: ${cfg}: 3 problems in the config file:\n` +
+        `  ${cfg} at $.user-model: expected a non-empty string or a number, got an empty string\n` +
+        `  ${cfg} at $.trials: --trials must be a whole number from 1 to 10000, got '0'\n` +
+        `  ${cfg}: --agent-model is required (a flag, or "agent-model" in the --config file)\n`,
+    );
+    expect(fs.existsSync(dbIn(dir))).toBe(false);
+  });
+
   it('reports every bad key and wrong type of the file at once, one line each with file and JSON path; a task id the dataset lacks names $.tasks', async () => {
     const dir = tmpDir('sg-config-bad-all-');
     const cfg = path.join(dir, 'run.json');
