@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { BadInputError } from '../spec/errors.js';
+import { DEFAULT_STORE_PATH } from './paths.js';
 import { STORE_SCHEMA_VERSION, ensureSchema } from './schema.js';
 import { ReceiptTables, type EncodedReceipt, type ReceiptRow, type ReceiptTextRow } from './receipt-tables.js';
 import { checkpointInBackground, WRITER_AUTOCHECKPOINT_PAGES, type BackgroundCheckpointer } from './checkpointer.js';
@@ -169,7 +170,7 @@ export class RunStore {
    * @param opts.checkpointInBackground move the write-ahead log into the file on a worker thread
    *   (src/store/checkpointer.ts) instead of in this thread's commits and close: for a long run's
    *   many writes. Ignored for a read-only or in-memory store. Default false.
-   * @throws BadInputError when the file is missing and may not be created, is not a SQLite
+   * @throws BadInputError when the path is empty, the file is missing and may not be created, is not a SQLite
    *   database, is corrupt, is from an older or newer servicegym schema, or is locked by another
    *   process for longer than the busy timeout.
    */
@@ -177,6 +178,8 @@ export class RunStore {
     const busyMs = opts.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
     const readonly = opts.readonly ?? false;
     const create = !readonly && (opts.create ?? true);
+    // SQLite opens '' as a temporary database deleted on close: a run stored there would be lost.
+    if (file.trim() === '') throw new BadInputError(`the store path is empty (got '${file}'); give --db a file path (default ${DEFAULT_STORE_PATH})`);
     const inMemory = file === ':memory:';
     if (!inMemory && !readonly && fs.existsSync(file)) {
       try {

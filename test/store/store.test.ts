@@ -139,6 +139,16 @@ describe('RunStore.open', () => {
     expect(fs.existsSync(path.dirname(file))).toBe(false);
   });
 
+  it('refuses an empty path (SQLite would open a temporary store, deleted on close)', () => {
+    for (const file of ['', '  ']) {
+      for (const opts of [{}, { readonly: true }]) {
+        const e = thrown(() => open(file, opts));
+        expect(e).toBeInstanceOf(BadInputError);
+        expect(e.message).toBe(`the store path is empty (got '${file}'); give --db a file path (default .servicegym/servicegym.db)`);
+      }
+    }
+  });
+
   it('refuses a file that is not a SQLite database', () => {
     const file = path.join(dir, 'notes.db');
     fs.writeFileSync(file, 'these are some notes, not a database\n'.repeat(40));
