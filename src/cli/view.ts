@@ -66,6 +66,8 @@ export function registerView(program: Command, setExit: (code: number) => void):
         setExit(0);
         return;
       }
+      // An empty address (e.g. `--host "$HOST"` with HOST unset) would bind every interface.
+      if (String(flags.host).trim() === '') throw new BadInputError(`--host names no address (got '${flags.host}'); give one such as ${DEFAULT_VIEWER_HOST}, or 0.0.0.0 to serve on every interface`);
       if (!LOOPBACK.has(flags.host)) log(`warning: binding ${flags.host}: anyone who can reach it can read the store`);
       const { startViewer } = await import('../viewer/server.js');
       const { registryTaskResolver } = await import('./view-tasks.js');

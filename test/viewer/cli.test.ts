@@ -59,6 +59,15 @@ describe('servicegym view', () => {
     expect(r.err).toContain('--port must be an integer from 0 to 65535');
   });
 
+  it("exits 2 on an empty --host instead of binding every interface (an unset variable in --host \"$HOST\")", async () => {
+    for (const host of ['', ' ']) {
+      const r = await cli(['view', '--db', db, '--host', host, '--port', '0']);
+      expect(r.code).toBe(2);
+      expect(r.err).toBe(`servicegym: error: --host names no address (got '${host}'); give one such as 127.0.0.1, or 0.0.0.0 to serve on every interface\n`);
+      expect(r.out).toBe('');
+    }
+  });
+
   it('--export DIR writes a static site with the data of every run', async () => {
     process.env[UI_DIR_ENV] = uiDir;
     const out = path.join(tmpDir('sg-view-export-'), 'site');
