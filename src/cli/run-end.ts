@@ -104,11 +104,12 @@ const WRITE_BATCH_CHARS = 64 * 1024;
  * break, byte for byte, serializing one episode at a time and passing the text to `write` in
  * pieces of about 64 K characters: a large run's report (10 MB for 1,000 episodes) is never one
  * string, whose building cost more in garbage collection than the serializing itself. `head`
- * holds the report's other fields, in their order. `prepare` (default: none) turns an element of
- * `episodes` into what is serialized, when it is serialized: a report built from the run's rows
- * then never holds all of them at once.
+ * holds the report's other fields, in their order. `text` (default {@link episodeJsonText}) gives
+ * an element of `episodes` as serialized there: a run can serialize each episode as it ends (while
+ * it waits on the model) and pass the texts it kept, and a report built from the run's rows then
+ * never holds all of them at once as objects.
  */
-export function writeRunJson<T>(write: (text: string) => void, head: Record<string, unknown>, episodes: readonly T[], prepare: (e: T) => unknown = (e) => e): void {
+export function writeRunJson<T>(write: (text: string) => void, head: Record<string, unknown>, episodes: readonly T[], text: (e: T) => string = episodeJsonText): void {
   let batch: string[] = [];
   let size = 0;
   const flush = () => {
@@ -122,9 +123,17 @@ export function writeRunJson<T>(write: (text: string) => void, head: Record<stri
   };
   const top = JSON.stringify(head, null, 2);
   put(top === '{}' ? '{\n  "episodes": [' : `${top.slice(0, -2)},\n  "episodes": [`);
-  // An element of `episodes` in the whole report stands two levels deep: serialized inside two
-  // arrays it gets that indentation, and the arrays' own 10 leading and 6 trailing characters are cut.
-  episodes.forEach((e, i) => put(`${i ? ',' : ''}\n    ${JSON.stringify([[prepare(e)]], null, 2).slice(10, -6)}`));
+  episodes.forEach((e, i) => put(`${i ? ',' : ''}\n    ${text(e)}`));
   put(episodes.length ? '\n  ]\n}\n' : ']\n}\n');
   flush();
+}
+
+/**
+ * `value` as `JSON.stringify(report, null, 2)` writes it as an element of the report's `episodes`
+ * array (see {@link writeRunJson}), without the indentation before its first line.
+ */
+export function episodeJsonText(value: unknown): string {
+  // An element of `episodes` stands two levels deep: serialized inside two arrays it gets that
+  // indentation, and the arrays' own 10 leading and 6 trailing characters are cut.
+  return JSON.stringify([[value]], null, 2).slice(10, -6);
 }

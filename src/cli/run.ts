@@ -93,7 +93,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
       const [
         { loadDomainAsync }, { RunStore }, { episodesPerTrial, excludedLines, runDomainTasks, strictTaskSelection }, { acquireRunLock }, { mergeUsage },
         { mergeReportRows, reportRowOf, withTasks }, { resolveLiveModelConfig, secretValues }, { createModel }, { surfaceOptionsOf }, { progressLogger, snakeKeys },
-        { RunProgress, RunTally, reportedCost }, { endHint, failUnderMessage, latencyOf, passHatKStopNote, writeResults, writeRunJson },
+        { RunProgress, RunTally, reportedCost }, { endHint, episodeJsonText, failUnderMessage, latencyOf, passHatKStopNote, writeResults, writeRunJson },
       ] = await Promise.all([
         import('../domains/catalog.js'), import('../store/store.js'), import('../run/task-run.js'), import('../store/run-lock.js'), import('../run/run-tasks.js'),
         import('../run/report-rows.js'), import('../models/config.js'), import('../models/providers.js'), import('./surface-flags.js'), import('./output.js'),
@@ -196,6 +196,11 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
         // Episodes leave memory once stored: the report keeps one row (and the model latency) per episode.
         const fresh: EpisodeReportRow[] = [];
         const latency = new Map<string, number>();
+        // --json: an episode's entry in the report, serialized as the episode ends (while the run
+        // waits on the model) rather than all at the end, keyed by task and trial.
+        const jsonEpisode = (r: EpisodeReportRow) => ({ task_id: r.taskId, trial: r.trial, ...(personas ? { persona: r.persona } : {}), termination: r.termination, evaluation: cleanFloats(r.evaluation), infra_error: r.infraError ?? null, ...(flags.resume ? { kept: !!r.kept } : {}) });
+        const episodeKey = (r: EpisodeReportRow) => `${r.taskId}\u0000${r.trial}`;
+        const jsonTexts = new Map<string, string>();
         const res: { summary: RunSummary; usage: UsageByRole; stopped?: string; halted?: { reason: string; notStarted: number }; rows?: EpisodeReportRow[]; records: DomainEpisodeRecord[] } = flags.queue || threads > 1
           ? await (await import('./run-queue.js')).runQueued({ // BullMQ and Redis are loaded only for --queue
               flags, loaded, tasks, trials, personas, strict, temperature, judgeVotes, maxSteps: extras.maxSteps ?? null, runId, store, finished, only,
@@ -210,7 +215,9 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
               halt,
               keepRecords: false,
               onProgress: (done, _total, rec) => {
-                fresh.push(reportRowOf(rec));
+                const row = reportRowOf(rec);
+                fresh.push(row);
+                if (flags.json) jsonTexts.set(episodeKey(row), episodeJsonText(jsonEpisode(row)));
                 for (const [k, v] of latencyOf([rec])) latency.set(k, v);
                 bar.episode(done, rec);
               },
@@ -222,7 +229,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
         store.close();
         // Every episode of the run, the kept ones of a resumed run included.
         const rows = withTasks(mergeReportRows(tasks.map((t) => t.id), kept, res.rows ?? fresh), tasks);
-        if (flags.json) writeRunJson((text) => process.stdout.write(text), { run_id: runId, name: runName, tags: extras.tags, strict, summary: cleanFloats(snakeKeys(res.summary)), usage: cleanFloats(res.usage), excluded_known_bad: excluded }, rows, (r) => ({ task_id: r.taskId, trial: r.trial, ...(personas ? { persona: r.persona } : {}), termination: r.termination, evaluation: cleanFloats(r.evaluation), infra_error: r.infraError ?? null, ...(flags.resume ? { kept: !!r.kept } : {}) }));
+        if (flags.json) writeRunJson((text) => process.stdout.write(text), { run_id: runId, name: runName, tags: extras.tags, strict, summary: cleanFloats(snakeKeys(res.summary)), usage: cleanFloats(res.usage), excluded_known_bad: excluded }, rows, (r) => (!r.kept && jsonTexts.get(episodeKey(r))) || episodeJsonText(jsonEpisode(r)));
         else {
           const [{ callsText, episodeTable, personaTable, summaryText, usageTable }, { painter }] = await Promise.all([import('./run-report.js'), import('./colour.js')]);
           const stopNote = passHatKStopNote(res.summary, rows, trials * Math.max(...tasks.map((t) => episodesPerTrial(t, personas))));

@@ -3,7 +3,7 @@
  * is byte for byte `JSON.stringify(report, null, 2)` and a line break.
  */
 import { describe, expect, it } from 'vitest';
-import { writeRunJson } from '../../src/cli/run-end.js';
+import { episodeJsonText, writeRunJson } from '../../src/cli/run-end.js';
 
 const head = { run_id: 'run-airline-1', name: 'run airline', tags: undefined, strict: false, summary: { tasks: 2, pass_hat_k: [{ k: 1, value: 0.5 }], terminations: {} }, usage: { agent: { calls: 3 } }, excluded_known_bad: [] };
 const episodes: unknown[] = [
@@ -27,6 +27,13 @@ describe('run --json report', () => {
       expect(written(head, some).join('')).toBe(`${JSON.stringify({ ...head, episodes: some }, null, 2)}\n`);
     }
     expect(written({}, episodes).join('')).toBe(`${JSON.stringify({ episodes }, null, 2)}\n`);
+  });
+
+  it('takes episodes serialized ahead of time (as a run does while it waits on the model)', () => {
+    const texts = new Map(episodes.map((e) => [e, episodeJsonText(e)]));
+    const pieces: string[] = [];
+    writeRunJson((t) => pieces.push(t), head, episodes, (e) => texts.get(e)!);
+    expect(pieces.join('')).toBe(`${JSON.stringify({ ...head, episodes }, null, 2)}\n`);
   });
 
   it('is written in pieces of about 64 K characters, never as one string', () => {
