@@ -2,7 +2,7 @@
  * Text reports of a domain run: per task reward, partial score and failing checks, then the
  * summary with pass^1..k.
  */
-import type { EpisodeReportRow } from '../run/report-rows.js';
+import { isScored, type EpisodeReportRow } from '../run/report-rows.js';
 import type { RunSummary } from '../run/summary.js';
 import { table } from './output.js';
 import { isSuccess } from '../evaluation/pass-k.js';
@@ -17,21 +17,23 @@ const num = (x: number | null | undefined) => (x === null || x === undefined ? '
 /**
  * One row per episode: task, trial, termination, reward, partial, failing checks (those that count
  * towards the reward or partial score: `countedNotPassed`); episodes kept
- * from an earlier attempt of a resumed run have their trial marked `(kept)`.
+ * from an earlier attempt of a resumed run have their trial marked `(kept)`. An episode left out
+ * of the scores (infrastructure, harness or evaluation error: `isScored`) shows reward
+ * `not scored`, partial `-` and the error instead of failing checks.
  */
 export function episodeTable(records: readonly EpisodeReportRow[], paint?: Painter): string {
   const rows: string[][] = [['task', 'trial', 'end', 'reward', 'partial', 'failing checks']];
   for (const r of records) {
-    const ev = r.evaluation;
+    const ev = isScored(r) ? r.evaluation : null;
     const failing = ev ? countedNotPassed(ev, r.task).map((c) => (c.verdict === 'not_judged' ? `${c.id} (not judged)` : c.id)) : [];
-    const reward = ev ? (ev.reward === null ? 'not judged' : num(ev.reward)) : 'error';
+    const reward = ev ? (ev.reward === null ? 'not judged' : num(ev.reward)) : 'not scored';
     const tone = !paint ? (x: string) => x : !ev ? paint.yellow : ev.reward === null ? paint.dim : ev.reward === 1 ? (x: string) => x : paint.red;
     rows.push([
       r.taskId,
       r.kept ? `${r.trial} (kept)` : String(r.trial),
       r.termination,
       tone(reward),
-      ev ? pct(ev.partial) : 'error',
+      ev ? pct(ev.partial) : '-',
       r.harnessError ? `harness error: ${r.harnessError.slice(0, 80)}` : r.infraError ? `infrastructure: ${withoutEndpoint(r.infraError).slice(0, 120)}` : r.evaluationError ? `evaluation: ${r.evaluationError.slice(0, 80)}` : failing.join(', ') || '-',
     ]);
   }

@@ -92,7 +92,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
       // others compile); what only a resumed or sharded run needs, and the text report, when needed.
       const [
         { loadDomainAsync }, { RunStore }, { episodesPerTrial, excludedLines, runDomainTasks, strictTaskSelection }, { acquireRunLock }, { mergeUsage },
-        { mergeReportRows, reportRowOf, withTasks }, { resolveLiveModelConfig, secretValues }, { createModel }, { surfaceOptionsOf }, { progressLogger, snakeKeys },
+        { isScored, mergeReportRows, reportRowOf, withTasks }, { resolveLiveModelConfig, secretValues }, { createModel }, { surfaceOptionsOf }, { progressLogger, snakeKeys },
         { RunProgress, RunTally, reportedCost }, { endHint, episodeJsonText, failUnderMessage, latencyOf, passHatKStopNote, writeResults, writeRunJson },
       ] = await Promise.all([
         import('../domains/catalog.js'), import('../store/store.js'), import('../run/task-run.js'), import('../store/run-lock.js'), import('../run/run-tasks.js'),
@@ -198,7 +198,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
         const latency = new Map<string, number>();
         // --json: an episode's entry in the report, serialized as the episode ends (while the run
         // waits on the model) rather than all at the end, keyed by task and trial.
-        const jsonEpisode = (r: EpisodeReportRow) => ({ task_id: r.taskId, trial: r.trial, ...(personas ? { persona: r.persona } : {}), termination: r.termination, evaluation: cleanFloats(r.evaluation), infra_error: r.infraError ?? null, ...(flags.resume ? { kept: !!r.kept } : {}) });
+        const jsonEpisode = (r: EpisodeReportRow) => ({ task_id: r.taskId, trial: r.trial, ...(personas ? { persona: r.persona } : {}), termination: r.termination, evaluation: cleanFloats(r.evaluation), infra_error: r.infraError ?? null, scored: isScored(r), ...(flags.resume ? { kept: !!r.kept } : {}) });
         const episodeKey = (r: EpisodeReportRow) => `${r.taskId}\u0000${r.trial}`;
         const jsonTexts = new Map<string, string>();
         const res: { summary: RunSummary; usage: UsageByRole; stopped?: string; halted?: { reason: string; notStarted: number }; rows?: EpisodeReportRow[]; records: DomainEpisodeRecord[] } = flags.queue || threads > 1

@@ -29,6 +29,16 @@ export interface EpisodeReportRow {
   task?: Pick<Task, 'servicegym'>;
 }
 
+/**
+ * Whether the episode was scored: false for an infrastructure or harness error and when the
+ * evaluator failed, whose episodes are left out of the run's scores (src/run/summary.ts). Such an
+ * episode may still carry the evaluator's output over its cut-short trajectory (a reward of 0,
+ * stored as it is), which says nothing about the agent: reports show it as not scored.
+ */
+export function isScored(r: Pick<EpisodeReportRow, 'evaluation' | 'infraError' | 'harnessError'>): boolean {
+  return r.evaluation !== null && !r.infraError && !r.harnessError;
+}
+
 /** `rows` with their tasks attached (by id, from `tasks`), so reports list only the checks that count. */
 export function withTasks(rows: readonly EpisodeReportRow[], tasks: readonly Task[]): EpisodeReportRow[] {
   const byId = new Map(tasks.map((t) => [t.id, t]));

@@ -10,7 +10,8 @@
  *   partial score is a lower bound;
  * - `failed`: a reward below 1;
  * - `error`: no score (an infrastructure, harness or evaluation error; left out of the run's
- *   scores, as in the summary).
+ *   scores, as in the summary): `reward` and `partial` are null and no check is listed, whatever
+ *   the evaluator made of the cut-short trajectory (the store keeps that as it is).
  *
  * JUnit XML (the Jenkins / Ant shape CI systems read, `junit-10.xsd`): one `<testsuites>` with one
  * `<testsuite>` (name = the run id), one `<testcase>` per episode (`classname` = the suite name,
@@ -20,7 +21,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { BadInputError } from '../spec/errors.js';
-import type { EpisodeReportRow } from './report-rows.js';
+import { isScored, type EpisodeReportRow } from './report-rows.js';
 import { countedNotPassed } from '../evaluation/counted.js';
 import { cleanFloat } from '../util/round.js';
 
@@ -85,7 +86,7 @@ export interface EpisodeResultLine {
 
 /** The result line of a report row; `seconds`: the episode's model latency, if known. */
 export function resultLineOf(r: EpisodeReportRow, seconds: number | null = null): EpisodeResultLine {
-  const ev = r.evaluation;
+  const ev = isScored(r) ? r.evaluation : null;
   const error = r.harnessError ? `harness error: ${r.harnessError}` : r.infraError ? `infrastructure error: ${r.infraError}` : r.evaluationError ? `evaluation error: ${r.evaluationError}` : !ev ? 'not evaluated' : null;
   const status: EpisodeResultLine['status'] = error || !ev ? 'error' : ev.reward === null ? 'not_judged' : ev.reward === 1 ? 'passed' : 'failed';
   const listed = ev ? countedNotPassed(ev, r.task) : [];
@@ -161,7 +162,7 @@ export interface JunitOptions {
 function testcase(l: EpisodeResultLine, classname: string): string {
   const name = `${l.task_id}#${l.trial}${l.persona ? ` (${l.persona})` : ''}`;
   const open = `    <testcase classname="${xmlText(classname)}" name="${xmlText(name)}" time="${secondsText(l.seconds)}"`;
-  const detail = `termination: ${l.termination}; reward: ${l.reward ?? 'not judged'}; partial: ${l.partial === null ? 'n/a' : l.partial}`;
+  const detail = `termination: ${l.termination}; reward: ${l.status === 'error' ? 'not scored' : (l.reward ?? 'not judged')}; partial: ${l.partial === null ? 'n/a' : l.partial}`;
   if (l.status === 'passed') return `${open}/>`;
   let child: string;
   if (l.status === 'failed') child = `<failure type="reward" message="${xmlText(`reward ${l.reward}; failing checks: ${l.failing_checks.join(', ') || 'none'}`)}">${xmlText(detail)}</failure>`;

@@ -122,7 +122,11 @@ export function extractOutline(r: EpisodeRunLog): Record<string, unknown> {
   };
 }
 
-/** One matrix cell from an outline picked with {@link OUTLINE_PATHS}. */
+/**
+ * One matrix cell from an outline picked with {@link OUTLINE_PATHS}. An episode left out of the
+ * scores (`error`) has no reward, partial score or failed checks here, as in the CLI's reports:
+ * what the evaluator made of its cut-short trajectory stays in the store, not in the outline.
+ */
 export function outlineView(o: EpisodeOutline): EpisodeOutlineView {
   const error = o.extracted.infra_error ? 'infra' : o.extracted.evaluation_error ? 'evaluation' : null;
   return {
@@ -130,10 +134,10 @@ export function outlineView(o: EpisodeOutline): EpisodeOutlineView {
     task_id: o.task_id,
     trial: o.trial,
     label: o.label,
-    reward: o.reward,
-    partial: o.partial,
+    reward: error ? null : o.reward,
+    partial: error ? null : o.partial,
     termination: o.termination,
-    ...outlineChecks(o.extracted),
+    ...(error ? { failed_checks: [], diagnostic_checks: [] } : outlineChecks(o.extracted)),
     error,
     outcome: outcomeOf(o.reward, o.partial, error),
   };

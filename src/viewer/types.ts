@@ -115,7 +115,9 @@ export interface EpisodeOutlineView {
   task_id: string;
   trial: number;
   label: string;
+  /** Null when not judged, and when not scored (`error`). */
   reward: number | null;
+  /** Null when not scored (`error`). */
   partial: number | null;
   termination: string | null;
   /** Ids of the failed checks that count towards the reward or partial score (as the CLI lists them; src/evaluation/counted.ts). */

@@ -10,6 +10,11 @@ export function pct(x: number | null | undefined): string {
   return `${Number.isInteger(v) ? v : v.toFixed(1)}%`;
 }
 
+/** An episode's reward as shown: "not scored" for an episode left out of the scores, "not judged" for a null reward. */
+export function rewardText(e: { reward: number | null; error: string | null }): string | number {
+  return e.error ? 'not scored' : (e.reward ?? 'not judged');
+}
+
 /** A score with up to three decimals: 0.6 → "0.600". */
 export function score(x: number | null | undefined): string {
   return x === null || x === undefined ? DASH : x.toFixed(3);

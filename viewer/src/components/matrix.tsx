@@ -12,7 +12,7 @@ import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import { matrixLayout } from '../../../src/viewer/matrix.js';
 import type { EpisodeOutlineView, Outcome } from '../../../src/viewer/types.js';
 import { episodeHref } from '../route.js';
-import { pct } from '../format.js';
+import { pct, rewardText } from '../format.js';
 
 /** Tasks above which a one-column run is drawn compact. */
 const COMPACT_FROM = 24;
@@ -37,7 +37,7 @@ function cellText(e: EpisodeOutlineView): string {
 }
 
 function cellLabel(e: EpisodeOutlineView): string {
-  const parts = [`${e.task_id}, ${e.label}, trial ${e.trial}: ${OUTCOME_WORDS[e.outcome]}`, `reward ${e.reward ?? 'not judged'}`];
+  const parts = [`${e.task_id}, ${e.label}, trial ${e.trial}: ${OUTCOME_WORDS[e.outcome]}`, `reward ${rewardText(e)}`];
   if (e.partial !== null) parts.push(`partial ${pct(e.partial)}`);
   if (e.termination) parts.push(`ended ${e.termination}`);
   if (e.failed_checks.length) parts.push(`failed checks ${e.failed_checks.join(', ')}`);

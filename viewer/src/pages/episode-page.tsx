@@ -13,7 +13,7 @@ import { Filmstrip } from '../components/filmstrip.js';
 import { Evaluation } from '../components/evaluation.js';
 import { Badge } from '../components/badge.js';
 import { episodeHref, runHref, runsHref } from '../route.js';
-import { DASH, pct } from '../format.js';
+import { DASH, pct, rewardText } from '../format.js';
 import { TaskPanel } from '../components/task-panel.js';
 import { EpisodeCost } from '../components/episode-cost.js';
 import { SURFACE_VIEWS } from '../components/surface-views.js';
@@ -66,7 +66,7 @@ function EpisodeView({ detail, turn }: { detail: EpisodeDetail; turn: number | n
         </nav>
       </div>
       <p className="meta" data-testid="episode-meta">
-        <Badge value={e.outcome} text={`${OUTCOME_GLYPH[e.outcome]} ${e.outcome === 'unjudged' ? 'not judged' : e.outcome}`} /> reward <b>{e.reward ?? 'not judged'}</b> · partial <b>{pct(e.partial)}</b> · ended <b>{e.termination ?? DASH}</b>
+        <Badge value={e.outcome} text={`${OUTCOME_GLYPH[e.outcome]} ${e.outcome === 'unjudged' ? 'not judged' : e.outcome}`} /> reward <b>{rewardText(e)}</b> · partial <b>{pct(e.partial)}</b> · ended <b>{e.termination ?? DASH}</b>
         {e.failed_checks.length ? (
           <>
             {' '}
