@@ -14,8 +14,12 @@
  * ignores the rest.
  *
  * Only task episodes have task criteria to score: campaign cases and optimiser rollouts (judged
- * by a model) are left out and counted on stderr. Exit 0; 2 for an unknown run or store, a
- * selection that matches no episode, or a run with no task episode.
+ * by a model) are left out and counted on stderr. So are episodes that ended in an infrastructure
+ * or harness error (a provider failure after retries, a tool's code that threw): their
+ * conversations were cut off where the call failed, and `evaluate` would score the stub as a
+ * finished conversation (a customer who never spoke, a fault the agent never made); stderr names
+ * them and says to resume the run. Exit 0; 2 for an unknown run or store, a selection that
+ * matches no episode or only cut-off ones, or a run with no task episode.
  */
 import fs from 'node:fs';
 import type { Command } from 'commander';
@@ -78,6 +82,16 @@ export function inExportOrder(records: readonly EpisodeRunLog[]): EpisodeRunLog[
   return [...records].sort((a, b) => compareEpisodeKeys(key(a), key(b)) || (a.episode_id < b.episode_id ? -1 : a.episode_id > b.episode_id ? 1 : 0));
 }
 
+/**
+ * Why `r`'s conversation was cut off (`user_error: ProviderError: ...`), or null when it ended as
+ * the episode's own course ended it: an infrastructure or harness error stops an episode where the
+ * failing call was, which says nothing about the agent (run leaves it out of its scores).
+ */
+export function cutOffReason(r: EpisodeRunLog): string | null {
+  const why = r.termination.infra_error ?? r.termination.harness_error ?? null;
+  return why === null ? null : `${r.termination.reason}: ${why}`;
+}
+
 /** The `evaluate` command that scores an export of `records` written to `file`. */
 export function evaluateCommand(file: string, r: EpisodeRunLog): string {
   const strict = r.evaluation?.kind === 'task' && r.evaluation.strict === true;
@@ -118,12 +132,17 @@ export function registerExportTrajectories(program: Command, setExit: (code: num
       const taskEpisodes = records.filter((r) => r.evaluation === null || r.evaluation.kind === 'task');
       const skipped = records.length - taskEpisodes.length;
       if (taskEpisodes.length === 0) throw new BadInputError(`run '${runId}' has no task episode to export${skipped ? ` (its ${skipped} episode(s) are campaign cases or optimiser rollouts, judged by a model, not by task criteria)` : ''}`);
-      const chosen = inExportOrder(taskEpisodes).filter((r) => (!tasks || tasks.has(r.task.id)) && (trial === undefined || r.trial === trial));
-      if (chosen.length === 0) throw new BadInputError(`no episode of run '${runId}' matches${tasks ? ` --task ${[...tasks].join(',')}` : ''}${trial !== undefined ? ` --trial ${trial}` : ''} (its tasks: ${[...new Set(taskEpisodes.map((r) => r.task.id))].sort().join(', ')})`);
+      const selected = inExportOrder(taskEpisodes).filter((r) => (!tasks || tasks.has(r.task.id)) && (trial === undefined || r.trial === trial));
+      if (selected.length === 0) throw new BadInputError(`no episode of run '${runId}' matches${tasks ? ` --task ${[...tasks].join(',')}` : ''}${trial !== undefined ? ` --trial ${trial}` : ''} (its tasks: ${[...new Set(taskEpisodes.map((r) => r.task.id))].sort().join(', ')})`);
+      const chosen = selected.filter((r) => cutOffReason(r) === null);
+      const cutOff = selected.filter((r) => cutOffReason(r) !== null).map((r) => `${r.episode_id} (${cutOffReason(r)})`);
+      const resume = `servicegym run --resume ${runId} with the run's flags plays them again`;
+      if (chosen.length === 0) throw new BadInputError(`every selected episode of run '${runId}' ended in an infrastructure or harness error, so its conversation was cut off and has nothing to score: ${cutOff.join('; ')}; ${resume}`, { file: flags.db });
       const text = chosen.map((r) => JSON.stringify(exportedTrajectory(r, surfaceOptions, variant))).join('\n') + '\n';
       if (flags.output) fs.writeFileSync(flags.output, text);
       else process.stdout.write(text);
       if (skipped) process.stderr.write(`${skipped} episode(s) left out: campaign cases or optimiser rollouts are judged by a model, not by task criteria\n`);
+      if (cutOff.length) process.stderr.write(`${cutOff.length} episode(s) left out: they ended in an infrastructure or harness error, so their conversations were cut off and say nothing about the agent (${resume}): ${cutOff.join('; ')}\n`);
       process.stderr.write(`${chosen.length} ${chosen.length === 1 ? 'trajectory' : 'trajectories'} exported; score them with: ${evaluateCommand(flags.output ?? 'FILE.jsonl', chosen[0])}\n`);
       setExit(0);
     });

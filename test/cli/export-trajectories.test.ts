@@ -73,6 +73,34 @@ describe('export-trajectories', () => {
     expect(one.out.trim().split('\n').map((l) => [JSON.parse(l).task_id, JSON.parse(l).trial])).toEqual([['T02', 1]]);
   }, 180_000);
 
+  it('leaves out episodes cut off by an infrastructure error, naming them (evaluate would score the stub as a finished conversation)', async () => {
+    // T02's customer (the user simulator's prompt names Q7M4LT) fails on their second turn: the episode ends in user_error.
+    const failing = await startMockServer({
+      handler: (body) => {
+        const msgs = body.messages as any[];
+        if (Array.isArray(body.tools) && body.tools.length) return { content: 'Reservation 8KQ2ZD is basic economy, which cannot be changed.' };
+        if (String(msgs[0]?.content).includes('Q7M4LT') && msgs.length > 2) return { status: 500, error: 'boom' };
+        return msgs.length <= 2 ? { content: 'Please move 8KQ2ZD to 2026-10-21.' } : { content: 'Thanks. ###STOP###' };
+      },
+    });
+    try {
+      const store = path.join(dir, 'cut.db');
+      const run = await runCli(['run', '--domain', 'airline', '--tasks', 'T01,T02', '--run-id', 'cut', '-j', '1', '--max-retries', '0', '--base-url', failing.url, '--agent-model', 'm', '--user-model', 'm', '--db', store, '-q']);
+      expect(run.code).toBe(1);
+      const exp = await runCli(['export-trajectories', 'cut', '--db', store]);
+      expect(exp.code, exp.err).toBe(0);
+      expect(exp.out.trim().split('\n').map((l) => JSON.parse(l).episode_id)).toEqual(['T01#0']);
+      expect(exp.err).toContain(`1 episode(s) left out: they ended in an infrastructure or harness error, so their conversations were cut off and say nothing about the agent (servicegym run --resume cut with the run's flags plays them again): T02#0 (user_error: ProviderError: user_simulator call to ${failing.url}/chat/completions failed: 500 boom (after 1 attempt))\n`);
+      expect(exp.err).toContain('1 trajectory exported');
+      const only = await runCli(['export-trajectories', 'cut', '--db', store, '--task', 'T02']);
+      expect(only.code).toBe(2);
+      expect(only.out).toBe('');
+      expect(only.err).toContain("every selected episode of run 'cut' ended in an infrastructure or harness error, so its conversation was cut off and has nothing to score: T02#0 (user_error: ProviderError:");
+    } finally {
+      await failing.close();
+    }
+  }, 120_000);
+
   it('refuses an unknown run, a selection that matches nothing and a bad trial (exit 2)', async () => {
     const unknown = await runCli(['export-trajectories', 'nope', '--db', db]);
     expect(unknown.code).toBe(2);
