@@ -28,10 +28,21 @@ export class TrajectoryExhaustedError extends Error {
   }
 }
 
+/**
+ * Index of the first user text message that directly follows another one (the customer wrote
+ * twice before the agent answered), or -1. The replay gives the agent a turn after every user
+ * message, so such a recording runs out of assistant turns before its end.
+ */
+export function consecutiveUserMessage(messages: readonly ChatMessage[]): number {
+  const text = (m: ChatMessage | undefined) => m?.role === 'user' && !((m as { tool_calls?: unknown[] }).tool_calls?.length);
+  return messages.findIndex((m, i) => i > 0 && text(m) && text(messages[i - 1]));
+}
+
 /** Replays the assistant messages of `messages` (after the greeting), one per `step`. */
 export class ReplayAgent implements Agent {
   private readonly turns: AssistantMessage[];
   private readonly system: string;
+  private readonly doubled: number;
   private next = 0;
 
   /** @param messages the recorded trajectory (OpenAI chat messages, system first if recorded). */
@@ -40,6 +51,7 @@ export class ReplayAgent implements Agent {
     this.system = first?.role === 'system' ? first.content : '';
     const { rest } = splitGreeting(messages);
     this.turns = messages.slice(rest).filter((m): m is AssistantMessage => m.role === 'assistant');
+    this.doubled = consecutiveUserMessage(messages);
   }
 
   systemPrompt(): string {
@@ -49,7 +61,10 @@ export class ReplayAgent implements Agent {
   /** The next recorded assistant message (a copy); throws {@link TrajectoryExhaustedError} past the last. */
   async step(): Promise<AgentTurn> {
     const m = this.turns[this.next++];
-    if (!m) throw new TrajectoryExhaustedError(`the trajectory records ${this.turns.length} assistant message(s); the episode asked for another`);
+    if (!m) {
+      const why = this.doubled < 0 ? '' : `: messages[${this.doubled - 1}] and messages[${this.doubled}] are two user messages in a row, and the replay gives the agent a turn after each user message (join them into one to replay the recording)`;
+      throw new TrajectoryExhaustedError(`the trajectory records ${this.turns.length} assistant message(s); the episode asked for another${why}`);
+    }
     return { message: structuredClone(m) };
   }
 

@@ -36,6 +36,8 @@ function report(t: TrajectoryInput, taskId: string, r: TrajectoryReplay) {
     source: t.where,
     task_id: taskId,
     termination: r.episode.termination,
+    // Why the replay ended in agent_error, user_error or harness_error (e.g. the recording ran out of assistant turns).
+    failure: r.episode.failure ? { by: r.episode.failure.by, kind: r.episode.failure.kind, message: r.episode.failure.message } : null,
     evaluation: r.evaluation ? { ...r.evaluation, receipts: undefined } : null,
     evaluation_error: r.evaluationError,
     tool_output_differences: r.toolOutputDifferences,
@@ -100,7 +102,8 @@ export function registerEvaluate(program: Command, setExit: (code: number) => vo
         for (const r of results) {
           const ev = r.evaluation;
           const failing = ev ? countedNotPassed(ev, r.task).map((c) => `${c.id}=${c.verdict}`) : [];
-          process.stdout.write(`${r.source} ${r.task_id}: ${r.termination}, reward ${ev?.reward ?? 'n/a'}, partial ${ev ? `${Math.round(ev.partial * 1000) / 10}%` : 'n/a'}${failing.length ? ` (not passed: ${failing.join(', ')})` : ''}${r.evaluation_error ? ` evaluation error: ${r.evaluation_error}` : ''}\n`);
+          const why = r.failure ? ` (${r.failure.by}: ${r.failure.message})` : '';
+          process.stdout.write(`${r.source} ${r.task_id}: ${r.termination}${why}, reward ${ev?.reward ?? 'n/a'}, partial ${ev ? `${Math.round(ev.partial * 1000) / 10}%` : 'n/a'}${failing.length ? ` (not passed: ${failing.join(', ')})` : ''}${r.evaluation_error ? ` evaluation error: ${r.evaluation_error}` : ''}\n`);
           for (const d of r.tool_output_differences) process.stdout.write(`  tool output #${d.index} (${d.tool_call_id}) differs: recorded ${JSON.stringify(d.recorded)}, replayed ${d.replayed === null ? 'never ran' : JSON.stringify(d.replayed)}\n`);
           if (r.unreplayed.assistant || r.unreplayed.user) process.stdout.write(`  the episode ended before ${r.unreplayed.assistant} assistant and ${r.unreplayed.user} user message(s) of the recording\n`);
         }

@@ -21,6 +21,7 @@ interface EvaluateJson {
   source: string;
   task_id: string;
   termination: string;
+  failure: { by: string; kind: string; message: string } | null;
   evaluation: Record<string, unknown> | null;
   tool_output_differences: { index: number; tool_call_id: string; recorded: string; replayed: string | null }[];
   unreplayed: { assistant: number; user: number };
@@ -186,6 +187,29 @@ describe('evaluate reports what does not replay', () => {
       { index: 0, tool_call_id: messages[tool].tool_call_id, recorded: '{"user_id": "someone_else"}', replayed: e.record.tool_calls[0].output },
     ]);
     expect({ kind: 'task', ...results[0].evaluation }).toEqual(e.record.evaluation);
+  }, 60_000);
+
+  it('says why a replay ended in agent_error: the recording ran out of assistant turns, two user messages in a row', async () => {
+    const file = path.join(dir, 'two-user-messages.json');
+    fs.writeFileSync(file, JSON.stringify([
+      { role: 'assistant', content: 'Hi! How can I help you today?' },
+      { role: 'user', content: 'Please move reservation 8KQ2ZD to 2026-10-21.' },
+      { role: 'user', content: 'It is for Mia Lee.' },
+      { role: 'assistant', content: 'Reservation 8KQ2ZD is basic economy, which cannot be changed.' },
+      { role: 'user', content: 'Thanks. ###STOP###' },
+    ]));
+    const why = 'TrajectoryExhaustedError: the trajectory records 1 assistant message(s); the episode asked for another: messages[1] and messages[2] are two user messages in a row, and the replay gives the agent a turn after each user message (join them into one to replay the recording)';
+    const { code, results } = await evaluate('airline', file, ['--task', 'T01']);
+    expect(code).toBe(1);
+    expect(results[0].termination).toBe('agent_error');
+    expect(results[0].failure).toEqual({ by: 'agent', kind: 'internal', message: why });
+    const text = await runCli(['evaluate', file, '--domain', 'airline', '--task', 'T01']);
+    expect(text.out.split('\n')[0]).toBe(`${file} T01: agent_error (agent: ${why}), reward 0, partial 0% (not passed: identity_before_read=fail)`);
+    // A run's own trajectory ended by its course carries no failure.
+    const [e] = stored('faulty');
+    const plain = path.join(dir, 'faulty-plain.json');
+    fs.writeFileSync(plain, JSON.stringify(e.record.messages));
+    expect((await evaluate('airline', plain, ['--task', e.record.task.id])).results[0].failure).toBeNull();
   }, 60_000);
 
   it('refuses a malformed message naming the file, line and JSON path (exit 2)', async () => {
