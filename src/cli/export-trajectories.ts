@@ -28,6 +28,7 @@ import type { EpisodeRunLog } from '../spec/run-log.js';
 import { DEFAULT_STORE_PATH } from '../store/paths.js';
 import { compareEpisodeKeys } from '../run/summary.js';
 import { runDatasetVariant, type DatasetVariant } from './dataset-variant.js';
+import { shellArg } from '../util/shell-arg.js';
 
 /** One line of the export: what `evaluate` reads (`task_id`, `persona`, `surface`, `surface_options`, `messages`) plus where it came from. */
 export interface ExportedTrajectory {
@@ -95,8 +96,8 @@ export function cutOffReason(r: EpisodeRunLog): string | null {
 /** The `evaluate` command that scores an export of `records` written to `file`. */
 export function evaluateCommand(file: string, r: EpisodeRunLog): string {
   const strict = r.evaluation?.kind === 'task' && r.evaluation.strict === true;
-  const dataDir = r.dataset.kind === 'tau2' ? ` --data-dir ${JSON.stringify(r.dataset.source)}` : '';
-  return `servicegym evaluate ${file} --domain ${r.domain}${dataDir}${strict ? ' --strict' : ''}`;
+  const dataDir = r.dataset.kind === 'tau2' ? ` --data-dir ${shellArg(r.dataset.source)}` : '';
+  return `servicegym evaluate ${shellArg(file)} --domain ${r.domain}${dataDir}${strict ? ' --strict' : ''}`;
 }
 
 /** Registers `export-trajectories`. */
@@ -136,7 +137,7 @@ export function registerExportTrajectories(program: Command, setExit: (code: num
       if (selected.length === 0) throw new BadInputError(`no episode of run '${runId}' matches${tasks ? ` --task ${[...tasks].join(',')}` : ''}${trial !== undefined ? ` --trial ${trial}` : ''} (its tasks: ${[...new Set(taskEpisodes.map((r) => r.task.id))].sort().join(', ')})`);
       const chosen = selected.filter((r) => cutOffReason(r) === null);
       const cutOff = selected.filter((r) => cutOffReason(r) !== null).map((r) => `${r.episode_id} (${cutOffReason(r)})`);
-      const resume = `servicegym run --resume ${runId} with the run's flags plays them again`;
+      const resume = `servicegym run --resume ${shellArg(runId)} with the run's flags plays them again`;
       if (chosen.length === 0) throw new BadInputError(`every selected episode of run '${runId}' ended in an infrastructure or harness error, so its conversation was cut off and has nothing to score: ${cutOff.join('; ')}; ${resume}`, { file: flags.db });
       const text = chosen.map((r) => JSON.stringify(exportedTrajectory(r, surfaceOptions, variant))).join('\n') + '\n';
       if (flags.output) fs.writeFileSync(flags.output, text);

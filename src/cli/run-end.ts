@@ -9,6 +9,8 @@ import type { EpisodeReportRow } from '../run/report-rows.js';
 import { summarizeRun, type RunSummary } from '../run/summary.js';
 import { resultLineOf, resultsFileText, type JunitOptions } from '../run/results-export.js';
 import type { UsageByRole } from '../models/usage.js';
+import { shellArg } from '../util/shell-arg.js';
+import { DEFAULT_STORE_PATH } from '../store/paths.js';
 
 /**
  * Writes the per-episode results to `file` (format by extension; parent folders created).
@@ -59,11 +61,15 @@ export function passHatKStopNote(summary: RunSummary, rows: readonly EpisodeRepo
   return `pass^k stops at k=${reached} of ${perTask}: task ${task} has ${n} scored episode(s); ${parts.length ? `${parts.join(', ')} are left out of pass^k (they say nothing about the agent)` : 'some episodes did not run'}`;
 }
 
-/** The end hint: how to open the run in the viewer, and how to resume it when it is incomplete. */
+/**
+ * The end hint: how to open the run in the viewer, and how to resume it when it is incomplete;
+ * the store path and run id quoted for a POSIX shell, the viewer route URI-encoded.
+ */
 export function endHint(runId: string, db: string, incomplete: boolean): string {
-  const dbFlag = db === '.servicegym/servicegym.db' ? '' : ` --db ${db}`;
-  const lines = [`open it: servicegym view${dbFlag}   (then #/runs/${runId})`];
-  if (incomplete) lines.push(`continue it: servicegym run --resume ${runId}${dbFlag} with the same flags (finished episodes are kept, failed ones run again)`);
+  const dbFlag = db === DEFAULT_STORE_PATH ? '' : ` --db ${shellArg(db)}`;
+  // The viewer's routes take the id URI-encoded (viewer/src/route.ts), as its own links do.
+  const lines = [`open it: servicegym view${dbFlag}   (then #/runs/${encodeURIComponent(runId)})`];
+  if (incomplete) lines.push(`continue it: servicegym run --resume ${shellArg(runId)}${dbFlag} with the same flags (finished episodes are kept, failed ones run again)`);
   return lines.join('\n');
 }
 

@@ -34,6 +34,7 @@ import { LocalRateLimiter, parseRateLimit, RateLimitedModel } from '../models/ra
 import { checkConcurrency, checkJudgeVotes, checkScreenshots, checkTemperature, checkThreads, checkTrials, FLAG_CHECKS, MAX_TRIALS, maxThreads } from './flag-checks.js';
 import { cleanFloats } from '../util/round.js';
 import { withDefaultDomainHint } from './domain-hint.js';
+import { shellArg } from '../util/shell-arg.js';
 
 export { MAX_TRIALS, maxThreads };
 
@@ -148,7 +149,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
         // (or replace) those of the run already stored under that id.
         const existing = flags.resume ? undefined : store.getRun(runId);
         if (existing) {
-          throw new BadInputError(`run '${runId}' is already in the store (started ${existing.created_at}); continue it with --resume ${runId}, or give another --run-id`, { file: flags.db });
+          throw new BadInputError(`run '${runId}' is already in the store (started ${existing.created_at}); continue it with --resume ${shellArg(runId)}, or give another --run-id`, { file: flags.db });
         }
         if (flags.resume) {
           const stored = store.getRun(runId);
@@ -185,7 +186,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
         }
         attempts = [...attempts, { attempt: attempts.length + 1, pid: process.pid, started_at: new Date().toISOString(), first_receipt_seq: store.receiptCount(runId) }];
         const meta = { ...(shard ? { shard } : {}), agent_model: agentModel.model, user_model: userModel.model, judge_model: judge?.model ?? null, provider: agentModel.provider, tasks: tasks.length, task_ids: tasks.map((t) => t.id).join(','), trials, temperature, personas: personas ?? null, data: loaded.source, mode: loaded.mode, strict, surface: surface.name, ...surfaceOptionsConfig(flags), ...datasetVariantConfig(flags), screenshots: surface.images ? flags.screenshots : null, excluded_known_bad: excluded.map((k) => k.id), attempts, ...runExtrasMeta(extras) };
-        log(`run ${runId} (resume a killed run with --resume ${runId})`);
+        log(`run ${runId} (resume a killed run with --resume ${shellArg(runId)})`);
         const runName = extras.name ?? `run ${flags.domain}`;
         store.saveRun({ id: runId, kind: 'run', name: runName, domain: flags.domain, created_at: createdAt, summary: meta, record: null });
         const bar = new RunProgress(new RunTally(reportedCost(mergeUsage([...finished.flatMap((f) => (f.usage ? [f.usage] : [])), unattached]))), flags.quiet === true);
@@ -236,8 +237,8 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
           process.stdout.write(`run ${runId}${strict ? ' (strict)' : ''}\n\n${episodeTable(rows, painter())}\n\n${personas ? `${personaTable(rows, personas)}\n\n` : ''}${excludedLines(excluded)}${summaryText(res.summary)}\n${stopNote ? `${stopNote}\n` : ''}${callsText(res.usage)}\n\n${usageTable(res.usage)}\n`);
         }
         if (extras.output) log(writeResults(extras.output, rows, { suite: runId, classname: `servicegym.${flags.domain}`, timestamp: createdAt }, res.rows ? latencyOf(res.records) : latency));
-        if (res.stopped) process.stderr.write(`servicegym: the run stopped: the provider refused the credential (${res.stopped}); fix the key and continue with --resume ${runId}\n`);
-        if (res.halted) process.stderr.write(`servicegym: the run stopped: ${res.halted.reason}; ${res.halted.notStarted} episode(s) not started; continue with --resume ${runId} and a higher --max-cost\n`);
+        if (res.stopped) process.stderr.write(`servicegym: the run stopped: the provider refused the credential (${res.stopped}); fix the key and continue with --resume ${shellArg(runId)}\n`);
+        if (res.halted) process.stderr.write(`servicegym: the run stopped: ${res.halted.reason}; ${res.halted.notStarted} episode(s) not started; continue with --resume ${shellArg(runId)} and a higher --max-cost\n`);
         // A cap on provider-reported cost caps nothing when the provider reports none: say so rather than let the user believe it held.
         if (maxCost !== null && bar.tally.costUsd === null && rows.some((r) => !r.kept)) process.stderr.write(`servicegym: --max-cost $${maxCost} had no effect: the provider reported no cost for any call of this run (the cap counts provider-reported costs only)\n`);
         const failUnder = failUnderMessage(res.summary, extras.failUnder);

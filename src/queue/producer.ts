@@ -15,6 +15,7 @@ import { episodeJobsOf, ResultsWriter, type RunEpisodeRef } from './results-writ
 import { redisConnection, redisReady } from './redis-url.js';
 import { claimRun } from './run-owner.js';
 import { resultsQueueName, writeManifest, type EpisodeJob, type EpisodeResultMessage, type RunManifest } from './jobs.js';
+import { shellArg } from '../util/shell-arg.js';
 
 /** Options of {@link runOnQueue}. */
 export interface QueueRunOptions {
@@ -138,7 +139,7 @@ export async function runOnQueue(opts: QueueRunOptions): Promise<QueueRunResult>
   const watch = setInterval(() => {
     void queue.getFailed(0, 200).then((failed) => {
       const mine = failed.find((j) => j.id && pending.has(j.id));
-      if (mine) fail(new Error(`episode ${pending.get(mine.id!)} of run ${runId} failed on a worker after ${mine.attemptsMade} attempts: ${mine.failedReason}; fix the cause and continue with --resume ${runId}`));
+      if (mine) fail(new Error(`episode ${pending.get(mine.id!)} of run ${runId} failed on a worker after ${mine.attemptsMade} attempts: ${mine.failedReason}; fix the cause and continue with --resume ${shellArg(runId)}`));
     }, () => {});
   }, 2000);
   try {

@@ -10,6 +10,7 @@ import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { BadInputError } from '../spec/errors.js';
+import { shellArg } from '../util/shell-arg.js';
 
 /** A claim on a run: renewed every third of its lease until released. */
 export interface RunClaim {
@@ -34,7 +35,7 @@ function claimKey(queueName: string, runId: string): string {
  * @throws BadInputError when another live process holds the claim (the message names its host and
  *   pid, and says when a dead holder's claim lapses).
  */
-export async function claimRun(redis: Redis, queueName: string, runId: string, leaseMs = RUN_CLAIM_LEASE_MS, resume = `--resume ${runId}`): Promise<RunClaim> {
+export async function claimRun(redis: Redis, queueName: string, runId: string, leaseMs = RUN_CLAIM_LEASE_MS, resume = `--resume ${shellArg(runId)}`): Promise<RunClaim> {
   const key = claimKey(queueName, runId);
   const token = JSON.stringify({ host: os.hostname(), pid: process.pid, at: new Date().toISOString(), id: randomUUID() });
   if ((await redis.set(key, token, 'PX', leaseMs, 'NX')) !== 'OK') {

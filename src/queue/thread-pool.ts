@@ -27,6 +27,7 @@ import type { QueueRunResult } from './producer.js';
 import { episodeJobsOf, ResultsWriter, type EpisodeJobEntry, type RunEpisodeRef } from './results-writer.js';
 import type { FromThread, ThreadWorkerData, ToThread } from './thread-worker.js';
 import { LocalRateLimiter, type CallRateLimiter } from '../models/rate-limit.js';
+import { shellArg } from '../util/shell-arg.js';
 
 /** Attempts of one episode (its thread died, or its job threw) before the run fails. */
 export const MAX_ATTEMPTS = 3;
@@ -188,7 +189,7 @@ class ThreadRun {
       this.replacements++;
       this.spawn(slot.index);
     } else if (!this.slots.some((s) => s.alive)) {
-      return this.abort(new Error(`every thread of run ${this.manifest.run_id} exited (last: ${why}); continue with --resume ${this.manifest.run_id}`));
+      return this.abort(new Error(`every thread of run ${this.manifest.run_id} exited (last: ${why}); continue with --resume ${shellArg(this.manifest.run_id)}`));
     }
     this.dispatch();
   }
@@ -200,7 +201,7 @@ class ThreadRun {
     this.attempts.set(job.id, n);
     if (n > MAX_ATTEMPTS) {
       const runId = this.manifest.run_id;
-      return this.abort(new Error(`episode ${this.pending.get(job.id)} of run ${runId} did not finish in ${MAX_ATTEMPTS} attempts: ${why}; fix the cause and continue with --resume ${runId}`));
+      return this.abort(new Error(`episode ${this.pending.get(job.id)} of run ${runId} did not finish in ${MAX_ATTEMPTS} attempts: ${why}; fix the cause and continue with --resume ${shellArg(runId)}`));
     }
     this.waiting.unshift(job);
   }

@@ -12,6 +12,7 @@ import { migrateV1ToV2 } from './migrate-v1.js';
 import { migrateV2ToV3 } from './migrate-v2.js';
 import { migrateV3ToV4 } from './migrate-v3.js';
 import { RECEIPT_TABLES_DDL } from './receipt-tables.js';
+import { shellArg } from '../util/shell-arg.js';
 
 /** Current schema version written to `PRAGMA user_version` of every new store. */
 export const STORE_SCHEMA_VERSION = 4;
@@ -122,7 +123,7 @@ export function ensureSchema(db: Database.Database, file: string, readonly: bool
       throw olderError(
         file,
         version,
-        `migrate it in place by opening it once for writing, e.g. \`servicegym rescore <run-id> --db ${file}\` (back the file up first if an older servicegym must still read it)`,
+        `migrate it in place by opening it once for writing, e.g. \`servicegym rescore <run-id> --db ${shellArg(file)}\` (back the file up first if an older servicegym must still read it)`,
       );
     }
     return version;

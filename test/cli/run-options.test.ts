@@ -191,6 +191,18 @@ describe('run flags', () => {
     expect(r.err).toMatch(/^open it: servicegym view --db \S+ {3}\(then #\/runs\/run-airline-\S+\)$/m);
     expect(r.err).toMatch(/^continue it: servicegym run --resume run-airline-\S+ --db \S+ with the same flags/m);
   });
+
+  it('quotes a store path and run id for the shell in the end hint, and URI-encodes the viewer route', async () => {
+    const db = path.join(tmpDir('sg-quoted-'), 'my runs', 'store.db');
+    let first = true;
+    await mock.close();
+    mock = await startTwoRoleMock({ agent: (m, b) => (first ? ((first = false), { status: 500, error: 'down' }) : agent(m, b)), user });
+    const r = await cli(['run', '--agent-model', 'mock-agent', '--user-model', 'mock-user', '--base-url', mock.server.url, '--tasks', 'T01', '--trials', '2', '-j', '1', '--max-retries', '0', '--db', db, '--run-id', "it's a/run"]);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain("servicegym: run it's a/run (resume a killed run with --resume 'it'\\''s a/run')\n");
+    expect(r.err).toContain(`\nopen it: servicegym view --db '${db}'   (then #/runs/it's%20a%2Frun)\n`);
+    expect(r.err).toContain(`\ncontinue it: servicegym run --resume 'it'\\''s a/run' --db '${db}' with the same flags`);
+  });
 });
 
 describe('persona runs', () => {
