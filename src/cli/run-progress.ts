@@ -28,7 +28,10 @@ export class RunTally {
   }
 
   add(rec: DomainEpisodeRecord): void {
-    this.addCost(reportedCost(rec.episode.usage));
+    // Calls served from stored receipts were paid (and counted) by the attempt that stored them.
+    const cost = reportedCost(rec.episode.usage);
+    const replayed = reportedCost(rec.replayed);
+    this.addCost(cost === null || replayed === null ? cost : cost - replayed);
     if (rec.infraError || rec.harnessError || rec.evaluationError || !rec.evaluation) return;
     this.scored++;
     if (rec.evaluation.reward === 1) this.passed++;

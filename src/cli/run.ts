@@ -20,7 +20,8 @@ import { DEFAULT_STORE_PATH } from '../store/paths.js';
 import type { RunStore } from '../store/store.js';
 import { episodesPerTrial, excludedLines, runDomainTasks, strictTaskSelection } from '../run/task-run.js';
 import { acquireRunLock, type RunLock } from '../store/run-lock.js';
-import { unattachedUsage, type RunAttempt } from '../run/receipt-accounting.js';
+import type { PaidCalls, RunAttempt } from '../run/receipt-accounting.js';
+import type { EpisodeReplays } from '../run/episode-replay.js';
 import { mergeUsage } from '../run/run-tasks.js';
 import { mergeReportRows, reportRowOf, reportRowOfStored, type EpisodeReportRow } from '../run/report-rows.js';
 import { parsePersonas, PERSONAS } from '../users/personas.js';
@@ -145,6 +146,9 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
         let createdAt = new Date().toISOString();
         let unattached: UsageByRole = {};
         let attempts: RunAttempt[] = [];
+        // A resumed run: its paid calls, and (one process) the stored calls of the episodes it runs again.
+        let paid: PaidCalls | undefined;
+        let replays: EpisodeReplays | undefined;
         // A new run never takes over a stored one: its episodes, receipts and summary would mix with
         // (or replace) those of the run already stored under that id.
         const existing = flags.resume ? undefined : store.getRun(runId);
@@ -166,11 +170,14 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
           if (differs.length) {
             throw new BadInputError(`run '${runId}' was started with other settings (${differs.map((k) => `${k}: ${JSON.stringify(k === 'domain' ? stored.domain : was[k])} vs ${JSON.stringify(now[k])}`).join('; ')}); resume it with the same flags`, { file: flags.db });
           }
-          const [{ readEpisodeLogs }, { unattachedUsage }, { reportRowOfStored }] = await Promise.all([import('../store/run-log.js'), import('../run/receipt-accounting.js'), import('../run/report-rows.js')]);
+          const [{ readEpisodeLogs }, { PaidCalls }, { reportRowOfStored }, { EpisodeReplays, storedCalls }] = await Promise.all([import('../store/run-log.js'), import('../run/receipt-accounting.js'), import('../run/report-rows.js'), import('../run/episode-replay.js')]);
           const storedRows = readEpisodeLogs(store, runId);
           const keptRows = storedRows.filter((e) => !e.record.termination.infra_error);
-          // Calls of episodes killed before they were stored were paid for: they count as unattached.
-          unattached = unattachedUsage(store.receipts(runId), keptRows.map((e) => e.record));
+          // Calls of episodes killed before they were stored were paid for: they count as unattached
+          // (until served again to their episode, below).
+          const receipts = store.receipts(runId);
+          paid = new PaidCalls(receipts, keptRows.map((e) => e.record));
+          unattached = paid.unattached();
           attempts = Array.isArray(started.attempts) ? (started.attempts as RunAttempt[]) : [];
           kept = keptRows.map(reportRowOfStored);
           finished = storedRows.map((e) => {
@@ -178,11 +185,16 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
             return { taskId: r.task.id, trial: r.trial, termination: r.termination.reason as never, reward: e.reward, partial: e.partial, infraError: !!r.termination.infra_error, evaluationError: !!r.evaluation_error, usage: r.usage as UsageByRole };
           })
             .filter((e) => !e.infraError);
+          // In one process, an episode that runs again is served the calls it stored (src/run/episode-replay.ts).
+          if (!flags.queue && threads === 1) {
+            const kept = new Set(finished.map((f) => `${f.taskId}\u0000${f.trial}`));
+            replays = new EpisodeReplays(storedCalls(receipts, (taskId, trial) => !kept.has(`${taskId}\u0000${trial}`)));
+          }
           const before = (store.getRun(runId)?.summary as { personas?: string[] } | null)?.personas ?? null;
           if (JSON.stringify(before) !== JSON.stringify(personas ?? null)) {
             throw new BadInputError(`run '${runId}' was started with personas ${before ? before.join(',') : '(none)'}; resume it with the same --personas`, { file: flags.db });
           }
-          log(`resuming ${runId}: ${finished.length} finished episodes kept`);
+          log(`resuming ${runId}: ${finished.length} finished episodes kept${replays?.size ? `; ${replays.size} episode(s) in flight continue from their stored calls` : ''}`);
         }
         attempts = [...attempts, { attempt: attempts.length + 1, pid: process.pid, started_at: new Date().toISOString(), first_receipt_seq: store.receiptCount(runId) }];
         const meta = { ...(shard ? { shard } : {}), agent_model: agentModel.model, user_model: userModel.model, judge_model: judge?.model ?? null, provider: agentModel.provider, tasks: tasks.length, task_ids: tasks.map((t) => t.id).join(','), trials, temperature, personas: personas ?? null, data: loaded.source, mode: loaded.mode, strict, surface: surface.name, ...surfaceOptionsConfig(flags), ...datasetVariantConfig(flags), screenshots: surface.images ? flags.screenshots : null, excluded_known_bad: excluded.map((k) => k.id), attempts, ...runExtrasMeta(extras) };
@@ -215,6 +227,8 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
               ...(extras.systemPrompt !== null ? { systemPrompt: extras.systemPrompt } : {}),
               halt,
               keepRecords: false,
+              attempt: attempts[attempts.length - 1].attempt,
+              replays,
               onProgress: (done, _total, rec) => {
                 const row = reportRowOf(rec);
                 fresh.push(row);
@@ -224,8 +238,15 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
               },
             });
         bar.stop();
+        // Stored calls served to this attempt's episodes are in their usage: no longer unattached, and counted once.
+        const replayedUsage = replays?.servedUsage() ?? {};
+        if (paid && replays?.servedSeqs.size) {
+          unattached = paid.unattached(replays.servedSeqs);
+          attempts[attempts.length - 1].replayed_calls = replays.servedSeqs.size;
+          log(`${replays.servedSeqs.size} call(s) of ${replays.episodes} episode(s) in flight served from their stored receipts, not sent again`);
+        }
         if (Object.keys(unattached).length) res.usage = mergeUsage([res.usage, unattached]);
-        store.saveRun({ id: runId, kind: 'run', name: runName, domain: flags.domain, created_at: createdAt, summary: { ...meta, ...res.summary, tasks: tasks.length, usage: res.usage, ...(Object.keys(unattached).length ? { unattached_usage: unattached } : {}), ...(res.halted ? { halted: { reason: res.halted.reason, not_started: res.halted.notStarted } } : {}) }, record: null });
+        store.saveRun({ id: runId, kind: 'run', name: runName, domain: flags.domain, created_at: createdAt, summary: { ...meta, ...res.summary, tasks: tasks.length, usage: res.usage, ...(Object.keys(unattached).length ? { unattached_usage: unattached } : {}), ...(Object.keys(replayedUsage).length ? { replayed_usage: replayedUsage } : {}), ...(res.halted ? { halted: { reason: res.halted.reason, not_started: res.halted.notStarted } } : {}) }, record: null });
         // Stored: closed now, so that the store's last checkpoint (on its worker thread) runs while the report is printed.
         store.close();
         // Every episode of the run, the kept ones of a resumed run included.

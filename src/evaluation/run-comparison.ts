@@ -112,7 +112,7 @@ export interface RunComparison {
 /** Stored summary fields that are results or bookkeeping, not settings. */
 const RESULT_KEYS = new Set([
   'command', 'episodes', 'scored', 'infraErrors', 'harnessErrors', 'evaluationErrors', 'unjudged', 'rewardMean', 'partialMean', 'passHatK', 'passHatKInterval',
-  'terminations', 'crossSide', 'usage', 'unattached_usage', 'attempts', 'tasks', 'task_ids', 'candidates', 'decision', 'stop_reason', 'budget', 'rows', 'cost_usd',
+  'terminations', 'crossSide', 'usage', 'unattached_usage', 'replayed_usage', 'attempts', 'tasks', 'task_ids', 'candidates', 'decision', 'stop_reason', 'budget', 'rows', 'cost_usd',
 ]);
 
 /** Rates, differences and bounds without float noise (the reported-number rounding). */

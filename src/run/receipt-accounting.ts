@@ -3,19 +3,26 @@
  * is stored as its call returns, but an episode row only when the episode ends; after a kill -9
  * the calls of the episodes in flight are in the store without an episode. They were paid for:
  * they stay in the store, are attached to the attempt (process invocation) that made them, and
- * count in the run's usage as `unattached`.
+ * count in the run's usage as `unattached` — unless the resumed attempt served them to their
+ * episode (src/run/episode-replay.ts), whose usage then accounts for them ({@link PaidCalls}).
  */
 import type { ReceiptRow } from '../store/store.js';
 import type { EpisodeRunLog } from '../spec/run-log.js';
 import { UsageTracker, type RoleUsage, type UsageByRole } from '../models/usage.js';
 import type { ModelRole, Usage } from '../spec/messages.js';
 
-/** One invocation of `run` on a run id: its receipts have seq >= `first_receipt_seq` (until the next attempt's). */
+/**
+ * One invocation of `run` on a run id: its receipts have seq >= `first_receipt_seq` (until the next
+ * attempt's), and (since store schema v4, one process) carry this `attempt` in their episode key.
+ * `replayed_calls`: calls of episodes in flight that this attempt served from the stored receipts
+ * of earlier attempts instead of sending them again (absent when none).
+ */
 export interface RunAttempt {
   attempt: number;
   pid: number;
   started_at: string;
   first_receipt_seq: number;
+  replayed_calls?: number;
 }
 
 /** The attempt each receipt seq belongs to, by the attempts' `first_receipt_seq` (attempt 0 for receipts before any attempt was recorded). */
@@ -31,7 +38,7 @@ export function attemptOfSeq(attempts: readonly RunAttempt[], seq: number): numb
  * of their judge calls; clamped at 0). `kept`: the records whose usage the run reports (not the
  * infrastructure failures that a resume runs again).
  */
-export function unattachedUsage(receipts: readonly ReceiptRow[], kept: readonly EpisodeRunLog[]): UsageByRole {
+export function unattachedUsage(receipts: readonly Pick<ReceiptRow, 'kind' | 'response' | 'elapsed_seconds'>[], kept: readonly Pick<EpisodeRunLog, 'usage' | 'evaluation_usage'>[]): UsageByRole {
   const all = new UsageTracker();
   for (const r of receipts) {
     const usage = (r.response as { usage?: Usage } | null)?.usage;
@@ -68,4 +75,27 @@ export function unattachedUsage(receipts: readonly ReceiptRow[], kept: readonly 
     };
   }
   return out;
+}
+
+/**
+ * The paid calls of a resumed run, kept light (usage only): the stored receipts and the usage of
+ * the kept episodes' records, so that what no episode accounts for can be told once the attempt
+ * has served some stored receipts to the episodes it ran again (src/run/episode-replay.ts).
+ */
+export class PaidCalls {
+  private readonly receipts: { seq: number; kind: string; response: { usage?: Usage }; elapsed_seconds: number }[];
+  private readonly kept: Pick<EpisodeRunLog, 'usage' | 'evaluation_usage'>[];
+
+  constructor(receipts: readonly ReceiptRow[], kept: readonly EpisodeRunLog[]) {
+    this.receipts = receipts.map((r) => ({ seq: r.seq, kind: r.kind, response: { usage: (r.response as { usage?: Usage } | null)?.usage }, elapsed_seconds: r.elapsed_seconds }));
+    this.kept = kept.map((e) => ({ usage: e.usage, evaluation_usage: e.evaluation_usage }));
+  }
+
+  /**
+   * {@link unattachedUsage} of the stored receipts, leaving out those whose `seq` is in `served`:
+   * they were served to an episode of this attempt, whose usage accounts for them.
+   */
+  unattached(served: ReadonlySet<number> = new Set()): UsageByRole {
+    return unattachedUsage(served.size ? this.receipts.filter((r) => !served.has(r.seq)) : this.receipts, this.kept);
+  }
 }

@@ -37,6 +37,10 @@ import { kindPin, modelPin, taskEpisodeLog, taskHash } from './episode-log.js';
 import { runTasks, type EpisodeKey, type EpisodeRecord, type FinishedEpisode, type RunResult } from './run-tasks.js';
 import type { RunSummary } from './summary.js';
 import { runInSlices, type SlicedRun } from '../util/sliced.js';
+import type { Receipt } from '../spec/receipt.js';
+import type { ReceiptRow } from '../store/store.js';
+import type { UsageByRole } from '../models/usage.js';
+import { RunningEpisodes, type EpisodeReplays } from './episode-replay.js';
 
 /** tau2's episode conventions for task runs (transfer is an ordinary tool; every tool error counts). */
 export const TASK_RUN_SETTINGS: EpisodeSettings = { transferEnds: 'never', errorCounting: 'total' };
@@ -75,8 +79,12 @@ export function episodesPerTrial(task: Task, runWide?: readonly string[]): numbe
   return (runWide ?? task.servicegym?.personas)?.length ?? 1;
 }
 
-/** A domain-run episode; `persona` is set in persona runs. */
-export type DomainEpisodeRecord = EpisodeRecord<TaskEvaluation> & { persona?: string };
+/**
+ * A domain-run episode; `persona` is set in persona runs, `replayed` (usage per role) when some of
+ * its calls were served from the stored receipts of an earlier attempt (`DomainRunOptions.replays`):
+ * they are in `episode.usage` as well, and were paid by the attempt that stored them.
+ */
+export type DomainEpisodeRecord = EpisodeRecord<TaskEvaluation> & { persona?: string; replayed?: UsageByRole };
 
 /** Options of {@link runDomainTasks}. */
 export interface DomainRunOptions {
@@ -127,6 +135,14 @@ export interface DomainRunOptions {
   keepRecords?: boolean;
   /** Strict evaluation (`--strict`; see `src/evaluation/strict.ts`). Known-bad tasks are the caller's to drop ({@link strictTaskSelection}). */
   strict?: boolean;
+  /**
+   * The run's attempt number (the `attempts` entry of this invocation): with it, every receipt
+   * stored carries the episode key of its call (`ReceiptRow.episode`: task, trial, persona, this
+   * attempt, the call's index in the episode), so that a later `--resume` can serve it back.
+   */
+  attempt?: number;
+  /** A resumed run's stored calls of the episodes it runs again, served to them (src/run/episode-replay.ts). */
+  replays?: EpisodeReplays;
 }
 
 /** What {@link runDomainTasks} resolves to. */
@@ -149,11 +165,19 @@ export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunR
   const total = opts.only ? opts.only.length : opts.tasks.reduce((n, t) => n + trialsOf(t), 0) - (opts.finished?.length ?? 0);
   let done = 0;
   let receiptSeq = opts.store ? opts.store.receiptCount(opts.runId) : 0;
-  const makeAgent = (task: Task, trial: number): Agent =>
-    opts.makeAgent ? opts.makeAgent(task, trial) : buildAgent({ loaded, task, trial, surface: opts.surface, agent: { kind: opts.agent, model: opts.agentModel, temperature: opts.temperature, imageDelivery: opts.imageDelivery, ...(opts.systemPrompt !== undefined ? { systemPrompt: opts.systemPrompt } : {}) } });
-  const makeUser = (task: Task, trial: number): User =>
-    buildUser({ loaded, task, trial, user: { kind: opts.user, model: opts.userModel, temperature: opts.temperature, modifiers: opts.userModifiers, persona: personaOf(task, trial) } });
   const byId = new Map(opts.tasks.map((t) => [t.id, t]));
+  // Episodes in progress: made with their parties, ended when stored; their calls are numbered, and served from the store first on a resume.
+  const running = new RunningEpisodes((taskId, trial) => personaOf(byId.get(taskId)!, trial) ?? null, opts.replays);
+  const receiptRow = (r: Receipt, key: EpisodeKey, call: number, persona: string | null): ReceiptRow => ({
+    run_id: opts.runId, seq: receiptSeq++, kind: r.kind, provider: r.provider, endpoint: r.endpoint, request: r.request, response: r.response, elapsed_seconds: r.elapsed_seconds,
+    ...(opts.attempt !== undefined ? { episode: { task_id: key.taskId, trial: key.trial, persona, attempt: opts.attempt, call } } : {}),
+  });
+  const makeAgent = (task: Task, trial: number): Agent => {
+    const model = running.model(task.id, trial, opts.agentModel);
+    return opts.makeAgent ? opts.makeAgent(task, trial) : buildAgent({ loaded, task, trial, surface: opts.surface, agent: { kind: opts.agent, model, temperature: opts.temperature, imageDelivery: opts.imageDelivery, ...(opts.systemPrompt !== undefined ? { systemPrompt: opts.systemPrompt } : {}) } });
+  };
+  const makeUser = (task: Task, trial: number): User =>
+    buildUser({ loaded, task, trial, user: { kind: opts.user, model: running.model(task.id, trial, opts.userModel), temperature: opts.temperature, modifiers: opts.userModifiers, persona: personaOf(task, trial) } });
   const personaOfRec = (rec: { taskId: string; trial: number }) => personaOf(byId.get(rec.taskId)!, rec.trial);
   const withPersona = (rec: EpisodeRecord<TaskEvaluation>): DomainEpisodeRecord => {
     const persona = personaOfRec(rec);
@@ -192,16 +216,21 @@ export async function runDomainTasks(opts: DomainRunOptions): Promise<DomainRunR
       keepRecords: opts.keepRecords,
       evaluate: (task, episode, trial) => evaluateTask({ loaded, task, trace: episode, judge: opts.judge, judgeVotes: opts.judgeVotes, env, strict: opts.strict, persona: personaOf(task, trial) }),
       // Receipts are queued and written in batches; an episode's judge receipts land with its record.
-      onReceipt: (r) => {
-        opts.store?.queueReceipt({ run_id: opts.runId, seq: receiptSeq++, kind: r.kind, provider: r.provider, endpoint: r.endpoint, request: r.request, response: r.response, elapsed_seconds: r.elapsed_seconds });
+      // A call served from the stored receipts is stored already: it only counts in the episode's call index.
+      onReceipt: (r, key) => {
+        const ep = running.get(key.taskId, key.trial);
+        const call = ep ? ep.calls++ : 0;
+        if (ep?.replay?.served(r)) return;
+        opts.store?.queueReceipt(receiptRow(r, key, call, ep?.persona ?? null));
       },
       onEpisode: async (rec) => {
         done++;
-        for (const r of rec.evaluation?.receipts ?? []) {
-          opts.store?.queueReceipt({ run_id: opts.runId, seq: receiptSeq++, kind: r.kind, provider: r.provider, endpoint: r.endpoint, request: r.request, response: r.response, elapsed_seconds: r.elapsed_seconds });
-        }
+        const ep = running.end(rec.taskId, rec.trial);
+        let call = ep?.calls ?? 0;
+        for (const r of rec.evaluation?.receipts ?? []) opts.store?.queueReceipt(receiptRow(r, rec, call++, ep?.persona ?? null));
         if (opts.store) queueEpisodeLogs(opts.store, opts.runId, [await episodeLogOf(rec)]);
-        opts.onProgress?.(done, total, withPersona(rec));
+        const replayed = ep?.replay?.servedCalls ? ep.replay.usage.byRole : undefined;
+        opts.onProgress?.(done, total, replayed ? { ...withPersona(rec), replayed } : withPersona(rec));
       },
     });
   } finally {

@@ -70,15 +70,16 @@ describe('run lock (item 4)', () => {
 });
 
 describe('receipts after kill -9 (item 9)', () => {
-  it('calls of an episode killed before it was stored count in usage, attached to the attempt that paid', async () => {
+  it('calls of an episode killed before it was stored, with no episode key (a v3 store), count in usage, attached to the attempt that paid', async () => {
     const db = path.join(tmpDir('sg-kill-'), 's.db');
     const first = await cli([...args(db), '--json']);
     const runId = JSON.parse(first.out).run_id;
     const sql = new Database(db);
     const row = () => JSON.parse((sql.prepare('SELECT summary FROM runs WHERE id = ?').get(runId) as { summary: string }).summary);
     const paidFirst = (sql.prepare('SELECT COUNT(*) AS n FROM receipts WHERE run_id = ?').get(runId) as { n: number }).n;
-    // kill -9 during trial 1: its receipts are stored, its episode row is not.
+    // kill -9 during trial 1: its receipts are stored, its episode row is not; stored before v4, they say no episode.
     sql.prepare("DELETE FROM episodes WHERE run_id = ? AND episode_id = 'T01#1'").run(runId);
+    sql.prepare('UPDATE receipts SET task_id = NULL, trial = NULL, persona = NULL, attempt = NULL, call_index = NULL WHERE run_id = ?').run(runId);
     const again = await cli([...args(db), '--resume', runId, '--json']);
     expect(again.code).toBe(0);
     const paid = (sql.prepare('SELECT COUNT(*) AS n FROM receipts WHERE run_id = ?').get(runId) as { n: number }).n;
@@ -89,8 +90,36 @@ describe('receipts after kill -9 (item 9)', () => {
     expect(Object.values(summary.unattached_usage as Record<string, { calls: number }>).reduce((n, u) => n + u.calls, 0)).toBeGreaterThan(0);
     expect(summary.attempts.map((a: { attempt: number }) => a.attempt)).toEqual([1, 2]);
     expect(summary.attempts[1].first_receipt_seq).toBe(paidFirst);
+    expect(summary.attempts[1].replayed_calls).toBeUndefined();
     expect(attemptOfSeq(summary.attempts, 0)).toBe(1);
     expect(attemptOfSeq(summary.attempts, paidFirst)).toBe(2);
+    sql.close();
+  });
+
+  it('an episode killed before it was stored is served its own stored calls: nothing sent or paid again, usage counts each call once', async () => {
+    const db = path.join(tmpDir('sg-kill-keyed-'), 's.db');
+    const first = await cli([...args(db), '--json']);
+    const runId = JSON.parse(first.out).run_id;
+    const sql = new Database(db);
+    const paidFirst = (sql.prepare('SELECT COUNT(*) AS n FROM receipts WHERE run_id = ?').get(runId) as { n: number }).n;
+    const ofTrial1 = (sql.prepare("SELECT COUNT(*) AS n FROM receipts WHERE run_id = ? AND task_id = 'T01' AND trial = 1").get(runId) as { n: number }).n;
+    expect(ofTrial1).toBe(paidFirst / 2);
+    const stored = JSON.parse((sql.prepare("SELECT result FROM episodes WHERE run_id = ? AND episode_id = 'T01#1'").get(runId) as { result: string }).result);
+    sql.prepare("DELETE FROM episodes WHERE run_id = ? AND episode_id = 'T01#1'").run(runId);
+    const n = mock.server.requests.length;
+    const again = await cli([...args(db), '--resume', runId, '--json']);
+    expect(again.code).toBe(0);
+    expect(mock.server.requests.length).toBe(n);
+    expect((sql.prepare('SELECT COUNT(*) AS n FROM receipts WHERE run_id = ?').get(runId) as { n: number }).n).toBe(paidFirst);
+    const summary = JSON.parse((sql.prepare('SELECT summary FROM runs WHERE id = ?').get(runId) as { summary: string }).summary);
+    expect(Object.values(summary.usage as Record<string, { calls: number }>).reduce((k, u) => k + u.calls, 0)).toBe(paidFirst);
+    expect(summary.unattached_usage).toBeUndefined();
+    expect(Object.values(summary.replayed_usage as Record<string, { calls: number }>).reduce((k, u) => k + u.calls, 0)).toBe(ofTrial1);
+    expect(summary.attempts[1].replayed_calls).toBe(ofTrial1);
+    const again1 = JSON.parse((sql.prepare("SELECT result FROM episodes WHERE run_id = ? AND episode_id = 'T01#1'").get(runId) as { result: string }).result);
+    expect(again1.messages).toEqual(stored.messages);
+    expect(again1.usage).toEqual(stored.usage);
+    expect(again1.evaluation).toEqual(stored.evaluation);
     sql.close();
   });
 });
