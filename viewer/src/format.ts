@@ -1,4 +1,9 @@
 /** Number, date and value formatting shared by the pages. */
+import type { RunListItem } from '../../src/viewer/types.js';
+import { shellArg } from '../../src/util/shell-arg.js';
+
+/** The command that continues an interrupted run (the id quoted for the shell, as the CLI prints it). */
+export const resumeCommand = (run: Pick<RunListItem, 'id' | 'domain'>) => `servicegym run --domain ${run.domain ?? 'DOMAIN'} --resume ${shellArg(run.id)}`;
 
 /** "—" for a missing value. */
 export const DASH = '—';

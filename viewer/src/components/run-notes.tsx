@@ -5,7 +5,7 @@
  * lower bound).
  */
 import type { EpisodeOutlineView, RunDetail } from '../../../src/viewer/types.js';
-import { resumeCommand } from './run-status.js';
+import { resumeCommand } from '../format.js';
 
 /** Tasks whose scored trials are fewer than the run's trials, with their counts. */
 function shortTasks(episodes: readonly EpisodeOutlineView[], trials: number): { task: string; scored: number }[] {

@@ -1,8 +1,6 @@
 /** A run's status badge: in progress (scores so far) or interrupted (resume it); nothing for a complete run. */
 import type { RunListItem } from '../../../src/viewer/types.js';
-
-/** The command that continues an interrupted run. */
-export const resumeCommand = (run: Pick<RunListItem, 'id' | 'domain'>) => `servicegym run --domain ${run.domain ?? 'DOMAIN'} --resume ${run.id}`;
+import { resumeCommand } from '../format.js';
 
 export function RunStatusBadge({ run }: { run: Pick<RunListItem, 'status' | 'id' | 'domain'> }) {
   if (run.status === 'complete') return null;
