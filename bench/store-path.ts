@@ -54,7 +54,7 @@ async function drive(episodes: number, calls: number, j: number, sink: ((row: ob
           ? { role: 'assistant', content: 'Your reservation is basic economy, so it cannot be changed.' }
           : { role: 'assistant', content: null, tool_calls: [{ id: `call_${step}`, type: 'function', function: { name: `tool_${step % 8}`, arguments: JSON.stringify({ reservation_id: `R${ep.id}-${step}` }) } }] };
         const response = { id: `cmpl-${ep.id}-${step}`, object: 'chat.completion', model: 'agent-model', choices: [{ index: 0, message, finish_reason: last ? 'stop' : 'tool_calls' }], usage: { prompt_tokens: 900 + 120 * step, completion_tokens: 30, total_tokens: 930 + 120 * step } };
-        sink?.({ run_id: 'bench', seq: made++, kind: 'task_agent', provider: 'mock', endpoint: 'http://127.0.0.1/v1/chat/completions', request, response, elapsed_seconds: 0.3 });
+        sink?.({ run_id: 'bench', seq: made++, kind: 'task_agent', provider: 'mock', endpoint: 'http://127.0.0.1/v1/chat/completions', request, response, elapsed_seconds: 0.3, episode: { task_id: `T${ep.id}`, trial: 0, persona: null, attempt: 1, call: step } });
         ep.messages.push(message);
         if (!last) ep.messages.push({ role: 'tool', tool_call_id: `call_${step}`, content: toolResult(ep.id, step) });
       }

@@ -190,6 +190,27 @@ describe('run --resume after kill -9 in the middle of an episode', () => {
   });
 });
 
+describe('run --resume of a persona run', () => {
+  it("keys receipts by persona, and serves an in-flight persona episode its own calls", { timeout: 60_000 }, async () => {
+    const db = path.join(tmpDir('sg-resume-personas-'), 's.db');
+    const flags = ['run', '--tasks', 'T01', '--personas', 'impatient,vague', '--agent-model', 'mock-agent', '--user-model', 'mock-user', '--base-url', mock.server.url, '--db', db, '-q', '--run-id', 'p1'];
+    expect((await cli(flags)).code).toBe(0);
+    const sql = new Database(db);
+    expect(sql.prepare("SELECT DISTINCT trial, persona, attempt FROM receipts WHERE run_id = 'p1' ORDER BY trial").all()).toEqual([
+      { trial: 0, persona: 'impatient', attempt: 1 },
+      { trial: 1, persona: 'vague', attempt: 1 },
+    ]);
+    const stored = sql.prepare("SELECT result FROM episodes WHERE run_id = 'p1' AND trial = 1").pluck().get() as string;
+    // As if killed after the vague episode's calls returned, before its row was written.
+    sql.prepare("DELETE FROM episodes WHERE run_id = 'p1' AND trial = 1").run();
+    const n = mock.server.requests.length;
+    expect((await cli([...flags.slice(0, -2), '--resume', 'p1'])).code).toBe(0);
+    expect(mock.server.requests.length).toBe(n);
+    expect(strip(JSON.parse(sql.prepare("SELECT result FROM episodes WHERE run_id = 'p1' AND trial = 1").pluck().get() as string))).toEqual(strip(JSON.parse(stored)));
+    sql.close();
+  });
+});
+
 /** A model answering every call with its index; `log` records what it was asked. */
 function countingModel(log: unknown[]): ChatModel {
   return {
