@@ -36,7 +36,7 @@ export const OUTLINE_PATHS = {
   critical: RECORD_PATHS.critical,
 } as const;
 
-type Check = Omit<CheckView, 'weight' | 'weight_label'>;
+type Check = Omit<CheckView, 'weight' | 'weight_label' | 'counts'>;
 type CaseResult = CaseEvaluationRecord['result'];
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : v == null ? '' : JSON.stringify(v));
@@ -147,15 +147,21 @@ function diffView(list: readonly FieldDiffView[] | undefined): FieldDiffView[] {
   return (list ?? []).map((d) => ({ path: d.path, op: d.op, before: d.before, after: d.after }));
 }
 
-/** Each check with the rubric points that depend on it. */
-function weigh(checks: Check[], rubric: RubricView[], basis: string[]): CheckView[] {
+/** Each check with the rubric points that depend on it; `counts` tells whether it counts (default: every check does). */
+function weigh(checks: Check[], rubric: RubricView[], basis: string[], counts: (c: Check) => boolean = () => true): CheckView[] {
   return checks.map((c) => {
     const items = rubric.filter((r) => r.checks.includes(c.id));
     const weight = items.length ? items.reduce((s, r) => s + r.weight, 0) : null;
     const parts = items.map((r) => `${r.weight} (${r.id})`);
     if (basis.includes(c.kind)) parts.push('in the tau2 reward');
-    return { ...c, weight, weight_label: parts.length ? parts.join(', ') : 'diagnostic' };
+    return { ...c, weight, weight_label: parts.length ? parts.join(', ') : 'diagnostic', counts: counts(c) };
   });
+}
+
+/** Whether `check` of the task evaluation `ev` counts ({@link checkCounts}); `task` supplies its `zero_if_failed` ids when known. */
+function countsIn(ev: CheckedEvaluation, task?: CountingTask): (check: { id: string; kind: string }) => boolean {
+  const evaluation = ev as unknown as Pick<TaskEvaluation, 'reward_basis' | 'rubric'>;
+  return (check) => checkCounts(check as TaskEvaluation['checks'][number], evaluation, task);
 }
 
 type Parts = Pick<EpisodeDetail, 'checks' | 'rubric' | 'reward_basis' | 'reward_breakdown' | 'db_diff' | 'facts'>;
@@ -169,7 +175,7 @@ function taskRunParts(ev: TaskEvaluationRecord, failure: EpisodeRunLog['terminat
     facts.push({ name: `${failure.by} failure (${failure.kind})`, value: failure.message });
     (failure.raw ?? []).forEach((body, i) => facts.push({ name: `raw response ${i + 1}`, value: JSON.stringify(body) }));
   }
-  return { checks: weigh(checks, rubric, ev.reward_basis), rubric, reward_basis: [...ev.reward_basis], reward_breakdown: { ...ev.reward_breakdown }, db_diff: diffView(ev.db_diff), facts };
+  return { checks: weigh(checks, rubric, ev.reward_basis, countsIn(ev)), rubric, reward_basis: [...ev.reward_basis], reward_breakdown: { ...ev.reward_breakdown }, db_diff: diffView(ev.db_diff), facts };
 }
 
 const factsOf = (pairs: [string, unknown][]) =>
@@ -228,12 +234,16 @@ export function episodeDetail(
 
 /**
  * `detail` with its task from `resolve` (when there is a resolver, a domain and such a task). A
- * task evaluation's failed and diagnostic checks are split again with the task's `zero_if_failed`
- * ids ({@link checkLists}), which the run log does not store.
+ * task evaluation's failed and diagnostic checks (and each check's `counts`) are split again with
+ * the task's `zero_if_failed` ids ({@link checkLists}), which the run log does not store.
  */
 export function withTask(detail: EpisodeDetail, resolve?: TaskInfoResolver): EpisodeDetail {
   const domain = detail.run.domain;
   const task = resolve && domain ? resolve(domain, detail.episode.task_id) : null;
   if (!task?.zero_if_failed?.length || !detail.score_explained) return { ...detail, task };
-  return { ...detail, task, episode: { ...detail.episode, ...checkLists(detail, { servicegym: { zero_if_failed: task.zero_if_failed } }) } };
+  const counting = { servicegym: { zero_if_failed: task.zero_if_failed } };
+  const counts = countsIn(detail, counting);
+  const checks = detail.checks.map((c) => ({ ...c, counts: counts(c) }));
+  // An episode left out of the scores lists no check (outlineView).
+  return { ...detail, task, checks, episode: detail.episode.error ? detail.episode : { ...detail.episode, ...checkLists(detail, counting) } };
 }

@@ -193,6 +193,12 @@ export interface CheckView {
   weight: number | null;
   /** Human reading of the weight: "35 (cabin_change)", "in the tau2 reward", "diagnostic". */
   weight_label: string;
+  /**
+   * Whether the check counts towards the reward or the partial score (src/evaluation/counted.ts
+   * `checkCounts`); false for a diagnostic, e.g. `tau2_action` outside strict mode. Campaign and
+   * optimiser checks all count.
+   */
+  counts: boolean;
   diff: FieldDiffView[];
 }
 

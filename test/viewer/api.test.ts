@@ -201,6 +201,30 @@ describe('GET /api/runs/:id/episodes/:eid', () => {
     expect(withTask(body, () => taskStub).task).toEqual(taskStub);
   });
 
+  it("marks each check as counting or diagnostic, so the Checks panel counts what the rest of the viewer counts", async () => {
+    const { body } = await get<EpisodeDetail>(`/api/runs/${s.faultyId}/episodes/${enc('T03#0')}`);
+    const counted = body.checks.filter((c) => c.counts);
+    // Reward basis [DB]: the other tau2 components, and a db_gold check no rubric item names, are diagnostics.
+    expect(body.checks.filter((c) => !c.counts).map((c) => [c.id, c.verdict])).toEqual([
+      ['tau2_env_assertion', 'pass'],
+      ['tau2_communicate', 'pass'],
+      ['tau2_nl_assertion', 'not_judged'],
+      ['tau2_action', 'fail'],
+      ['db_all', 'pass'],
+    ]);
+    // The panel's "N failed of M": the counted failures are the outline's failed checks.
+    expect(counted.filter((c) => c.verdict === 'fail').map((c) => c.id).sort()).toEqual([...body.episode.failed_checks].sort());
+    expect([counted.filter((c) => c.verdict === 'fail').length, counted.length]).toEqual([3, 8]);
+    // A task's zero_if_failed check counts once the task is known, even outside the rubric.
+    const unrubricked = { ...body, rubric: body.rubric.map((r) => ({ ...r, checks: r.checks.filter((c) => c !== 'delay_checked') })) };
+    const kept = (d: EpisodeDetail) => d.checks.filter((c) => c.counts).map((c) => c.id);
+    expect(kept(withTask(unrubricked, () => ({ ...taskStub, zero_if_failed: ['delay_checked'] })))).toContain('delay_checked');
+    expect(kept(withTask(unrubricked, () => ({ ...taskStub, zero_if_failed: ['tau2_db'] })))).not.toContain('delay_checked');
+    // Campaign checks all count.
+    const campaign = await get<EpisodeDetail>(`/api/runs/${s.campaignId}/episodes/${enc('automatic_candidate/B2-要求免改签费')}`);
+    expect(campaign.body.checks.every((c) => c.counts)).toBe(true);
+  });
+
   it('marks a malformed tool call and its error output', async () => {
     const { body } = await get<EpisodeDetail>(`/api/runs/${s.faultyId}/episodes/${enc('T01#1')}`);
     const agent = body.transcript.find((t) => t.kind === 'agent' && t.tool_calls.length > 0);

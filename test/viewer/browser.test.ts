@@ -156,6 +156,14 @@ describe.skipIf(lacks(CHROMIUM_NEED))(needing('servicegym view in chromium', CHR
       const meta = page.locator('[data-testid="episode-meta"]');
       await expect.poll(() => meta.innerText()).toContain('failed certificate_after_verification, delay_checked, verified_before_cancel · diagnostic: tau2_action');
       expect(await meta.innerText()).not.toMatch(/failed[^·]*tau2_action/);
+      // The Checks panel counts the same checks (8 count, 3 of them failed); the 5 diagnostics are listed apart.
+      const counted = page.locator('[data-testid="checks"]');
+      const diagnostic = page.locator('[data-testid="diagnostic-checks"]');
+      expect(await counted.locator('xpath=preceding-sibling::h3').innerText()).toBe('Checks 3 failed of 8');
+      expect(await diagnostic.locator('xpath=preceding-sibling::h3').innerText()).toBe('Diagnostic checks 1 failed of 5');
+      expect(await counted.locator('[data-check="tau2_action"]').count()).toBe(0);
+      expect(await diagnostic.locator('[data-check]').evaluateAll((els) => els.map((e) => e.getAttribute('data-check')))).toEqual(['tau2_action', 'tau2_env_assertion', 'tau2_communicate', 'tau2_nl_assertion', 'db_all']);
+      await done('episode-diagnostic-checks');
     });
 
     it('the DB diff shows the changed field, gold against episode', async () => {

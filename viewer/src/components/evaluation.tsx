@@ -69,8 +69,51 @@ function CheckItem({ check, cite }: { check: CheckView; cite?: Citations }) {
   );
 }
 
+/** Failed checks first, in evaluation order otherwise. */
+const failedFirst = (checks: readonly CheckView[]) => [...checks].sort((a, b) => Number(b.verdict === 'fail') - Number(a.verdict === 'fail'));
+const failedCount = (checks: readonly CheckView[]) => checks.filter((c) => c.verdict === 'fail').length;
+
+/**
+ * The checks that count towards the reward or the partial score, counted as the rest of the
+ * viewer and the CLI count them ("N failed of M"); diagnostic-only checks (e.g. `tau2_action`
+ * outside strict mode) listed apart with their own count.
+ */
+function Checks({ checks, cite }: { checks: readonly CheckView[]; cite?: Citations }) {
+  const counted = checks.filter((c) => c.counts);
+  const diagnostic = checks.filter((c) => !c.counts);
+  return (
+    <>
+      <section>
+        <h3>
+          Checks <span className="count">{failedCount(counted)} failed of {counted.length}</span>
+        </h3>
+        {counted.length ? (
+          <ul className="checks" data-testid="checks">
+            {failedFirst(counted).map((c) => (
+              <CheckItem key={c.id} check={c} cite={cite} />
+            ))}
+          </ul>
+        ) : (
+          <p className="hint">{checks.length ? 'No check counts towards the scores.' : 'This episode has no evaluation.'}</p>
+        )}
+      </section>
+      {diagnostic.length ? (
+        <section>
+          <h3 title="computed, but counted towards neither the reward nor the partial score">
+            Diagnostic checks <span className="count">{failedCount(diagnostic)} failed of {diagnostic.length}</span>
+          </h3>
+          <ul className="checks" data-testid="diagnostic-checks">
+            {failedFirst(diagnostic).map((c) => (
+              <CheckItem key={c.id} check={c} cite={cite} />
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </>
+  );
+}
+
 export function Evaluation({ detail, cite }: { detail: EpisodeDetail; cite?: Citations }) {
-  const failedFirst = [...detail.checks].sort((a, b) => Number(b.verdict === 'fail') - Number(a.verdict === 'fail'));
   const basis = Object.entries(detail.reward_breakdown);
   return (
     <div className="evaluation">
@@ -88,20 +131,7 @@ export function Evaluation({ detail, cite }: { detail: EpisodeDetail; cite?: Cit
           </p>
         </section>
       ) : null}
-      <section>
-        <h3>
-          Checks <span className="count">{detail.checks.filter((c) => c.verdict === 'fail').length} failed of {detail.checks.length}</span>
-        </h3>
-        {detail.checks.length ? (
-          <ul className="checks" data-testid="checks">
-            {failedFirst.map((c) => (
-              <CheckItem key={c.id} check={c} cite={cite} />
-            ))}
-          </ul>
-        ) : (
-          <p className="hint">This episode has no evaluation.</p>
-        )}
-      </section>
+      <Checks checks={detail.checks} cite={cite} />
       {detail.rubric.length ? (
         <section>
           <h3>Partial-credit rubric</h3>
