@@ -221,9 +221,9 @@ describe('the hasher\'s once-per-base work in steps (warmSteps: a run does it be
     expect(count(cold.warmSteps(new CowDb(db)))).toBeGreaterThan(20);
     expect(files('db-hash')).toHaveLength(1); // the stream was kept, as the first hash keeps it
     expect(hashes(db, cold)).toEqual(expected);
-    // A later process's hasher reads the stream back, in steps too.
+    // A later process's hasher reads the stream back, in steps too (each hashes 256 K characters of it).
     const warm = createTableDbHasher<AirlineDb>(TABLE_RECORD_TYPES);
-    expect(count(warm.warmSteps(new CowDb(db)))).toBeGreaterThan(20);
+    expect(count(warm.warmSteps(new CowDb(db)))).toBeGreaterThan(10);
     expect(hashes(db, warm)).toEqual(expected);
     // Done: nothing is left to do for that base.
     expect(count(warm.warmSteps(new CowDb(db)))).toBe(0);

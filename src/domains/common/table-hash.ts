@@ -3,42 +3,31 @@
  * copy-on-write view ({@link CowDb}), and the {@link StateOps} built on it.
  *
  * tau2 hashes a DB as `sha256(json.dumps(db.model_dump(), sort_keys=True))`. A hasher made by
- * {@link createTableDbHasher} writes the same bytes without building the multi-megabyte string:
- * records of the shared base are serialised once per process (cached per record object), records
- * the episode wrote are serialised fresh, and the pieces are fed to one incremental SHA-256. The
- * pristine DB's digest is cached, and so are snapshots of the SHA-256 state every ~256 KB of the
- * pristine stream: a state that wrote a few records resumes from the last snapshot before the
- * first of them. Which numbers print as Python floats comes from a {@link PyTypeTree} per table
+ * {@link createTableDbHasher} writes the same bytes. The pristine base's stream is made once per
+ * process and base (every record serialised), kept as one string with where each record lies in
+ * it (`hash-stream.ts`), hashed with snapshots of the SHA-256 state every 256 K characters; a view
+ * that wrote records is hashed as edits of that stream (its changed records' JSON replaced, new
+ * records inserted, a table with removed records rewritten), from the last snapshot before the
+ * first edit: the records it did not write are fed as slices of the pristine stream, never read or
+ * serialised again. Which numbers print as Python floats comes from a {@link PyTypeTree} per table
  * (the domain's pydantic float fields).
  *
  * A base DB with a content key (`disk-cache.ts`: a generated or validated DB) also has its
- * pristine stream kept on disk with each record's place in it: a later process takes every base
- * record's JSON from there instead of serialising it again, and checks the result against the
- * digest kept with it (a stream that does not fit is recomputed and rewritten).
+ * pristine stream kept on disk with each record's length: a later process takes the stream from
+ * there (reading no record of the base), checks its shape against the base's ids and its hash
+ * against the digest kept with it (a stream that does not fit is made again and rewritten).
  */
-import { createHash, type Hash } from 'node:crypto';
 import { CowDb, type Tables } from '../../env/cow-db.js';
 import type { StateOps } from '../../spec/state.js';
 import { pyDumps, pyString, type PyTypeTree } from '../../util/pyjson.js';
 import { cacheKey, cachePath, dbCacheDir, dbContentKey, readCacheText, sourceFingerprint, writeAtomically } from './disk-cache.js';
+import { editedStreamDigest, hashStreamSteps, layoutOf, type Checkpoint, type StreamEdit, type TableLayout } from './hash-stream.js';
 
-/** A point in the hashed byte stream: just before record `pos` of table `tables[table]`. */
-interface StreamPos {
-  table: number;
-  pos: number;
-}
-/** The SHA-256 state of the pristine base's stream at a {@link StreamPos}. */
-interface Checkpoint extends StreamPos {
-  hash: Hash;
-}
-
-const CHECKPOINT_EVERY = 1 << 18;
-/** The stream is fed to the hash in pieces of about this many characters, a step of `warmSteps` each (a millisecond or two when its records are serialised afresh). */
+/** While the pristine stream is made, a step (a yield of `warmSteps`) after about this many characters of record JSON (a millisecond or two). */
 const FEED_PIECE_CHARS = 1 << 14;
-const before = (a: StreamPos, b: StreamPos) => a.table < b.table || (a.table === b.table && a.pos <= b.pos);
 
 /** Index of the first id >= `id` in sorted `ids`. */
-function lowerBound(ids: string[], id: string): number {
+function lowerBound(ids: readonly string[], id: string): number {
   let lo = 0;
   let hi = ids.length;
   while (lo < hi) {
@@ -49,29 +38,29 @@ function lowerBound(ids: string[], id: string): number {
   return lo;
 }
 
+/** A pristine base's stream, where its tables and records lie in it, its digest and the SHA-256 states along it. */
+interface BaseHash {
+  digest: string;
+  stream: string;
+  layout: TableLayout[];
+  checkpoints: Checkpoint[];
+}
+
 /**
  * A tau2-compatible hash function for views of a DB with the tables of `recordTypes` (table name
  * → float positions of one record). The hash is the hex SHA-256 of `json.dumps(db,
- * sort_keys=True)` with Python's spacing, ASCII escapes and float formatting. Caches live in the
- * returned function (per base DB and per base record, weakly held), so make one hasher per
- * domain and reuse it. Base DBs and their records must never be mutated (views write copies).
+ * sort_keys=True)` with Python's spacing, ASCII escapes and float formatting. The pristine
+ * stream of each base lives in the returned function (weakly held per base), so make one hasher
+ * per domain and reuse it. Base DBs and their records must never be mutated (views write copies).
  */
 export function createTableDbHasher<T extends Tables>(recordTypes: { [K in keyof T]: PyTypeTree }): TableDbHasher<T> {
   /** Tables in sorted order (the order `sort_keys` writes them). */
   const tables = (Object.keys(recordTypes) as (keyof T & string)[]).sort();
-  const recordJson = new WeakMap<object, string>();
   const sortedIds = new WeakMap<object, string[]>();
-  const baseHashes = new WeakMap<object, { digest: string; checkpoints: Checkpoint[] }>();
+  const baseHashes = new WeakMap<object, BaseHash>();
 
   const dumpRecord = (rec: unknown, types: PyTypeTree) => pyDumps(rec, { sortKeys: true, ensureAscii: true, types });
-  const baseRecordJson = (rec: object, types: PyTypeTree) => {
-    let s = recordJson.get(rec);
-    if (s === undefined) {
-      s = dumpRecord(rec, types);
-      recordJson.set(rec, s);
-    }
-    return s;
-  };
+  /** Python's `sort_keys` order: by code point; JS's default sort (UTF-16 units) agrees on BMP text. */
   const baseSortedIds = (table: Record<string, unknown>) => {
     let ids = sortedIds.get(table);
     if (!ids) {
@@ -80,122 +69,53 @@ export function createTableDbHasher<T extends Tables>(recordTypes: { [K in keyof
     }
     return ids;
   };
-  /** Python's `sort_keys` order: by code point; JS's default sort (UTF-16 units) agrees on BMP text. */
-  const idsInHashOrder = (db: CowDb<T>, table: keyof T) => {
-    const base = db.base[table] as Record<string, unknown>;
-    const touched = db.touched().get(table);
-    if (!touched || touched.every((id) => Object.prototype.hasOwnProperty.call(base, id) && db.has(table, id))) return baseSortedIds(base);
-    return db.ids(table).sort();
-  };
 
-  /**
-   * Feeds the dump's bytes to `h` from the start or from a checkpoint; with `capture`, records
-   * checkpoints; with `chunks`, also keeps the bytes fed. Yields after each piece of
-   * {@link FEED_PIECE_CHARS} fed (see {@link drain} for running it at once).
-   */
-  const feed = function* (h: Hash, db: CowDb<T>, from?: StreamPos, capture?: Checkpoint[], chunks?: string[]): Generator<void, void> {
-    let buf = from ? '' : '{';
-    let sinceCheckpoint = CHECKPOINT_EVERY;
-    const flush = () => {
-      if (buf) h.update(buf);
-      if (buf && chunks) chunks.push(buf);
-      buf = '';
-    };
-    for (let ti = from?.table ?? 0; ti < tables.length; ti++) {
+  /** The pristine stream of `base` with each record's JSON length; yields every {@link FEED_PIECE_CHARS} of record JSON. */
+  const makeStream = function* (base: T): Generator<void, { stream: string; lengths: Record<string, number[]> }> {
+    const parts = ['{'];
+    const lengths: Record<string, number[]> = {};
+    let since = 0;
+    for (let ti = 0; ti < tables.length; ti++) {
       const table = tables[ti];
-      const resume = from !== undefined && ti === from.table;
-      if (!resume) buf += (ti ? ', ' : '') + pyString(table) + ': {';
-      const base = db.base[table] as Record<string, object>;
-      const types = recordTypes[table];
-      const ids = idsInHashOrder(db, table);
-      for (let j = resume ? from.pos : 0; j < ids.length; j++) {
-        if (capture && (j === 0 || sinceCheckpoint >= CHECKPOINT_EVERY)) {
-          flush();
-          capture.push({ table: ti, pos: j, hash: h.copy() });
-          sinceCheckpoint = 0;
-        }
-        const id = ids[j];
-        const rec = db.get(table, id) as object;
-        const json = rec === base[id] ? baseRecordJson(rec, types) : dumpRecord(rec, types);
-        const piece = (j ? ', ' : '') + pyString(id) + ': ' + json;
-        buf += piece;
-        sinceCheckpoint += piece.length;
-        if (buf.length > FEED_PIECE_CHARS) {
-          flush();
+      const records = base[table] as Record<string, object>;
+      const ids = baseSortedIds(records);
+      const lens = (lengths[table] = new Array<number>(ids.length));
+      parts.push((ti ? ', ' : '') + pyString(table) + ': {');
+      for (let k = 0; k < ids.length; k++) {
+        const json = dumpRecord(records[ids[k]], recordTypes[table]);
+        lens[k] = json.length;
+        parts.push((k ? ', ' : '') + pyString(ids[k]) + ': ', json);
+        if ((since += json.length) > FEED_PIECE_CHARS) {
+          since = 0;
           yield;
         }
       }
-      buf += '}';
+      parts.push('}');
     }
-    buf += '}';
-    flush();
+    parts.push('}');
+    return { stream: parts.join(''), lengths };
   };
 
-  /** The pristine base's digest and checkpoints; with `chunks`, also keeps its stream. */
-  const hashBase = function* (db: CowDb<T>, chunks?: string[]): Generator<void, BaseHash> {
-    const checkpoints: Checkpoint[] = [];
-    const h = createHash('sha256');
-    yield* feed(h, db.fork(), undefined, checkpoints, chunks);
-    return { digest: h.digest('hex'), checkpoints };
+  /** `base`'s hash info from `stream` when it has the base's shape and hashes to `digest` (any digest when undefined). */
+  const fromStream = function* (base: T, stream: string, lengths: Record<string, unknown>, digest?: string): Generator<void, BaseHash | undefined> {
+    const layout = layoutOf(stream, tables, (t) => baseSortedIds(base[t] as Record<string, unknown>), lengths);
+    if (!layout) return undefined;
+    const hashed = yield* hashStreamSteps(stream);
+    return digest === undefined || hashed.digest === digest ? { ...hashed, stream, layout } : undefined;
   };
 
-  /**
-   * Record JSON of every base record from a cached stream: `lengths[table][j]` is the length of
-   * the j-th record (ids sorted) in `stream`, checked against the separators and ids around it.
-   * False (and nothing kept) when the stream does not fit the base.
-   */
-  const primeFromStream = (base: T, stream: string, lengths: Record<string, unknown>): boolean => {
-    const primed: object[] = [];
-    let pos = 1;
-    let ok = stream[0] === '{';
-    for (let ti = 0; ok && ti < tables.length; ti++) {
-      const table = tables[ti];
-      const head = (ti ? ', ' : '') + pyString(table) + ': {';
-      const ids = baseSortedIds(base[table] as Record<string, unknown>);
-      const lens = lengths[table];
-      ok = stream.startsWith(head, pos) && Array.isArray(lens) && lens.length === ids.length;
-      pos += head.length;
-      for (let j = 0; ok && j < ids.length; j++) {
-        const key = (j ? ', ' : '') + pyString(ids[j]) + ': ';
-        const n = (lens as unknown[])[j];
-        ok = stream.startsWith(key, pos) && Number.isInteger(n) && (n as number) > 0 && pos + key.length + (n as number) <= stream.length;
-        if (!ok) break;
-        pos += key.length;
-        const rec = (base[table] as Record<string, object>)[ids[j]];
-        recordJson.set(rec, stream.slice(pos, pos + (n as number)));
-        primed.push(rec);
-        pos += n as number;
-      }
-      ok = ok && stream[pos++] === '}';
-    }
-    ok = ok && stream[pos] === '}' && pos + 1 === stream.length;
-    if (!ok) for (const rec of primed) recordJson.delete(rec);
-    return ok;
-  };
-
-  /** The pristine base's hash info from the disk cache (see {@link hashStreamCache}), or undefined. */
-  const cachedBaseHash = function* (db: CowDb<T>, cache: HashStreamCache): Generator<void, BaseHash | undefined> {
-    const kept = cache.read();
-    if (!kept || !primeFromStream(db.base, kept.stream, kept.lengths)) return undefined;
-    const info = yield* hashBase(db);
-    if (info.digest === kept.digest) return info;
-    for (const table of tables) for (const rec of Object.values(db.base[table] as Record<string, object>)) recordJson.delete(rec);
-    return undefined;
-  };
-
-  /** The pristine base's hash info, made once per base (from the disk cache when it holds it); yields as {@link feed} does. */
+  /** The pristine base's hash info, made once per base (from the disk cache when it holds it); yields as {@link makeStream} and {@link hashStreamSteps} do. */
   const baseHashSteps = function* (db: CowDb<T>): Generator<void, BaseHash> {
     let info = baseHashes.get(db.base);
     if (!info) {
       const cache = hashStreamCache(db.base, recordTypes);
-      info = cache ? yield* cachedBaseHash(db, cache) : undefined;
+      const kept = cache?.read();
+      info = kept ? yield* fromStream(db.base, kept.stream, kept.lengths, kept.digest) : undefined;
       if (!info) {
-        const chunks: string[] | undefined = cache ? [] : undefined;
-        info = yield* hashBase(db, chunks);
-        if (cache && chunks) {
-          const lengths = Object.fromEntries(tables.map((t) => [t, baseSortedIds(db.base[t] as Record<string, unknown>).map((id) => recordJson.get((db.base[t] as Record<string, object>)[id])!.length)]));
-          cache.write({ digest: info.digest, lengths, stream: chunks.join('') });
-        }
+        const made = yield* makeStream(db.base);
+        info = yield* fromStream(db.base, made.stream, made.lengths);
+        if (!info) throw new Error('table-hash: a stream made from the base does not have its shape');
+        cache?.write({ digest: info.digest, lengths: made.lengths, stream: made.stream });
       }
       // Made in steps, another call may have made it meanwhile: the first one made is kept.
       info = baseHashes.get(db.base) ?? info;
@@ -204,23 +124,52 @@ export function createTableDbHasher<T extends Tables>(recordTypes: { [K in keyof
     return info;
   };
 
-  const hash = (db: CowDb<T>) => {
-    const info = drain(baseHashSteps(db));
-    let first: StreamPos | undefined;
+  /** The body of table `ti` as the view `db` has it, records it did not write taken from the pristine stream. */
+  const tableBody = (db: CowDb<T>, ti: number, info: BaseHash, touched: ReadonlySet<string>) => {
+    const table = tables[ti];
+    const lay = info.layout[ti];
+    const base = db.base[table] as Record<string, unknown>;
+    return db.ids(table).sort().map((id) => {
+      const k = touched.has(id) || !Object.prototype.hasOwnProperty.call(base, id) ? -1 : lowerBound(lay.ids, id);
+      const json = k >= 0 ? info.stream.slice(lay.valueStart[k], lay.end[k]) : dumpRecord(db.get(table, id), recordTypes[table]);
+      return pyString(id) + ': ' + json;
+    }).join(', ');
+  };
+
+  /** The view's stream as edits of the pristine one (sorted by start). */
+  const editsOf = (db: CowDb<T>, info: BaseHash): StreamEdit[] => {
+    const edits: StreamEdit[] = [];
     for (const [table, ids] of db.touched()) {
       const ti = tables.indexOf(table as keyof T & string);
-      const sorted = baseSortedIds(db.base[table] as Record<string, unknown>);
+      const lay = info.layout[ti];
+      const base = db.base[table] as Record<string, object>;
+      const types = recordTypes[table];
+      const mark = edits.length;
+      const added: string[] = [];
+      let removed = false;
       for (const id of ids) {
-        const p = { table: ti, pos: lowerBound(sorted, id) };
-        if (!first || !before(first, p)) first = p;
+        const inBase = Object.prototype.hasOwnProperty.call(base, id);
+        const rec = db.get(table, id);
+        if (inBase && rec === undefined) removed = true;
+        else if (rec === undefined) continue; // added, then removed
+        else if (!inBase) added.push(id);
+        else if (rec !== base[id]) {
+          const k = lowerBound(lay.ids, id);
+          edits.push({ start: lay.valueStart[k], end: lay.end[k], text: dumpRecord(rec, types) });
+        }
       }
+      if (removed) {
+        edits.length = mark;
+        edits.push({ start: lay.bodyStart, end: lay.bodyEnd, text: tableBody(db, ti, info, new Set(ids)) });
+      } else insertions(edits, lay, added.sort(), (id) => pyString(id) + ': ' + dumpRecord(db.get(table, id), types));
     }
-    if (!first) return info.digest;
-    const target = first;
-    const cp = info.checkpoints.filter((c) => before(c, target)).at(-1);
-    const h = cp ? cp.hash.copy() : createHash('sha256');
-    drain(feed(h, db, cp));
-    return h.digest('hex');
+    return edits.sort((a, b) => a.start - b.start || a.end - b.end);
+  };
+
+  const hash = (db: CowDb<T>) => {
+    const info = drain(baseHashSteps(db));
+    const edits = editsOf(db, info);
+    return edits.length ? editedStreamDigest(info.stream, info.checkpoints, edits) : info.digest;
   };
   return Object.assign(hash, {
     *warmSteps(db: CowDb<T>): Generator<void, void> {
@@ -231,10 +180,21 @@ export function createTableDbHasher<T extends Tables>(recordTypes: { [K in keyof
   });
 }
 
-/** A pristine base's digest and the SHA-256 states along its stream. */
-interface BaseHash {
-  digest: string;
-  checkpoints: Checkpoint[];
+/**
+ * Pushes onto `edits` the insertion of the new records `added` (sorted ids none of which the base
+ * has) into a table laid out as `lay`: each group that sorts before the same base record goes in
+ * front of it, with its separators (`piece(id)` is the record's `"id": JSON`).
+ */
+function insertions(edits: StreamEdit[], lay: TableLayout, added: readonly string[], piece: (id: string) => string): void {
+  const n = lay.ids.length;
+  for (let i = 0; i < added.length; ) {
+    const p = lowerBound(lay.ids, added[i]);
+    const group: string[] = [];
+    for (; i < added.length && lowerBound(lay.ids, added[i]) === p; i++) group.push(piece(added[i]));
+    if (n === 0) edits.push({ start: lay.bodyStart, end: lay.bodyStart, text: group.join(', ') });
+    else if (p < n) edits.push({ start: lay.keyStart[p], end: lay.keyStart[p], text: group.map((x) => `${x}, `).join('') });
+    else edits.push({ start: lay.end[n - 1], end: lay.end[n - 1], text: group.map((x) => `, ${x}`).join('') });
+  }
 }
 
 /** Runs `steps` to the end at once and returns what it returns. */
@@ -247,10 +207,10 @@ function drain<R>(steps: Generator<void, R>): R {
 
 /**
  * A tau2-compatible hash of table DB views ({@link createTableDbHasher}), and `warmSteps(db)`: the
- * work the first hash of a view over `db`'s base does once per base (its pristine digest and
- * stream, from the disk cache when kept there) in steps of {@link FEED_PIECE_CHARS} of the stream,
- * each a millisecond or two, so that a run can do it between other work; iterated to its end, later
- * hashes over that base only hash what views wrote.
+ * work the first hash of a view over `db`'s base does once per base (its pristine stream, from the
+ * disk cache when kept there, and its digest) in steps of a millisecond or two, so that a run can
+ * do it between other work; iterated to its end, later hashes over that base only hash from the
+ * first record a view wrote.
  */
 export type TableDbHasher<T extends Tables> = ((db: CowDb<T>) => string) & { warmSteps(db: CowDb<T>): Generator<void, void> };
 
@@ -269,7 +229,7 @@ interface HashStreamCache {
 }
 
 /** The code the hash stream is a function of (relative to this module), besides the record types. */
-const HASHER_MODULES = ['./table-hash', '../../util/pyjson', '../../env/cow-db'];
+const HASHER_MODULES = ['./table-hash', './hash-stream', '../../util/pyjson', '../../env/cow-db'];
 let hasherFingerprint: string | undefined;
 
 /**
