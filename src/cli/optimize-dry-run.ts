@@ -2,8 +2,9 @@
  * `servicegym optimize --dry-run` as a readable report: the frozen split and the pre-flight
  * estimate (`src/optimizer/budget.ts`) as a table of rollouts and proposer calls, with the
  * budget caps. Tokens and cost are not estimated before a call (servicegym keeps no price list);
- * the caps `max_tokens` and `max_cost_usd` stop the run when reached. `--json` prints the same as
- * JSON.
+ * the caps `max_tokens` and `max_cost_usd` stop the run when reached. Warnings end it: too small a
+ * budget, and a gate split with which no candidate can pass (a group missing, boundary cases of
+ * fewer tasks than `gate.min_cases_improved`). `--json` prints the same as JSON.
  */
 import type { OptimizeConfig } from '../optimizer/config.js';
 import type { Preflight } from '../optimizer/budget.js';
@@ -11,8 +12,8 @@ import { table } from './output.js';
 
 const cap = (x: number | null) => (x === null ? 'none' : String(x));
 
-/** The dry-run report. */
-export function dryRunText(cfg: OptimizeConfig, suiteId: string, splits: { feedback: string[]; gate: string[]; sealed: string[] }, p: Preflight): string {
+/** The dry-run report; `warnings` (src/optimizer/splits.ts `splitWarnings`) end it, after the pre-flight's own. */
+export function dryRunText(cfg: OptimizeConfig, suiteId: string, splits: { feedback: string[]; gate: string[]; sealed: string[] }, p: Preflight, warnings: readonly string[] = []): string {
   const n = splits.feedback.length + splits.gate.length + splits.sealed.length;
   const t = cfg.trials;
   const list = (xs: string[]) => (xs.length ? xs.join(', ') : '-');
@@ -35,5 +36,6 @@ export function dryRunText(cfg: OptimizeConfig, suiteId: string, splits: { feedb
     'tokens and cost: not estimated before a call (no price list); each rollout makes agent and user-simulator calls, and the run stops at max_tokens or max_cost_usd',
   ];
   if (p.warning) lines.push(`warning: ${p.warning}`);
+  for (const w of warnings) lines.push(`warning: ${w}`);
   return lines.join('\n') + '\n';
 }

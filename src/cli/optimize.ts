@@ -54,7 +54,7 @@ export function registerOptimize(program: Command, setExit: (code: number) => vo
       const { buildRunRecord, optimizeRunId, saveOptimizeRun } = await import('../optimizer/run-record.js');
       const { buildModels, buildSuite, clearOutput, markOutput, outputDir } = await import('../optimizer/setup.js');
       const { preflightEstimate } = await import('../optimizer/budget.js');
-      const { splitRoles } = await import('../optimizer/splits.js');
+      const { splitRoles, splitWarnings } = await import('../optimizer/splits.js');
       const { RunStore } = await import('../store/store.js');
       const { SystemClock, isoSeconds } = await import('../util/clock.js');
       const { optimizeReport } = await import('./optimize-report.js');
@@ -72,7 +72,8 @@ export function registerOptimize(program: Command, setExit: (code: number) => vo
       if (flags.dryRun) {
         const splits = splitRoles(suite.cases, { seed: cfg.seed, feedback: cfg.roles.feedback, sealed: cfg.roles.sealed, assign: cfg.roles.assign });
         const preflight = preflightEstimate(cfg, splits);
-        process.stdout.write(flags.json ? JSON.stringify({ suite: suite.id, cases: suite.cases.length, splits, preflight }, null, 2) + '\n' : dryRunText(cfg, suite.id, splits, preflight));
+        const warnings = splitWarnings(suite.cases, splits, cfg.gate.min_cases_improved);
+        process.stdout.write(flags.json ? JSON.stringify({ suite: suite.id, cases: suite.cases.length, splits, preflight, warnings }, null, 2) + '\n' : dryRunText(cfg, suite.id, splits, preflight, warnings));
         return setExit(0);
       }
       // In one process every role's calls take slots of one limiter (queue workers share theirs in Redis).

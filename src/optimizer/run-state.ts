@@ -17,7 +17,7 @@ import type { ProposedCandidate } from './propose.js';
 import type { LedgerEntry, RejectedIntent } from './proposer.js';
 import { RolloutBook } from './rollout-book.js';
 import type { RolloutRunner } from './rollout-runner.js';
-import { derivedSeed, splitRoles, type Splits } from './splits.js';
+import { derivedSeed, splitRoles, splitWarnings, type Splits } from './splits.js';
 import type { StageContext } from './stages.js';
 import type { Rollout, Suite, SuiteCase, SuiteModels } from './suite.js';
 import type { CanaryOutcome } from './canary-run.js';
@@ -181,16 +181,6 @@ function frozenSplits(o: OptimizeOptions, protocol: SearchProtocol): Splits {
   return splits;
 }
 
-/** Warns when the gate split lacks a group (the gate then cannot see an improvement or a regression). */
-function warnMissingGroups(suite: Suite, splits: Splits, log: (line: string) => void): void {
-  const groups = new Map(suite.cases.map((c) => [c.id, c.group]));
-  for (const group of ['boundary', 'holdout'] as const) {
-    if (!splits.gate.some((id) => groups.get(id) === group)) {
-      log(`warning: no ${group} case in the gate split: ${group === 'holdout' ? 'the gate cannot check for regressions (for a task suite, list the boundary tasks in suite.boundary; the others become holdout)' : 'the gate cannot see an improvement'}`);
-    }
-  }
-}
-
 /** The stages' shared context: gate parameters, case groups and variant bases. */
 function stageContext(o: OptimizeOptions, splits: Splits, book: RolloutBook, stableText: string): StageContext {
   const groups = new Map(o.suite.cases.map((c) => [c.id, c.group]));
@@ -214,7 +204,7 @@ export function openRun(o: OptimizeOptions, defaultProtocol: () => SearchProtoco
   const budget = new BudgetMeter(cfg.budget);
   const book = new RolloutBook({ suite: o.suite, models, pins, runSeed: cfg.seed, journal: o.journal, cache: o.cache, budget, concurrency: cfg.concurrency, runner: o.runner });
   const stable = { text: o.suite.stablePrompt, sha256: sha256Hex(o.suite.stablePrompt) };
-  warnMissingGroups(o.suite, splits, log);
+  for (const w of splitWarnings(o.suite.cases, splits, cfg.gate.min_cases_improved)) log(`warning: ${w}`);
   const decider = new Decider({ config: cfg, identity: o.identity, suite: o.suite, splits, stable, pins, book, journal: o.journal, clock: o.clock, outDir: o.outDir, log });
   return {
     o, cfg, protocol, log, splits, preflight, pins, budget, book, stable, decider,

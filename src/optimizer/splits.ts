@@ -81,3 +81,28 @@ export function splitRoles(cases: readonly SuiteCase[], opts: SplitOptions): Spl
   if (out.gate.length === 0) throw new BadInputError(`no case is left for the gate (${cases.length} cases; lower roles.feedback / roles.sealed)`);
   return out;
 }
+
+/**
+ * What the gate split cannot do, as warning lines: a group with no case in the gate (no boundary
+ * case: the gate cannot see an improvement; no holdout case: it cannot check for regressions),
+ * and boundary cases of fewer distinct tasks than `minCasesImproved` (`gate.min_cases_improved`;
+ * a task and its variants count once), with which no candidate can ever pass the gate.
+ */
+export function splitWarnings(cases: readonly SuiteCase[], splits: Splits, minCasesImproved: number): string[] {
+  const byId = new Map(cases.map((c) => [c.id, c]));
+  const gate = splits.gate.map((id) => byId.get(id)).filter((c): c is SuiteCase => c !== undefined);
+  const warnings: string[] = [];
+  for (const group of ['boundary', 'holdout'] as const) {
+    if (!gate.some((c) => c.group === group)) {
+      warnings.push(`no ${group} case in the gate split: ${group === 'holdout' ? 'the gate cannot check for regressions (for a task suite, list the boundary tasks in suite.boundary; the others become holdout)' : 'the gate cannot see an improvement, so no candidate can be released'}`);
+    }
+  }
+  const bases = [...new Set(gate.filter((c) => c.group === 'boundary').map((c) => c.base ?? c.id))];
+  if (bases.length > 0 && bases.length < minCasesImproved) {
+    warnings.push(
+      `the gate split holds boundary cases of ${bases.length} distinct task(s) (${bases.join(', ')}) and the gate needs improvements on ${minCasesImproved} (gate.min_cases_improved): ` +
+        'no candidate can be released; add boundary cases or lower gate.min_cases_improved',
+    );
+  }
+  return warnings;
+}

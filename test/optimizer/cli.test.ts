@@ -9,7 +9,7 @@ import { main } from '../../src/cli/main.js';
 import { startMockServer, type MockServer } from '../../src/models/mock-server.js';
 import { verifyRecord } from '../../src/release/record.js';
 import { optimizerHandler } from '../support/optimizer-model.js';
-import { SEED_CAMPAIGN, tmpDir } from '../support/paths.js';
+import { ROOT, SEED_CAMPAIGN, tmpDir } from '../support/paths.js';
 import { runCli } from '../support/cli.js';
 import { rateLimitedModels } from '../../src/cli/optimize.js';
 import type { ChatModel } from '../../src/models/chat-model.js';
@@ -178,6 +178,28 @@ describe('servicegym optimize (mock HTTP server)', () => {
     const b = await cli(['optimize', bad.file, '--dry-run']);
     expect(b.code).toBe(2);
     expect(b.stderr).toContain(`${bad.file} at $.suite.variants: unknown persona(s): 'grumpy'`);
+  });
+
+  it('--dry-run warns when no candidate could pass the gate: boundary cases of fewer tasks than gate.min_cases_improved, or none', async () => {
+    const models = { agent: { model: 'mock-model' }, user: { model: 'mock-model' }, proposer: { model: 'mock-model' } };
+    const one = configFile({ suite: { kind: 'tasks', domain: 'airline', tasks: ['T01', 'T02', 'T03'], variants: ['impatient', 'vague', 'contradictory'], boundary: ['T01'] }, models });
+    const text = await cli(['optimize', one.file, '--dry-run']);
+    expect(text.code).toBe(0);
+    const cannot = 'the gate split holds boundary cases of 1 distinct task(s) (T01) and the gate needs improvements on 2 (gate.min_cases_improved): no candidate can be released; add boundary cases or lower gate.min_cases_improved';
+    expect(text.stdout).toContain(`\nwarning: ${cannot}\n`);
+    expect(JSON.parse((await cli(['optimize', one.file, '--dry-run', '--json'])).stdout).warnings).toEqual([cannot]);
+    // Without variants, two boundary tasks of five split by share: one of them goes to feedback or sealed.
+    const shared = configFile({ suite: { kind: 'tasks', domain: 'airline', tasks: ['T01', 'T02', 'T03', 'T15', 'T17'], boundary: ['T01', 'T15'] }, models });
+    expect(JSON.parse((await cli(['optimize', shared.file, '--dry-run', '--json'])).stdout).warnings).toEqual([expect.stringMatching(/^the gate split holds boundary cases of 1 distinct task\(s\) \((T01|T15)\) and the gate needs improvements on 2/)]);
+    const none = configFile({ suite: { kind: 'tasks', domain: 'airline', tasks: ['T01', 'T02', 'T03'], variants: ['impatient', 'vague', 'contradictory'], boundary: [] }, models });
+    expect(JSON.parse((await cli(['optimize', none.file, '--dry-run', '--json'])).stdout).warnings).toEqual(['no boundary case in the gate split: the gate cannot see an improvement, so no candidate can be released']);
+    const lowered = configFile({ suite: { kind: 'tasks', domain: 'airline', tasks: ['T01', 'T02', 'T03'], variants: ['impatient', 'vague', 'contradictory'], boundary: ['T01'] }, models, gate: { min_cases_improved: 1 } });
+    expect(JSON.parse((await cli(['optimize', lowered.file, '--dry-run', '--json'])).stdout).warnings).toEqual([]);
+    for (const example of ['optimize-airline.json', 'optimize-seed.json']) {
+      const r = await cli(['optimize', path.join(ROOT, 'examples', example), '--dry-run', '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout).warnings, example).toEqual([]);
+    }
   });
 });
 
