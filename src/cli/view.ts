@@ -4,6 +4,11 @@
  * `servicegym view --export DIR`: writes the viewer and every run into DIR as a static site that
  * opens from the file system, with no server and no network.
  *
+ * Output: the server's address on stdout, `servicegym view: URL (store …; read-only; Ctrl-C to
+ * stop)`; with `-q` the address alone (`http://127.0.0.1:8765/`), as other commands' `-q` drops
+ * the chatter but keeps the result. The warning for a non-loopback `--host` goes to stderr
+ * whether or not `-q` is given (a warning is not progress).
+ *
  * The store is checked before anything starts: a missing store exits 2 naming the commands that
  * write one; a locked, foreign or other-schema store exits 2 with the store's message. The server and the exporter are loaded only when this
  * command runs, so other commands start without them.
@@ -49,11 +54,9 @@ export function registerView(program: Command, setExit: (code: number) => void):
     .option('--allow-host <name>', 'also accept this Host name (besides loopback; repeatable), e.g. when serving on a LAN address', (v: string, acc: string[]) => [...acc, v], [] as string[])
     .option('--export <dir>', 'write a static site (index.html, assets, data.js) into DIR instead of serving (new, empty, or an earlier export)')
     .option('--force', 'with --export: write into a non-empty folder that holds no earlier export')
-    .option('-q, --quiet', 'no progress on stderr')
+    .option('-q, --quiet', 'print the address alone, without the text around it (warnings still go to stderr)')
     .action(async (flags) => {
       const { RunStore } = await import('../store/store.js');
-      const { progressLogger } = await import('./output.js');
-      const log = progressLogger(flags.quiet);
       const port = parsePort(flags.port);
       if (!fs.existsSync(flags.db)) throw new BadInputError(`no run store here; ${STORE_WRITERS} write one (into ${DEFAULT_STORE_PATH}, or the --db PATH they are given): run one of them first, or give --db the store they wrote`, { file: flags.db });
       RunStore.open(flags.db, { readonly: true }).close();
@@ -68,14 +71,14 @@ export function registerView(program: Command, setExit: (code: number) => void):
       }
       // An empty address (e.g. `--host "$HOST"` with HOST unset) would bind every interface.
       if (String(flags.host).trim() === '') throw new BadInputError(`--host names no address (got '${flags.host}'); give one such as ${DEFAULT_VIEWER_HOST}, or 0.0.0.0 to serve on every interface`);
-      if (!LOOPBACK.has(flags.host)) log(`warning: binding ${flags.host}: anyone who can reach it can read the store`);
+      if (!LOOPBACK.has(flags.host)) process.stderr.write(`servicegym: warning: binding ${flags.host}: anyone who can reach it can read the store\n`);
       const { startViewer } = await import('../viewer/server.js');
       const { registryTaskResolver } = await import('./view-tasks.js');
       const allowHosts = [...flags.allowHost, ...(LOOPBACK.has(flags.host) ? [] : [flags.host])];
       const viewer = await startViewer({ dbPath: flags.db, host: flags.host, port, allowHosts, taskInfo: registryTaskResolver() });
       // Handlers first: a caller may stop the viewer as soon as it sees the URL.
       const stopped = untilStopped();
-      process.stdout.write(`servicegym view: ${viewer.url} (store ${flags.db}; read-only; Ctrl-C to stop)\n`);
+      process.stdout.write(flags.quiet ? `${viewer.url}\n` : `servicegym view: ${viewer.url} (store ${flags.db}; read-only; Ctrl-C to stop)\n`);
       await stopped;
       await viewer.close();
       setExit(0);

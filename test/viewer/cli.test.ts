@@ -140,28 +140,9 @@ describe('servicegym view', () => {
 
   // Starting the CLI from source compiles it first: seconds, more on a loaded machine.
   it('serves on 127.0.0.1 until SIGTERM, then exits 0', { timeout: 120_000 }, async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'bin.ts'), 'view', '--db', db, '--port', '0'], {
-      cwd: ROOT,
-      env: { ...process.env, [UI_DIR_ENV]: uiDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    // Never leave a server behind, even when the test times out.
-    onTestFinished(() => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    });
-    let out = '';
-    let err = '';
-    child.stderr.on('data', (d) => (err += String(d)));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const { child, exited, url: served } = startView([]);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stdout.on('data', (d) => {
-          out += String(d);
-          const m = /servicegym view: (http:\/\/127\.0\.0\.1:\d+\/) \(store /.exec(out);
-          if (m) resolve(m[1]);
-        });
-        child.on('exit', (code) => reject(new Error(`view exited ${code} before serving: ${out}${err}`)));
-      });
+      const url = await served(/servicegym view: (http:\/\/127\.0\.0\.1:\d+\/) \(store /);
       const runs = (await (await fetch(`${url}api/runs`)).json()) as { id: string; episodes: number }[];
       expect(runs.map((r) => r.episodes)).toEqual([5]);
       expect(await (await fetch(url)).text()).toContain('<title>servicegym view</title>');
@@ -170,4 +151,50 @@ describe('servicegym view', () => {
     }
     expect(await exited).toBe(0);
   });
+
+  it('-q prints the address alone on stdout; the warning for a non-loopback --host still goes to stderr', { timeout: 120_000 }, async () => {
+    const { child, exited, url: served, output } = startView(['-q', '--host', '127.0.0.2']);
+    try {
+      const url = await served(/^(http:\/\/127\.0\.0\.2:\d+\/)\n/);
+      expect(output().out).toBe(`${url}\n`);
+      expect(output().err).toBe('servicegym: warning: binding 127.0.0.2: anyone who can reach it can read the store\n');
+      expect(((await (await fetch(`${url}api/runs`)).json()) as unknown[]).length).toBe(1);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  });
 });
+
+/**
+ * `servicegym view --db <db> --port 0 <args>` from source in a subprocess (killed when the test
+ * ends, whatever happened): `url(pattern)` resolves to the first group of `pattern` once stdout
+ * matches it, `exited` to the exit code, `output()` to what was printed so far.
+ */
+function startView(args: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'bin.ts'), 'view', '--db', db, '--port', '0', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, [UI_DIR_ENV]: uiDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // Never leave a server behind, even when the test times out.
+  onTestFinished(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += String(d)));
+  child.stderr.on('data', (d) => (err += String(d)));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const url = (pattern: RegExp) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        const m = pattern.exec(out);
+        if (m) resolve(m[1]);
+      };
+      child.stdout.on('data', check);
+      check();
+      child.on('exit', (code) => reject(new Error(`view exited ${code} before serving: ${out}${err}`)));
+    });
+  return { child, exited, url, output: () => ({ out, err }) };
+}
