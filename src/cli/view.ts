@@ -1,6 +1,8 @@
 /**
  * `servicegym view [--db PATH] [--port N] [--host ADDR]`: a read-only local web viewer over the
- * run store (127.0.0.1 by default) that picks up new runs while it is open; stops on Ctrl-C.
+ * run store (127.0.0.1 by default) that picks up new runs while it is open; stops on Ctrl-C or
+ * SIGTERM at once, closing every open connection (a browser's keep-alive and preconnected sockets
+ * would otherwise hold the server until their timeouts).
  * `servicegym view --export DIR`: writes the viewer and every run into DIR as a static site that
  * opens from the file system, with no server and no network.
  *

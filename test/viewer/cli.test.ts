@@ -6,6 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
+import http from 'node:http';
+import net from 'node:net';
 import Database from 'better-sqlite3';
 import { afterEach, beforeAll, describe, expect, it, vi, onTestFinished } from 'vitest';
 import { main } from '../../src/cli/main.js';
@@ -162,6 +164,36 @@ describe('servicegym view', () => {
     } finally {
       child.kill('SIGTERM');
     }
+    expect(await exited).toBe(0);
+  });
+
+  it('exits on SIGINT (Ctrl-C) while a browser holds connections open: idle keep-alive, connected without a request, a request half sent', { timeout: 120_000 }, async () => {
+    const { child, exited, url: served } = startView([]);
+    const sockets: net.Socket[] = [];
+    const agent = new http.Agent({ keepAlive: true });
+    onTestFinished(() => {
+      agent.destroy();
+      for (const s of sockets) s.destroy();
+    });
+    const url = new URL(await served(/servicegym view: (http:\/\/127\.0\.0\.1:\d+\/) \(store /));
+    // A finished request whose connection the client keeps alive for the next one.
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      http.get(new URL('api/runs', url), { agent }, (res) => res.resume().on('end', () => resolve(res.statusCode))).on('error', reject);
+    });
+    expect(status).toBe(200);
+    // A browser's preconnected socket (no request yet), and a request whose headers never end.
+    for (const text of ['', 'GET /api/runs HTTP/1.1\r\nHost: 127.0.0.1\r\n']) {
+      const socket = net.connect(Number(url.port), '127.0.0.1');
+      socket.on('error', () => {});
+      await new Promise((resolve) => socket.once('connect', resolve));
+      if (text) socket.write(text);
+      sockets.push(socket);
+    }
+    // The server has taken every connection before the signal.
+    await expect.poll(() => fetch(new URL('api/runs', url)).then((r) => r.status)).toBe(200);
+    child.kill('SIGINT');
+    // Left open, these would keep the server up until their timeouts (30 s and more): it closes them and exits.
+    await expect.poll(() => child.exitCode, { timeout: 20_000, interval: 50 }).toBe(0);
     expect(await exited).toBe(0);
   });
 });
