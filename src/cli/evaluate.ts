@@ -29,6 +29,7 @@ import { progressLogger } from './output.js';
 import { countedNotPassed } from '../evaluation/counted.js';
 import { cleanFloats } from '../util/round.js';
 import { SURFACE_NAMES } from '../surfaces/names.js';
+import { refuseOverwrite } from '../util/same-file.js';
 
 /** What one scored trajectory reports (the `--json` shape). */
 function report(t: TrajectoryInput, taskId: string, r: TrajectoryReplay) {
@@ -76,6 +77,7 @@ export function registerEvaluate(program: Command, setExit: (code: number) => vo
       const { readTrajectories } = await import('./trajectory-file.js');
       const { trajectorySurfaces } = await import('./evaluate-surface.js');
       const resultsFlags = parseResultsFlags(flags);
+      if (resultsFlags.output !== null) refuseOverwrite(resultsFlags.output, '-o/--output', [{ file, what: 'the trajectory file being scored' }]);
       const trajectories = readTrajectories(file);
       const datasets = await trajectoryDatasets(flags.domain, flags.dataDir, trajectories, flags);
       const inputs = trajectories.map((t, i) => {

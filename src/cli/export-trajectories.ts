@@ -29,6 +29,7 @@ import { DEFAULT_STORE_PATH } from '../store/paths.js';
 import { compareEpisodeKeys } from '../run/summary.js';
 import { runDatasetVariant, type DatasetVariant } from './dataset-variant.js';
 import { shellArg } from '../util/shell-arg.js';
+import { refuseOverwrite, storeFiles } from '../util/same-file.js';
 
 /** One line of the export: what `evaluate` reads (`task_id`, `persona`, `surface`, `surface_options`, `messages`) plus where it came from. */
 export interface ExportedTrajectory {
@@ -117,6 +118,7 @@ export function registerExportTrajectories(program: Command, setExit: (code: num
       const trial = flags.trial === undefined ? undefined : Number(flags.trial);
       if (trial !== undefined && !(Number.isInteger(trial) && trial >= 0)) throw new BadInputError(`--trial must be a whole number >= 0, got '${flags.trial}'`);
       const tasks = flags.task === undefined ? undefined : new Set(String(flags.task).split(',').map((s) => s.trim()).filter(Boolean));
+      if (flags.output !== undefined) refuseOverwrite(String(flags.output), '-o/--output', storeFiles(flags.db));
       const store = RunStore.open(flags.db, { readonly: true });
       let records: EpisodeRunLog[];
       let surfaceOptions: Record<string, string>;

@@ -29,6 +29,8 @@ import { Rng } from '../util/rng.js';
 import { sha256Hex } from '../util/canonical.js';
 import { parseJsonText, readTextFile } from '../util/json-file.js';
 import { writableResultsFormat } from '../run/results-export.js';
+import { refuseOverwrite, storeFiles } from '../util/same-file.js';
+import { DEFAULT_STORE_PATH } from '../store/paths.js';
 
 /** How a config-file key is read: a flag's value, a switch, a comma list, or a repeatable flag. */
 type KeyKind = 'value' | 'switch' | 'list' | 'repeat';
@@ -314,6 +316,7 @@ export function parseRunExtras(flags: Record<string, any>, policy: string): RunE
   if (bad !== undefined) throw new BadInputError(`--tag must be a non-empty text without commas (repeat --tag for several), got '${bad}'`);
   const output = flags.output === undefined ? null : String(flags.output);
   if (output !== null) writableResultsFormat(output);
+  if (output !== null) refuseOverwrite(output, '-o/--output', [...storeFiles(String(flags.db ?? DEFAULT_STORE_PATH)), ...(promptFile !== null ? [{ file: promptFile, what: 'the prompt file' }] : [])]);
   return {
     limit: whole('--limit', flags.limit, 1),
     sample: whole('--sample', flags.sample, 1),

@@ -41,6 +41,7 @@ import type { Task } from '../spec/task.js';
 import type { ChatModel } from '../models/chat-model.js';
 import { cleanFloats } from '../util/round.js';
 import { withDefaultDomainHint } from './domain-hint.js';
+import { refuseOverwrite, storeFiles } from '../util/same-file.js';
 
 /**
  * What validate's agent and customer are, stored with the run so `compare` and the viewer say so:
@@ -82,6 +83,7 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
       const { formatLintReport, lintDataset } = await import('../evaluation/lint.js');
       const log = progressLogger(flags.quiet);
       const { output, failUnder } = parseResultsFlags(flags);
+      if (output !== null && flags.store !== false) refuseOverwrite(output, '-o/--output', storeFiles(flags.db));
       const loaded = await withDefaultDomainHint(cmd, flags, () => loadDomainAsync(flags.domain, { dataDir: flags.dataDir, policy: flags.policyVariant, solo: flags.solo === true }));
       const strict = flags.strict === true;
       const surface = await surfaceFromFlags(flags, loaded);

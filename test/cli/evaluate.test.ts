@@ -212,6 +212,18 @@ describe('evaluate reports what does not replay', () => {
     expect((await evaluate('airline', plain, ['--task', e.record.task.id])).results[0].failure).toBeNull();
   }, 60_000);
 
+  it('refuses -o naming the trajectory file it scores (exit 2, the file kept)', async () => {
+    const [e] = stored('faulty');
+    const file = path.join(dir, 'scored-in-place.jsonl');
+    const text = `${JSON.stringify({ task_id: e.record.task.id, messages: e.record.messages })}\n`;
+    fs.writeFileSync(file, text);
+    const r = await runCli(['evaluate', file, '--domain', 'airline', '-o', file]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`servicegym: error: ${file}: -o/--output names the trajectory file being scored; writing there would destroy it: give another file\n`);
+    expect(r.out).toBe('');
+    expect(fs.readFileSync(file, 'utf8')).toBe(text);
+  });
+
   it('refuses a malformed message naming the file, line and JSON path (exit 2)', async () => {
     const file = path.join(dir, 'bad.jsonl');
     fs.writeFileSync(file, `${JSON.stringify({ task_id: 'T01', messages: [{ role: 'user', content: 'hi' }] })}\n${JSON.stringify([{ role: 'robot', content: 'x' }])}\n`);

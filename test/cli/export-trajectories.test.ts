@@ -112,5 +112,13 @@ describe('export-trajectories', () => {
     expect(none.code).toBe(2);
     expect(none.err).toMatch(/no episode of run '.*' matches --task T99 \(its tasks: T01, T02\)/);
     expect((await runCli(['export-trajectories', id, '--db', db, '--trial', '-1'])).code).toBe(2);
+    // -o naming the store (directly or by another path) would write JSON Lines over every run.
+    const before = fs.readFileSync(db);
+    for (const out of [db, path.join(path.dirname(db), '.', path.basename(db))]) {
+      const over = await runCli(['export-trajectories', id, '--db', db, '-o', out]);
+      expect(over.code).toBe(2);
+      expect(over.err).toBe(`servicegym: error: ${out}: -o/--output names the run store; writing there would destroy it: give another file\n`);
+    }
+    expect(fs.readFileSync(db).equals(before)).toBe(true);
   });
 });
