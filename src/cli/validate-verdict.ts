@@ -32,3 +32,23 @@ export function classifyValidateEpisode(ev: TaskEvaluation | null | undefined, t
 export function notJudgedClause(n: number): string {
   return n ? `, ${n} not judged (NL assertions need --judge-model; every other component scores 1)` : ', 0 not judged';
 }
+
+/** An episode as {@link notJudgedTasks} sees it: its task and, in a persona run, its persona. */
+type EpisodeOf = { taskId: string; persona?: string };
+
+/**
+ * The tasks of the not-judged episodes `notJudged`, each named once in first-appearance order,
+ * for the "NL not judged" line: `T01, T05`. A task of which only some episodes (personas) were
+ * not judged, out of `all`, names them: `T02 (impatient, vague)`.
+ */
+export function notJudgedTasks(notJudged: readonly EpisodeOf[], all: readonly EpisodeOf[]): string {
+  const byTask = new Map<string, EpisodeOf[]>();
+  for (const e of notJudged) byTask.set(e.taskId, [...(byTask.get(e.taskId) ?? []), e]);
+  return [...byTask]
+    .map(([taskId, mine]) => {
+      const every = mine.length === all.filter((e) => e.taskId === taskId).length;
+      const personas = [...new Set(mine.flatMap((e) => (e.persona === undefined ? [] : [e.persona])))];
+      return every || !personas.length ? taskId : `${taskId} (${personas.join(', ')})`;
+    })
+    .join(', ');
+}

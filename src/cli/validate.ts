@@ -23,7 +23,7 @@ import { datasetVariantConfig } from './dataset-variant.js';
 import { DEFAULT_STORE_PATH } from '../store/paths.js';
 import { parsePersonas, PERSONAS } from '../users/personas.js';
 import { personaTable } from './run-report.js';
-import { classifyValidateEpisode, notJudgedClause } from './validate-verdict.js';
+import { classifyValidateEpisode, notJudgedClause, notJudgedTasks } from './validate-verdict.js';
 import { episodeTable, summaryText } from './run-report.js';
 import { reportRowOf } from '../run/report-rows.js';
 import { countedNotPassed } from '../evaluation/counted.js';
@@ -116,7 +116,7 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
           if (personas) process.stdout.write(personaTable([...rowOf.values()], personas) + '\n\n');
           process.stdout.write(formatLintReport(lint) + '\n\n' + excludedLines(excluded));
           process.stdout.write(summaryText(res.summary) + '\n');
-          if (notJudged.length) process.stdout.write(`NL not judged (no --judge-model): ${notJudged.map((r) => r.taskId).join(', ')}\n`);
+          if (notJudged.length) process.stdout.write(`NL not judged (no --judge-model): ${notJudgedTasks(notJudged, res.records)}\n`);
           if (personas) process.stdout.write(`validate: ${perfect.length}/${res.records.length} episodes (${tasks.length} task${tasks.length === 1 ? "" : "s"} × ${personas.length} persona${personas.length === 1 ? "" : "s"}) score reward 1 and partial 100%${notJudgedClause(pending.length)} (${(res.records.length / seconds).toFixed(1)} episodes/s)\n`);
           else if (res.records.length === tasks.length) process.stdout.write(`validate: ${perfect.length}/${res.records.length} tasks score reward 1 and partial 100%${notJudgedClause(pending.length)} (${(res.records.length / seconds).toFixed(1)} tasks/s)\n`);
           else process.stdout.write(`validate: ${perfect.length}/${res.records.length} episodes (${tasks.length} task${tasks.length === 1 ? '' : 's'}; a task with its own personas runs once per persona) score reward 1 and partial 100%${notJudgedClause(pending.length)} (${(res.records.length / seconds).toFixed(1)} episodes/s)\n`);

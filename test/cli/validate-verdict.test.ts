@@ -3,7 +3,7 @@
  * perfect (exit 0, counted on the last line), or failing.
  */
 import { describe, expect, it } from 'vitest';
-import { classifyValidateEpisode, notJudgedClause } from '../../src/cli/validate-verdict.js';
+import { classifyValidateEpisode, notJudgedClause, notJudgedTasks } from '../../src/cli/validate-verdict.js';
 import type { TaskEvaluation } from '../../src/evaluation/types.js';
 
 const ev = (over: Partial<TaskEvaluation>): TaskEvaluation =>
@@ -39,5 +39,15 @@ describe('classifyValidateEpisode', () => {
   it('the last-line clause says how many were not judged', () => {
     expect(notJudgedClause(0)).toBe(', 0 not judged');
     expect(notJudgedClause(40)).toBe(', 40 not judged (NL assertions need --judge-model; every other component scores 1)');
+  });
+
+  it('the "NL not judged" line names each task once, with personas only when some of its episodes were judged', () => {
+    const run = ['impatient', 'vague'].flatMap((persona) => ['0', '2', '57'].map((taskId) => ({ taskId, persona })));
+    const pending = run.filter((e) => e.taskId === '2' || (e.taskId === '57' && e.persona === 'vague'));
+    expect(notJudgedTasks(pending, run)).toBe('2, 57 (vague)');
+    // Without personas: one episode per task, named once each.
+    const plain = [{ taskId: 'T01' }, { taskId: 'T02' }, { taskId: 'T03' }];
+    expect(notJudgedTasks([plain[0], plain[2]], plain)).toBe('T01, T03');
+    expect(notJudgedTasks([], plain)).toBe('');
   });
 });

@@ -96,6 +96,13 @@ describe.skipIf(!HAS_SHARED)(needsShared('tau2 retail folder'), () => {
     expect(r.stdout).toContain('(reward mean a lower bound: 40 episode(s) not judged count 0; judge them with --judge-model)');
   });
 
+  it('validate --personas: the "NL not judged" line names each task once, not once per persona', async () => {
+    const r = await cli(['validate', '--domain', 'retail', '--data-dir', RETAIL_DIR, '--no-store', '-q', '--tasks', '0,2,57', '--personas', 'impatient,vague', '--allow-not-judged']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('\nNL not judged (no --judge-model): 2\n');
+    expect(r.stdout).toContain('validate: 4/6 episodes (3 tasks × 2 personas) score reward 1 and partial 100%, 2 not judged');
+  });
+
   it('validate --json: not-judged tasks carry reward null and only the NL check not passed', async () => {
     const r = await cli(['validate', '--domain', 'retail', '--data-dir', RETAIL_DIR, '--no-store', '-q', '--json', '--tasks', '0,2,57', '--allow-not-judged']);
     expect(r.code).toBe(0);
