@@ -119,8 +119,23 @@ export function outputDir(loaded: LoadedOptimizeConfig, flag?: string): string {
 export const OUTPUT_MARKER = '.servicegym-optimize';
 const MARKER_TEXT = 'servicegym optimize output folder: --fresh may clear events.jsonl, record.json, stable.txt, prompts/ and releases/ here\n';
 
-/** Writes the output-folder marker (creating the folder) unless it is there. */
+/**
+ * Writes the output-folder marker (creating the folder) unless it is there. The folder must be
+ * new, empty or an optimise run's output ({@link isOptimizerOutput}): a run writes record.json,
+ * events.jsonl, prompts/ and releases/ into it, a canary promotion replaces stable.txt and
+ * `--fresh` later removes them, so a folder holding the user's own files (say output_dir "."
+ * beside the config and its prompt file) is not taken.
+ *
+ * @throws BadInputError naming the folder and a few of its files when it is not one of those.
+ */
 export function markOutput(dir: string): void {
+  if (fs.existsSync(dir) && fs.statSync(dir).isDirectory() && !isOptimizerOutput(dir)) {
+    const entries = fs.readdirSync(dir);
+    if (entries.length > 0) {
+      const some = entries.slice(0, 3).join(', ') + (entries.length > 3 ? `, … (${entries.length} entries)` : '');
+      throw new BadInputError(`the output folder is not empty (${some}) and holds no optimise run (no ${OUTPUT_MARKER} marker and no run journal); a run writes record.json, events.jsonl, stable.txt, prompts/ and releases/ there: choose a new or empty output_dir / --out-dir`, { file: dir });
+    }
+  }
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, OUTPUT_MARKER);
   if (!fs.existsSync(file)) fs.writeFileSync(file, MARKER_TEXT);

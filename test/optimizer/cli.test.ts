@@ -155,6 +155,20 @@ describe('servicegym optimize (mock HTTP server)', () => {
     expect(rateLimitedModels({ agent: fake('a'), proposer: fake('p') }, { acquire: async () => 0 })).toMatchObject({ user: undefined, judge: undefined });
   });
 
+  it("refuses an output folder holding the user's own files (exit 2, no request, nothing written)", async () => {
+    const s = await server();
+    process.env.SERVICEGYM_BASE_URL = s.url;
+    // output_dir "." is the config's own folder, beside the user's prompt and notes.
+    const { file, dir } = configFile({ output_dir: '.' });
+    fs.writeFileSync(path.join(dir, 'record.json'), '{"mine": true}\n');
+    const r = await cli(['optimize', file, '--no-store', '-q']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`servicegym: error: ${dir}: the output folder is not empty (optimize.json, record.json) and holds no optimise run (no .servicegym-optimize marker and no run journal); a run writes record.json, events.jsonl, stable.txt, prompts/ and releases/ there: choose a new or empty output_dir / --out-dir\n`);
+    expect(fs.readdirSync(dir).sort()).toEqual(['optimize.json', 'record.json']);
+    expect(fs.readFileSync(path.join(dir, 'record.json'), 'utf8')).toBe('{"mine": true}\n');
+    expect(s.requests).toHaveLength(0);
+  });
+
   it('rejects a bad config with the JSON path (exit 2)', async () => {
     const { file } = configFile({ gate: { alpha: 2 } });
     const r = await cli(['optimize', file]);
