@@ -44,7 +44,7 @@ export function registerCampaign(program: Command, setExit: (code: number) => vo
       const { SystemClock } = await import('../util/clock.js');
       const { readJsonLines } = await import('../util/json-file.js');
       const { finishCampaign } = await import('./campaign-common.js');
-      const { progressLogger } = await import('./output.js');
+      const { counted, progressLogger } = await import('./output.js');
       const log = progressLogger(flags.quiet);
       const campaign = loadCampaign(dir);
       const cfg = resolveLiveModelConfig(flags);
@@ -54,7 +54,7 @@ export function registerCampaign(program: Command, setExit: (code: number) => vo
         const cut = dropTornLastLine(flags.receipts);
         if (cut) log(`the journal's last line was incomplete (a run killed mid-write); it was set aside in ${cut}`);
         previous = readJsonLines(flags.receipts, ReceiptSchema);
-        log(`resuming: ${previous.length} receipts in ${flags.receipts}`);
+        log(`resuming: ${counted(previous.length, 'receipt')} in ${flags.receipts}`);
       } else if (fs.existsSync(flags.receipts) && fs.statSync(flags.receipts).size > 0) {
         if (!flags.fresh) {
           throw new BadInputError('a receipt journal already exists here: pass --resume to continue that run, --fresh to discard it, or --receipts with another file', { file: flags.receipts });

@@ -11,8 +11,9 @@ export function registerImportRecord(program: Command, setExit: (code: number) =
     .option('--force', 'write into a non-empty folder that holds no earlier import')
     .action(async (file: string, flags: { out: string; force?: boolean }) => {
       const { importRecord } = await import('../campaign/import-record.js');
+      const { counted } = await import('./output.js');
       const r = await importRecord(file, flags.out, { force: flags.force });
-      process.stdout.write(`imported ${r.cases} cases and ${r.receipts} receipts into ${r.outDir}\n${r.files.map((f) => `  ${f}`).join('\n')}\n`);
+      process.stdout.write(`imported ${counted(r.cases, 'case')} and ${counted(r.receipts, 'receipt')} into ${r.outDir}\n${r.files.map((f) => `  ${f}`).join('\n')}\n`);
       setExit(0);
     });
 }

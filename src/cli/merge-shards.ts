@@ -13,8 +13,9 @@ export function registerMergeShards(program: Command, setExit: (code: number) =>
     .requiredOption('--db <path>', 'the merged store (created if missing)')
     .action(async (stores: string[], flags) => {
       const { mergeShardStores } = await import('../queue/shard.js');
+      const { counted } = await import('./output.js');
       for (const m of mergeShardStores(flags.db, stores)) {
-        process.stdout.write(`${m.runId}: ${m.count > 1 ? `shards ${m.shards.join(', ')} of ${m.count}` : 'copied'}: ${m.episodes} episodes, ${m.receipts} receipts\n`);
+        process.stdout.write(`${m.runId}: ${m.count > 1 ? `shards ${m.shards.join(', ')} of ${m.count}` : 'copied'}: ${counted(m.episodes, 'episode')}, ${counted(m.receipts, 'receipt')}\n`);
       }
       setExit(0);
     });

@@ -8,7 +8,7 @@
  */
 import type { OptimizeConfig } from '../optimizer/config.js';
 import type { Preflight } from '../optimizer/budget.js';
-import { table } from './output.js';
+import { counted, table } from './output.js';
 
 const cap = (x: number | null) => (x === null ? 'none' : String(x));
 
@@ -19,7 +19,7 @@ export function dryRunText(cfg: OptimizeConfig, suiteId: string, splits: { feedb
   const list = (xs: string[]) => (xs.length ? xs.join(', ') : '-');
   const lines = [
     `optimize ${cfg.name}: dry run (no model called)`,
-    `suite ${suiteId}: ${n} cases (feedback ${splits.feedback.length}, gate ${splits.gate.length}, sealed ${splits.sealed.length}; seed ${cfg.seed})`,
+    `suite ${suiteId}: ${counted(n, 'case')} (feedback ${splits.feedback.length}, gate ${splits.gate.length}, sealed ${splits.sealed.length}; seed ${cfg.seed})`,
     '',
     table([['role', 'cases'], ['feedback', list(splits.feedback)], ['gate', list(splits.gate)], ['sealed', list(splits.sealed)]]),
     '',

@@ -4,7 +4,7 @@
  * the canary, the cases escalated as not prompt-fixable (only when there are any), budget use
  * and usage per role.
  */
-import { table } from './output.js';
+import { counted, table } from './output.js';
 import type { OptimizeResult } from '../optimizer/run.js';
 import { ablationLines, type AblationReport } from '../optimizer/ablation.js';
 import { failingSummary } from '../optimizer/escalation.js';
@@ -40,7 +40,7 @@ export function optimizeReport(name: string, suiteId: string, r: OptimizeResult,
   if (r.escalations.length) {
     out.push('', 'Not prompt-fixable (advice only; nothing applied, the decision is unchanged):');
     for (const e of r.escalations) {
-      out.push(`  ${e.case_id}: ${e.attempts} attempts (${e.rollouts} rollouts, all failed; stable failed ${e.stable.failures}/${e.stable.rollouts})`);
+      out.push(`  ${e.case_id}: ${counted(e.attempts, 'attempt')} (${counted(e.rollouts, 'rollout')}, all failed; stable failed ${e.stable.failures}/${e.stable.rollouts})`);
       out.push(`    failing: ${failingSummary(e.failing)}`);
       out.push(`    recommendation: ${e.recommendation}`);
     }

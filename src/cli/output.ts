@@ -48,6 +48,16 @@ export function snakeKeys(value: unknown): unknown {
 
 const snake = (k: string) => (/[a-z0-9][A-Z]/.test(k) ? k.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z])([A-Z][a-z])/g, '$1_$2').toLowerCase() : k);
 
+/**
+ * How fast `n` items went in `seconds`, for a summary line: `12.3 tasks/s` at one a second or
+ * more, else the seconds each took, `25.4 s per task` (a slow run of a few episodes would read
+ * `0.0 tasks/s`); '' when nothing ran or in under a millisecond, too short to rate.
+ */
+export function rateText(n: number, seconds: number, one: string, many = `${one}s`): string {
+  if (n <= 0 || !(seconds >= 0.001)) return '';
+  return n >= seconds ? `${(n / seconds).toFixed(1)} ${many}/s` : `${(seconds / n).toFixed(1)} s per ${one}`;
+}
+
 /** `n` and the noun that agrees with it: `counted(1, 'task')` is `1 task`, `counted(3, 'task')` `3 tasks`; `many` for an irregular plural. */
 export function counted(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;

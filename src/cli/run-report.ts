@@ -4,7 +4,7 @@
  */
 import { isScored, type EpisodeReportRow } from '../run/report-rows.js';
 import type { RunSummary } from '../run/summary.js';
-import { table } from './output.js';
+import { counted, table } from './output.js';
 import { isSuccess } from '../evaluation/pass-k.js';
 import type { TaskEvaluation } from '../evaluation/types.js';
 import { countedNotPassed } from '../evaluation/counted.js';
@@ -90,7 +90,7 @@ export function usageTable(usage: UsageByRole): string {
 /** The run summary: counts, means, pass^k with its bootstrap interval over tasks, terminations. */
 export function summaryText(s: RunSummary): string {
   const lines = [
-    `episodes: ${s.episodes} (${s.scored} scored, ${s.infraErrors} infrastructure errors, ${s.harnessErrors ? `${s.harnessErrors} harness errors, ` : ''}${s.evaluationErrors} evaluation errors, ${s.unjudged} not judged)`,
+    `episodes: ${s.episodes} (${s.scored} scored, ${counted(s.infraErrors, 'infrastructure error')}, ${s.harnessErrors ? `${counted(s.harnessErrors, 'harness error')}, ` : ''}${counted(s.evaluationErrors, 'evaluation error')}, ${s.unjudged} not judged)`,
     `reward mean: ${num(s.rewardMean)}   partial mean: ${pct(s.partialMean)}` + (s.unjudged > 0 ? `  (reward mean a lower bound: ${s.unjudged} episode(s) not judged count 0; judge them with --judge-model)` : ''),
     `pass^k: ${s.passHatK.map((p) => `pass^${p.k} ${p.value.toFixed(3)}`).join('  ') || 'n/a'}` +
       (s.unjudged > 0 ? `  (lower bounds: ${s.unjudged} not-judged episode(s) count as failures)` : ''),

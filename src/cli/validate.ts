@@ -27,7 +27,7 @@ import { classifyValidateEpisode, notJudgedClause, notJudgedTasks } from './vali
 import { episodeTable, summaryText } from './run-report.js';
 import { reportRowOf } from '../run/report-rows.js';
 import { countedNotPassed } from '../evaluation/counted.js';
-import { counted, progressLogger, snakeKeys } from './output.js';
+import { counted, progressLogger, rateText, snakeKeys } from './output.js';
 import { parseResultsFlags } from './results-flags.js';
 import { failUnderMessage, latencyOf, writeResults } from './run-end.js';
 import { painter } from './colour.js';
@@ -117,9 +117,14 @@ export function registerValidate(program: Command, setExit: (code: number) => vo
           process.stdout.write(formatLintReport(lint) + '\n\n' + excludedLines(excluded));
           process.stdout.write(summaryText(res.summary) + '\n');
           if (notJudged.length) process.stdout.write(`NL not judged (no --judge-model): ${notJudgedTasks(notJudged, res.records)}\n`);
-          if (personas) process.stdout.write(`validate: ${perfect.length}/${res.records.length} episodes (${tasks.length} task${tasks.length === 1 ? "" : "s"} × ${personas.length} persona${personas.length === 1 ? "" : "s"}) score reward 1 and partial 100%${notJudgedClause(pending.length)} (${(res.records.length / seconds).toFixed(1)} episodes/s)\n`);
-          else if (res.records.length === tasks.length) process.stdout.write(`validate: ${perfect.length}/${res.records.length} tasks score reward 1 and partial 100%${notJudgedClause(pending.length)} (${(res.records.length / seconds).toFixed(1)} tasks/s)\n`);
-          else process.stdout.write(`validate: ${perfect.length}/${res.records.length} episodes (${tasks.length} task${tasks.length === 1 ? '' : 's'}; a task with its own personas runs once per persona) score reward 1 and partial 100%${notJudgedClause(pending.length)} (${(res.records.length / seconds).toFixed(1)} episodes/s)\n`);
+          // `validate: 4/6 episodes (…) score …` / `1/1 task scores …`, and how fast they ran.
+          const scored = (n: number, noun: string, detail: string) => {
+            const rate = rateText(n, seconds, noun);
+            return `validate: ${perfect.length}/${counted(n, noun)}${detail} ${n === 1 ? 'scores' : 'score'} reward 1 and partial 100%${notJudgedClause(pending.length)}${rate ? ` (${rate})` : ''}\n`;
+          };
+          if (personas) process.stdout.write(scored(res.records.length, 'episode', ` (${counted(tasks.length, 'task')} × ${counted(personas.length, 'persona')})`));
+          else if (res.records.length === tasks.length) process.stdout.write(scored(res.records.length, 'task', ''));
+          else process.stdout.write(scored(res.records.length, 'episode', ` (${counted(tasks.length, 'task')}; a task with its own personas runs once per persona)`));
           if (strict) process.stdout.write('strict: ACTION counts in every reward (gold actions must be performed), known-bad tasks are left out\n');
         }
         if (store) log(`saved as run ${runId} in ${flags.db} (the same validate again replaces it)`);

@@ -8,7 +8,7 @@ export function selectTasks(loaded: LoadedDomain<any>, ids?: string[]): Task[] {
   if (!ids || ids.length === 0) return loaded.tasks;
   const byId = new Map(loaded.tasks.map((t) => [t.id, t]));
   const unknown = ids.filter((id) => !byId.has(id));
-  if (unknown.length) throw new BadInputError(`unknown task id(s): ${unknown.join(', ')} (the dataset has ${loaded.tasks.length} tasks: ${loaded.tasks.slice(0, 12).map((t) => t.id).join(', ')}${loaded.tasks.length > 12 ? ', …' : ''})`);
+  if (unknown.length) throw new BadInputError(`unknown task id(s): ${unknown.join(', ')} (the dataset has ${loaded.tasks.length} task${loaded.tasks.length === 1 ? '' : 's'}: ${loaded.tasks.slice(0, 12).map((t) => t.id).join(', ')}${loaded.tasks.length > 12 ? ', …' : ''})`);
   return ids.map((id) => byId.get(id)!);
 }
 
@@ -127,7 +127,7 @@ export function selectTasksFlag(loaded: LoadedDomain<any>, tasksFlag: string | u
   const res = patterns.map((p) => ({ p, re: isPattern(p) ? { test: globMatcher(p) } : null }));
   for (const { p, re } of res) {
     const hits = loaded.tasks.filter((t) => (re ? re.test(t.id) : t.id === p));
-    if (hits.length === 0) throw new BadInputError(`--tasks: ${re ? 'pattern' : 'task id'} '${p}' matches no task (the dataset has ${loaded.tasks.length} tasks: ${loaded.tasks.slice(0, 12).map((t) => t.id).join(', ')}${loaded.tasks.length > 12 ? ', …' : ''})`);
+    if (hits.length === 0) throw new BadInputError(`--tasks: ${re ? 'pattern' : 'task id'} '${p}' matches no task (the dataset has ${loaded.tasks.length} task${loaded.tasks.length === 1 ? '' : 's'}: ${loaded.tasks.slice(0, 12).map((t) => t.id).join(', ')}${loaded.tasks.length > 12 ? ', …' : ''})`);
   }
   return loaded.tasks.filter((t) => res.some(({ p, re }) => (re ? re.test(t.id) : t.id === p)));
 }

@@ -40,6 +40,7 @@ describe('an episode ended by an infrastructure error', () => {
     const row = table.out.split('\n').find((l) => l.startsWith('T01 '))!;
     expect(row).toMatch(/^T01 +0 +agent_error +not scored +- +infrastructure: ProviderError: task_agent call failed: 500 down/);
     expect(table.out).not.toContain('0.000');
+    expect(table.out).toContain('episodes: 1 (0 scored, 1 infrastructure error, 0 evaluation errors, 0 not judged)');
     const line = JSON.parse(fs.readFileSync(path.join(dir, 'r.jsonl'), 'utf8'));
     expect(line).toMatchObject({ task_id: 'T01', status: 'error', reward: null, partial: null, failing_checks: [], not_judged_checks: [] });
     expect(line.error).toMatch(/^infrastructure error: ProviderError: task_agent call/);
