@@ -10,7 +10,8 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { cachedJson, cacheKey, dbContentKey, sourceFingerprint } from '../../src/domains/common/disk-cache.js';
+import { cachedJson, cacheKey, dbContentKey, sourceFingerprint, writeAtomically } from '../../src/domains/common/disk-cache.js';
+import { AsciiText } from '../../src/domains/common/hash-stream.js';
 import { GENERATOR_MODULES, servicegymAirlineDb, servicegymAirlineDbJson } from '../../src/domains/airline/servicegym-dataset.js';
 import { airlineDbHash } from '../../src/domains/airline/state.js';
 import { createTableDbHasher } from '../../src/domains/common/table-hash.js';
@@ -88,6 +89,33 @@ describe('cachedJson', () => {
     cachedJson('t', () => 'k', () => ({ n: ++made }));
     expect(made).toBe(2);
     expect(files('t')).toEqual([]);
+  });
+});
+
+describe('writeAtomically', () => {
+  it('writes pieces one after another: the file is their concatenation (strings as UTF-8), and replaces the file whole', () => {
+    const f = path.join(cache, 'w', 'x.txt');
+    writeAtomically(f, 'old content that is longer');
+    writeAtomically(f, [`${'a'.repeat(70_000)}\n`, Buffer.from('bytes '), 'caf\u00e9 \u2713', '']);
+    expect(fs.readFileSync(f, 'utf8')).toBe(`${'a'.repeat(70_000)}\nbytes caf\u00e9 \u2713`);
+    expect(fs.readdirSync(path.dirname(f))).toEqual(['x.txt']);
+  });
+
+  it('a write that fails leaves nothing behind and throws nothing (only the speed-up is lost)', () => {
+    const blocker = path.join(cache, 'blocker');
+    fs.writeFileSync(blocker, 'a file where a folder should be');
+    expect(() => writeAtomically(path.join(blocker, 'x.txt'), ['a', 'b'])).not.toThrow();
+    expect(fs.readFileSync(blocker, 'utf8')).toBe('a file where a folder should be');
+  });
+});
+
+describe('AsciiText', () => {
+  it('gives the pieces joined, across many growths of its buffer', () => {
+    const pieces = Array.from({ length: 5_000 }, (_, i) => `, "id${i}": ${JSON.stringify({ i, s: 'x'.repeat(i % 97) })}`);
+    pieces.push('y'.repeat(300_000), '');
+    const text = new AsciiText();
+    for (const p of pieces) text.add(p);
+    expect(text.text()).toBe(pieces.join(''));
   });
 });
 

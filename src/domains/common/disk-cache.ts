@@ -25,16 +25,39 @@ export function dbCacheDir(env: NodeJS.ProcessEnv = process.env): string | null 
   return env.SERVICEGYM_CACHE_DIR || path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'servicegym');
 }
 
-/** Writes `content` to `f` atomically, making its folder; a failure (read-only home, full disk) only loses the speed-up. */
-export function writeAtomically(f: string, content: string | Uint8Array): void {
+/**
+ * Writes `content` to `f` atomically, making its folder; a failure (read-only home, full disk) only
+ * loses the speed-up. An array is written piece after piece (the file is their concatenation), so a
+ * multi-megabyte body and its header line are never joined into one more string.
+ */
+export function writeAtomically(f: string, content: string | Uint8Array | readonly (string | Uint8Array)[]): void {
+  const tmp = `${f}.${process.pid}.tmp`;
   try {
     fs.mkdirSync(path.dirname(f), { recursive: true });
-    const tmp = `${f}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, content);
+    if (!Array.isArray(content)) fs.writeFileSync(tmp, content as string | Uint8Array);
+    else {
+      const fd = fs.openSync(tmp, 'w');
+      try {
+        for (const piece of content as readonly (string | Uint8Array)[]) writeAll(fd, piece);
+      } finally {
+        fs.closeSync(fd);
+      }
+    }
     fs.renameSync(tmp, f);
   } catch {
     // the next process derives it again
+    try {
+      fs.rmSync(tmp, { force: true });
+    } catch {
+      // nothing more to do
+    }
   }
+}
+
+/** Writes all of `piece` at the file position of `fd` (a string as UTF-8). */
+function writeAll(fd: number, piece: string | Uint8Array): void {
+  const bytes = typeof piece === 'string' ? Buffer.from(piece) : piece;
+  for (let at = 0; at < bytes.length; ) at += fs.writeSync(fd, bytes, at, bytes.length - at);
 }
 
 /** `<cache folder>/<folder>/<name>`, or null when the disk cache is off. */
@@ -100,7 +123,7 @@ export function cachedJson<T extends object>(folder: string, key: () => string, 
   if (value === undefined) {
     value = make();
     const body = JSON.stringify(value);
-    writeAtomically(f, `${sha256Hex(body)}\n${body}`);
+    writeAtomically(f, [`${sha256Hex(body)}\n`, body]);
   }
   setDbContentKey(value, k);
   return value;

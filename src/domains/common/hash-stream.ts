@@ -36,6 +36,35 @@ export interface StreamEdit {
   text: string;
 }
 
+/**
+ * ASCII text built piece by piece in one growing byte buffer (outside the JS heap) and read back as
+ * one string: each piece can be dropped as soon as it is added, where an array of pieces joined at
+ * the end keeps every one of them (thousands of record dumps, moved to the old generation when the
+ * building is spread over many turns of the event loop) until the join. Pieces must be ASCII (the
+ * stream is: `ensure_ascii` escapes the rest); a character above U+00FF would not be kept.
+ */
+export class AsciiText {
+  private buf = Buffer.allocUnsafe(1 << 16);
+  private len = 0;
+
+  /** Appends `piece`. */
+  add(piece: string): void {
+    if (this.len + piece.length > this.buf.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.len + piece.length));
+      this.buf.copy(grown, 0, 0, this.len);
+      this.buf = grown;
+    }
+    this.len += this.buf.write(piece, this.len, 'latin1');
+  }
+
+  /** The text added so far, as one string; the buffer is released (add nothing after). */
+  text(): string {
+    const text = this.buf.toString('latin1', 0, this.len);
+    this.buf = Buffer.alloc(0);
+    return text;
+  }
+}
+
 /** Characters of the stream between two {@link Checkpoint}s; hashing them is one step of {@link hashStreamSteps} (well under a millisecond or two). */
 export const CHECKPOINT_EVERY = 1 << 18;
 

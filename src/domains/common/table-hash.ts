@@ -21,7 +21,7 @@ import { CowDb, type Tables } from '../../env/cow-db.js';
 import type { StateOps } from '../../spec/state.js';
 import { pyDumps, pyString, type PyTypeTree } from '../../util/pyjson.js';
 import { cacheKey, cachePath, dbCacheDir, dbContentKey, readCacheText, sourceFingerprint, writeAtomically } from './disk-cache.js';
-import { editedStreamDigest, hashStreamSteps, layoutOf, type Checkpoint, type StreamEdit, type TableLayout } from './hash-stream.js';
+import { AsciiText, editedStreamDigest, hashStreamSteps, layoutOf, type Checkpoint, type StreamEdit, type TableLayout } from './hash-stream.js';
 
 /** While the pristine stream is made, a step (a yield of `warmSteps`) after about this many characters of record JSON (a millisecond or two). */
 const FEED_PIECE_CHARS = 1 << 14;
@@ -72,7 +72,8 @@ export function createTableDbHasher<T extends Tables>(recordTypes: { [K in keyof
 
   /** The pristine stream of `base` with each record's JSON length; yields every {@link FEED_PIECE_CHARS} of record JSON. */
   const makeStream = function* (base: T): Generator<void, { stream: string; lengths: Record<string, number[]> }> {
-    const parts = ['{'];
+    const out = new AsciiText();
+    out.add('{');
     const lengths: Record<string, number[]> = {};
     let since = 0;
     for (let ti = 0; ti < tables.length; ti++) {
@@ -80,20 +81,21 @@ export function createTableDbHasher<T extends Tables>(recordTypes: { [K in keyof
       const records = base[table] as Record<string, object>;
       const ids = baseSortedIds(records);
       const lens = (lengths[table] = new Array<number>(ids.length));
-      parts.push((ti ? ', ' : '') + pyString(table) + ': {');
+      out.add((ti ? ', ' : '') + pyString(table) + ': {');
       for (let k = 0; k < ids.length; k++) {
         const json = dumpRecord(records[ids[k]], recordTypes[table]);
         lens[k] = json.length;
-        parts.push((k ? ', ' : '') + pyString(ids[k]) + ': ', json);
+        out.add((k ? ', ' : '') + pyString(ids[k]) + ': ');
+        out.add(json);
         if ((since += json.length) > FEED_PIECE_CHARS) {
           since = 0;
           yield;
         }
       }
-      parts.push('}');
+      out.add('}');
     }
-    parts.push('}');
-    return { stream: parts.join(''), lengths };
+    out.add('}');
+    return { stream: out.text(), lengths };
   };
 
   /** `base`'s hash info from `stream` when it has the base's shape and hashes to `digest` (any digest when undefined). */
@@ -255,7 +257,7 @@ function hashStreamCache(base: object, recordTypes: unknown): HashStreamCache | 
         return undefined;
       }
     },
-    write: ({ digest, lengths, stream }) => writeAtomically(f, `${JSON.stringify({ digest, lengths })}\n${stream}`),
+    write: ({ digest, lengths, stream }) => writeAtomically(f, [`${JSON.stringify({ digest, lengths })}\n`, stream]),
   };
 }
 
