@@ -8,6 +8,7 @@ import { buildRecord } from '../optimizer/campaign-record.js';
 import { saveCampaign } from '../optimizer/campaign-persist.js';
 import { RunStore } from '../store/store.js';
 import { campaignReport } from './campaign-report.js';
+import { refuseOverwrite, storeFiles, type KeptFile } from '../util/same-file.js';
 
 export interface OutputFlags {
   json?: boolean;
@@ -21,6 +22,20 @@ export interface ReportAddendum {
   text: string;
   json: Record<string, unknown>;
   exitCode: number;
+}
+
+/**
+ * Checked before any call: `--out` (the record) must not name the store in use, the receipt
+ * journal (`receipts`, campaign) or the cassette being replayed (`cassette`, replay), and the
+ * receipt journal must not name the store (`--fresh` would delete it, appending would corrupt it).
+ *
+ * @throws BadInputError naming the flag and the file.
+ */
+export function checkOutputFiles(flags: OutputFlags & { receipts?: string }, cassette?: string): void {
+  const store = flags.store !== false && flags.db ? storeFiles(flags.db) : [];
+  const kept: KeptFile[] = [...store, ...(flags.receipts ? [{ file: flags.receipts, what: 'the receipt journal' }] : []), ...(cassette ? [{ file: cassette, what: "the campaign's recorded receipts" }] : [])];
+  if (flags.out) refuseOverwrite(flags.out, '--out', kept);
+  if (flags.receipts) refuseOverwrite(flags.receipts, '--receipts', store);
 }
 
 /** Record, store, print; returns the exit code (0 released to canary, 1 rejected; the addendum's when given). */

@@ -43,11 +43,12 @@ export function registerCampaign(program: Command, setExit: (code: number) => vo
       const { ReceiptSchema } = await import('../spec/receipt.js');
       const { SystemClock } = await import('../util/clock.js');
       const { readJsonLines } = await import('../util/json-file.js');
-      const { finishCampaign } = await import('./campaign-common.js');
+      const { checkOutputFiles, finishCampaign } = await import('./campaign-common.js');
       const { counted, progressLogger } = await import('./output.js');
       const log = progressLogger(flags.quiet);
       const campaign = loadCampaign(dir);
       const cfg = resolveLiveModelConfig(flags);
+      checkOutputFiles(flags);
       const live = createModel('openai-compatible', { config: cfg });
       let previous: Receipt[] = [];
       if (flags.resume && fs.existsSync(flags.receipts)) {

@@ -33,13 +33,14 @@ export function registerReplay(program: Command, setExit: (code: number) => void
       const { runCampaign } = await import('../optimizer/seed-campaign.js');
       const { VirtualClock } = await import('../models/replay.js');
       const { createModel } = await import('../models/providers.js');
-      const { finishCampaign } = await import('./campaign-common.js');
+      const { checkOutputFiles, finishCampaign } = await import('./campaign-common.js');
       const { seedStatisticalGate, seedStatisticalText } = await import('../optimizer/seed-statistical.js');
       const { progressLogger } = await import('./output.js');
       if (flags.gate !== 'seed' && flags.gate !== 'statistical') throw new BadInputError(`--gate must be 'seed' or 'statistical', got '${flags.gate}'`);
       const log = progressLogger(flags.quiet);
       const campaign = loadCampaign(dir);
       if (!campaign.receipts) throw new BadInputError('the campaign names no receipts_file; replay needs recorded receipts', { file: path.join(dir, 'campaign.json'), path: '$.receipts_file' });
+      checkOutputFiles(flags, path.resolve(campaign.dir, campaign.spec.receipts_file!));
       if (campaign.receipts.length === 0) throw new BadInputError('holds no receipt; replay needs the recorded receipts (one JSON object per line)', { file: path.resolve(campaign.dir, campaign.spec.receipts_file!), path: '$' });
       const clock = new VirtualClock(campaign.spec.experiment?.created_at);
       // The provider registry's `replay` kind is a ReplayModel: it also counts the receipts it served.

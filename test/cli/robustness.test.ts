@@ -61,6 +61,30 @@ describe('receipt journal', () => {
     expect(fs.readFileSync(journal, 'utf8')).toBe('{"kept": true}\n');
   });
 
+  it('replay and campaign refuse --out or --receipts naming the store, the journal or the cassette (exit 2, nothing written or deleted)', async () => {
+    const dir = tmpDir('sg-campaign-out-');
+    const db = path.join(dir, 's.db');
+    expect((await cli(['replay', SEED_CAMPAIGN, '--db', db, '-q'])).code).toBe(0);
+    const store = fs.readFileSync(db);
+    const cassette = path.join(SEED_CAMPAIGN, 'receipts.jsonl');
+    const recorded = fs.readFileSync(cassette);
+    const journal = path.join(dir, 'r.jsonl');
+    const cases: [string[], string][] = [
+      [['replay', SEED_CAMPAIGN, '--db', db, '--out', db], `${db}: --out names the run store`],
+      [['replay', SEED_CAMPAIGN, '--no-store', '--out', cassette], `${cassette}: --out names the campaign's recorded receipts`],
+      [['campaign', SEED_CAMPAIGN, '--model', 'm', '--base-url', 'http://127.0.0.1:9/v1', '--db', db, '--receipts', db, '--fresh'], `${db}: --receipts names the run store`],
+      [['campaign', SEED_CAMPAIGN, '--model', 'm', '--base-url', 'http://127.0.0.1:9/v1', '--no-store', '--receipts', journal, '--out', journal], `${journal}: --out names the receipt journal`],
+    ];
+    for (const [args, message] of cases) {
+      const r = await cli([...args, '-q']);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.err).toBe(`servicegym: error: ${message}; writing there would destroy it: give another file\n`);
+    }
+    expect(fs.readFileSync(db).equals(store)).toBe(true);
+    expect(fs.readFileSync(cassette).equals(recorded)).toBe(true);
+    expect(fs.existsSync(journal)).toBe(false);
+  });
+
   it('sets a torn last line aside so a killed run can resume', () => {
     const dir = tmpDir('sg-torn-');
     const journal = path.join(dir, 'r.jsonl');
