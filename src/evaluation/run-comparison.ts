@@ -21,7 +21,7 @@
  *   (same domain and data source); otherwise `task_sets.same` is false with the reason, and a
  *   caller refuses unless forced (then only common tasks are compared).
  *
- * Episodes with an infrastructure or evaluation error are not scored; a not-judged reward (null)
+ * Episodes with an infrastructure, harness or evaluation error are not scored; a not-judged reward (null)
  * counts as a failure, so rates are lower bounds. A campaign or optimise run with several labels
  * (its prompt versions) keys its tasks `label/task`, so versions compare one by one; a task run's
  * labels are personas, pooled per task (pass^k across personas, as `run` reports it).

@@ -6,7 +6,7 @@
  * the tasks where the surfaces disagree. `servicegym compare-surfaces` prints it. Pure: no clock,
  * no I/O.
  *
- * An episode counts when it was scored (an infrastructure or evaluation error leaves it out, as in
+ * An episode counts when it was scored (an infrastructure, harness or evaluation error leaves it out, as in
  * `run`'s summary); success is reward 1 (a not-judged reward counts as a failure). Steps are the
  * agent's tool calls (an API call, a terminal entry, a click or key). Image bytes are the decoded
  * bytes of every `image_url` part in the messages the agent was given (tool results and user

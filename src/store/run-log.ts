@@ -134,6 +134,7 @@ export const RECORD_PATHS = {
   reward_basis: '$.evaluation.reward_basis',
   rubric: '$.evaluation.rubric',
   infra_error: '$.termination.infra_error',
+  harness_error: '$.termination.harness_error',
   evaluation_error: '$.evaluation_error',
   case_result: '$.evaluation.result',
   dimensions: '$.evaluation.dimensions',

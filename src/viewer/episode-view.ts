@@ -30,6 +30,7 @@ export const OUTLINE_PATHS = {
   reward_basis: RECORD_PATHS.reward_basis,
   rubric: RECORD_PATHS.rubric,
   infra_error: RECORD_PATHS.infra_error,
+  harness_error: RECORD_PATHS.harness_error,
   evaluation_error: RECORD_PATHS.evaluation_error,
   case_result: RECORD_PATHS.case_result,
   dimensions: RECORD_PATHS.dimensions,
@@ -115,6 +116,7 @@ export function extractOutline(r: EpisodeRunLog): Record<string, unknown> {
     reward_basis: ev?.kind === 'task' ? ev.reward_basis : null,
     rubric: ev?.kind === 'task' ? ev.rubric : null,
     infra_error: r.termination.infra_error,
+    harness_error: r.termination.harness_error ?? null,
     evaluation_error: r.evaluation_error,
     case_result: ev?.kind === 'case' ? ev.result : null,
     dimensions: ev?.kind === 'rollout' ? ev.dimensions : null,
@@ -128,7 +130,7 @@ export function extractOutline(r: EpisodeRunLog): Record<string, unknown> {
  * what the evaluator made of its cut-short trajectory stays in the store, not in the outline.
  */
 export function outlineView(o: EpisodeOutline): EpisodeOutlineView {
-  const error = o.extracted.infra_error ? 'infra' : o.extracted.evaluation_error ? 'evaluation' : null;
+  const error = o.extracted.infra_error ? 'infra' : o.extracted.harness_error ? 'harness' : o.extracted.evaluation_error ? 'evaluation' : null;
   return {
     episode_id: o.episode_id,
     task_id: o.task_id,
@@ -225,7 +227,7 @@ export function episodeDetail(
     position,
     transcript: buildTranscript(r.messages, r.tool_calls, infra),
     ...partsOf(r),
-    errors: { infra, evaluation: r.evaluation_error },
+    errors: { infra, harness: r.termination.harness_error ?? null, evaluation: r.evaluation_error },
     usage: Object.keys(r.usage).length ? r.usage : null,
     ...episodeExtras(r),
     score_explained: r.evaluation?.kind === 'task' ? explainScore(r.evaluation, r.termination.reason) : null,

@@ -74,7 +74,7 @@ function listItem(run: Omit<RunRow, 'record'>, outlines: EpisodeOutline[], promp
   // pass^k is across personas (as `servicegym run` reports it), so tasks are not split by label.
   const multiLabel = run.kind !== 'run' && new Set(outlines.map((o) => o.label)).size > 1;
   const key = (o: EpisodeOutline) => (multiLabel ? `${o.label}/${o.task_id}` : o.task_id);
-  const scored = outlines.filter((o) => !o.extracted.infra_error && !o.extracted.evaluation_error);
+  const scored = outlines.filter((o) => !o.extracted.infra_error && !o.extracted.harness_error && !o.extracted.evaluation_error);
   const perTask = new Map<string, (number | null)[]>();
   for (const o of scored) perTask.set(key(o), [...(perTask.get(key(o)) ?? []), o.reward]);
   const trialCounts = new Map<string, number>();
@@ -130,7 +130,7 @@ function personaSize(outlines: readonly EpisodeOutline[]): { count: number; tria
   return count > 1 ? { count, trials: Math.max(...[...labels.values()].flatMap((m) => [...m.values()])) } : undefined;
 }
 
-const ERROR_PATHS = { infra_error: OUTLINE_PATHS.infra_error, evaluation_error: OUTLINE_PATHS.evaluation_error };
+const ERROR_PATHS = { infra_error: OUTLINE_PATHS.infra_error, harness_error: OUTLINE_PATHS.harness_error, evaluation_error: OUTLINE_PATHS.evaluation_error };
 
 /** `GET /api/runs`: every run, newest first. */
 export function listRunItems(store: RunStore, opts: ReadOptions = {}): RunListItem[] {

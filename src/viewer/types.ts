@@ -55,7 +55,7 @@ export interface RunListItem {
   failed: number;
   /** Scored episodes with no reward (not judged): counted as 0 in the means and pass^k, which are then lower bounds. */
   unjudged: number;
-  /** Episodes left out of the scores: infrastructure or evaluation errors. */
+  /** Episodes left out of the scores: infrastructure, harness or evaluation errors. */
   errors: number;
   /** Provider-reported cost in USD; null when the provider reported none (never estimated). */
   cost_usd: number | null;
@@ -98,7 +98,7 @@ export interface LabelBreakdown {
   label: string;
   tasks: number;
   episodes: number;
-  /** Scored episodes (infrastructure and evaluation errors left out). */
+  /** Scored episodes (infrastructure, harness and evaluation errors left out). */
   scored: number;
   passed: number;
   reward_mean: number | null;
@@ -125,7 +125,7 @@ export interface EpisodeOutlineView {
   /** Ids of the failed checks that count towards neither score: diagnostics, e.g. `tau2_action` outside strict mode. */
   diagnostic_checks: string[];
   /** Why the episode is left out of the scores, if it is. */
-  error: 'infra' | 'evaluation' | null;
+  error: 'infra' | 'harness' | 'evaluation' | null;
   outcome: Outcome;
 }
 
@@ -224,7 +224,7 @@ export interface EpisodeDetail {
   reward_breakdown: Record<string, number | null>;
   /** Gold final DB → episode final DB, per field. */
   db_diff: FieldDiffView[];
-  errors: { infra: string | null; evaluation: string | null };
+  errors: { infra: string | null; harness: string | null; evaluation: string | null };
   usage: unknown;
   /** Other facts of the episode worth showing (e.g. a campaign case's group and rubric). */
   facts: { name: string; value: string }[];

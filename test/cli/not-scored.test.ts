@@ -3,7 +3,8 @@
  * it so: the run table (`not scored`, no failing checks), `run --json` (`scored: false`, the stored
  * evaluation kept as it is), `-o` results files (null reward and partial, status `error`) and the
  * viewer's outlines (no reward, partial or failed checks; the header says `not scored`). The store
- * keeps what the evaluator made of the cut-short trajectory, unchanged.
+ * keeps what the evaluator made of the cut-short trajectory, unchanged. A harness error is left
+ * out of the viewer's scores and of `compare` as `run`'s summary leaves it out.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,8 +13,9 @@ import { startTwoRoleMock, type TwoRoleMock } from '../support/two-role-mock.js'
 import { tmpDir } from '../support/paths.js';
 import { runCli as cli } from '../support/cli.js';
 import { RunStore } from '../../src/store/store.js';
+import { readEpisodeLogs, writeEpisodeLogs } from '../../src/store/run-log.js';
 import { createViewerApp } from '../../src/viewer/server.js';
-import type { RunDetail } from '../../src/viewer/types.js';
+import type { EpisodeDetail, RunDetail, RunListItem } from '../../src/viewer/types.js';
 import { rewardText } from '../../viewer/src/format.js';
 
 let mock: TwoRoleMock;
@@ -62,5 +64,37 @@ describe('an episode ended by an infrastructure error', () => {
     // The header and the matrix's cell label say so, not "reward 0" or "not judged".
     expect(rewardText(outline)).toBe('not scored');
     expect(rewardText({ ...outline, error: null })).toBe('not judged');
+  });
+
+  it('a harness error (a tool or surface fault) is left out of the viewer\'s scores and of compare, as run leaves it out of its summary', async () => {
+    const db = path.join(tmpDir('sg-harness-viewer-'), 'store.db');
+    const base = await cli(['validate', '--tasks', 'T01,T02', '--db', db, '-q', '--json']);
+    const baseId = JSON.parse(base.out).run_id as string;
+    // The same episodes, T02's ended by a tool that threw: the evaluator still scored its trajectory (reward 1 here).
+    const store = RunStore.open(db);
+    try {
+      const records = readEpisodeLogs(store, baseId).map((e) =>
+        e.record.task.id === 'T02' ? { ...e.record, termination: { ...e.record.termination, reason: 'harness_error', harness_error: 'tool crash threw TypeError' } } : e.record,
+      );
+      store.saveRun({ ...store.getRun(baseId)!, id: 'harness' });
+      writeEpisodeLogs(store, 'harness', records);
+    } finally {
+      store.close();
+    }
+    const app = createViewerApp({ dbPath: db });
+    const runs = (await (await app.request('/api/runs')).json()) as RunListItem[];
+    expect(runs.find((r) => r.id === 'harness')).toMatchObject({ episodes: 2, errors: 1, reward_mean: 1 });
+    const detail = (await (await app.request('/api/runs/harness')).json()) as RunDetail;
+    expect(detail.episodes.map((e) => [e.task_id, e.error, e.outcome, e.reward])).toEqual([
+      ['T01', null, 'pass', 1],
+      ['T02', 'harness', 'error', null],
+    ]);
+    const page = (await (await app.request(`/api/runs/harness/episodes/${encodeURIComponent('T02#0')}`)).json()) as EpisodeDetail;
+    expect(page.errors).toEqual({ infra: null, harness: 'tool crash threw TypeError', evaluation: null });
+    const cmp = await cli(['compare', baseId, 'harness', '--db', db, '--json']);
+    expect(JSON.parse(cmp.out).tasks.map((t: { task: string; direction: string }) => [t.task, t.direction])).toEqual([
+      ['T01', 'same'],
+      ['T02', 'unscored'],
+    ]);
   });
 });

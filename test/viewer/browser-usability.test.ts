@@ -318,7 +318,7 @@ describe.skipIf(lacks(CHROMIUM_NEED, RETAIL_NEED))(needing('servicegym view: fin
       const note = page.locator('[data-note="pass_k"]');
       await note.waitFor(WAIT);
       expect(await note.innerText()).toBe(
-        `pass^k stops at k = 1 of 2 trials: pass^k needs k scored trials of every task, and T01 has only 1 (1 episode left out after infrastructure or evaluation errors). Re-run the missing trials with servicegym run --domain airline --resume ${store.infraRunId}.`,
+        `pass^k stops at k = 1 of 2 trials: pass^k needs k scored trials of every task, and T01 has only 1 (1 episode left out after infrastructure, harness or evaluation errors). Re-run the missing trials with servicegym run --domain airline --resume ${store.infraRunId}.`,
       );
       // A run whose every trial was scored has no such note.
       await page.goto(`${live.url}#/runs/${enc(store.faultyId)}`);

@@ -26,7 +26,7 @@ export const OUTCOME_WORDS: Record<Outcome, string> = {
   partial: 'reward 1, partial credit lost',
   fail: 'failed (reward below 1)',
   unjudged: 'not judged',
-  error: 'infrastructure or evaluation error',
+  error: 'infrastructure, harness or evaluation error',
 };
 
 function cellText(e: EpisodeOutlineView): string {

@@ -43,7 +43,7 @@ export function RunNotes({ detail }: { detail: RunDetail }) {
       body: (
         <>
           pass^k stops at k = {maxK} of {run.trials} trials: pass^k needs k scored trials of every task, and {worst.map((s) => s.task).join(', ')} {worst.length === 1 ? 'has' : 'have'} only {worst[0]?.scored ?? 0}
-          {run.errors ? ` (${run.errors} episode${run.errors === 1 ? '' : 's'} left out after infrastructure or evaluation errors)` : ''}.
+          {run.errors ? ` (${run.errors} episode${run.errors === 1 ? '' : 's'} left out after infrastructure, harness or evaluation errors)` : ''}.
           {run.kind === 'run' ? <> Re-run the missing trials with <code>{resumeCommand(run)}</code>.</> : null}
         </>
       ),

@@ -81,9 +81,10 @@ function EpisodeView({ detail, turn }: { detail: EpisodeDetail; turn: number | n
         ) : null}
         <span className="keys">j/k or ←/→ move between episodes · u back to the run</span>
       </p>
-      {detail.errors.infra || detail.errors.evaluation ? (
+      {detail.errors.infra || detail.errors.harness || detail.errors.evaluation ? (
         <div className="problem inline" role="alert">
           {detail.errors.infra ? <p>Infrastructure error (left out of the scores): {detail.errors.infra}</p> : null}
+          {detail.errors.harness ? <p>Harness error, a fault of the tools or surface, not the agent (left out of the scores): {detail.errors.harness}</p> : null}
           {detail.errors.evaluation ? <p>The evaluator failed (left out of the scores): {detail.errors.evaluation}</p> : null}
         </div>
       ) : null}
