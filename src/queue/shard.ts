@@ -15,6 +15,7 @@ import { RunStore, type RunRow } from '../store/store.js';
 import { mergeUsage } from '../run/run-tasks.js';
 import type { UsageByRole } from '../models/usage.js';
 import { storedRunReport } from './run-result.js';
+import { configDifferences } from '../evaluation/run-comparison.js';
 
 /** Shard `index` (1-based) of `count`. */
 export interface Shard {
@@ -57,6 +58,29 @@ export function shardEpisodes(tasks: readonly Task[], trials: number, personas: 
   return runEpisodes(tasks, trials, personas).filter((_, n) => n % shard.count === shard.index - 1);
 }
 
+/**
+ * Settings the shards of one run may differ in: where each ran and how it was capped or labelled
+ * (the provider host, its --max-cost, the prompt file's path), not what it ran.
+ */
+const PER_SHARD_SETTINGS = new Set(['provider', 'max_cost_usd', 'name', 'tags', 'prompt_file']);
+
+/**
+ * The settings in which a shard's run differs from another's (`key: a vs b`): models, tasks,
+ * trials, personas, dataset, surface, strictness, step limit, prompt ... — everything
+ * `compare` lists but {@link PER_SHARD_SETTINGS} and the shard itself, plus the task list.
+ */
+function shardDifferences(a: RunRow, b: RunRow): string[] {
+  const settings = (r: RunRow) => {
+    const { shard: _shard, ...config } = (r.summary ?? {}) as Record<string, unknown>;
+    return { id: r.id, kind: r.kind, domain: r.domain, config, prompt: null, episodes: [] };
+  };
+  const taskIds = (r: RunRow) => (r.summary as { task_ids?: unknown } | null)?.task_ids ?? null;
+  const diffs = configDifferences(settings(a), settings(b)).filter((d) => !PER_SHARD_SETTINGS.has(d.key.split('.')[0]));
+  const lines = diffs.map((d) => `${d.key}: ${JSON.stringify(d.a)} vs ${JSON.stringify(d.b)}`);
+  if (JSON.stringify(taskIds(a)) !== JSON.stringify(taskIds(b))) lines.unshift(`task_ids: ${JSON.stringify(taskIds(a))} vs ${JSON.stringify(taskIds(b))}`);
+  return lines;
+}
+
 /** What {@link mergeShardStores} did, per run. */
 export interface MergedRun {
   runId: string;
@@ -71,7 +95,8 @@ export interface MergedRun {
  * every run with shard metadata becomes one run with all its shards' episodes and receipts
  * (receipts renumbered), its summary recomputed from the episodes. Non-shard runs are copied as
  * they are.
- * @throws BadInputError when shards of a run are missing or repeated, disagree on their count, or
+ * @throws BadInputError when shards of a run are missing or repeated, disagree on their count or
+ *   on what they ran (models, tasks, trials, personas, dataset, surface ...: shardDifferences), or
  *   the output already holds a run of that id.
  */
 export function mergeShardStores(output: string, inputs: readonly string[]): MergedRun[] {
@@ -94,6 +119,11 @@ export function mergeShardStores(output: string, inputs: readonly string[]): Mer
       const indexes = shards.map((s) => s?.index ?? 1).sort((a, b) => a - b);
       const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !indexes.includes(i));
       if (missing.length || new Set(indexes).size !== indexes.length) throw new BadInputError(`run '${runId}': shards ${indexes.join(', ')} of ${count} given${missing.length ? `; missing ${missing.join(', ')}` : '; some twice'}`);
+      const label = (i: number) => `shard ${shards[i] ? `${shards[i]!.index}/${shards[i]!.count}` : '1/1'} (${parts[i].file})`;
+      for (let i = 1; i < parts.length; i++) {
+        const diffs = shardDifferences(parts[0].row, parts[i].row);
+        if (diffs.length) throw new BadInputError(`run '${runId}': ${label(i)} was run with other settings than ${label(0)} (${diffs.join('; ')}); its episodes would not be shards of one run: give every shard the same flags but --shard`);
+      }
       let seq = 0;
       let receipts = 0;
       let episodes = 0;

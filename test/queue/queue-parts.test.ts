@@ -105,6 +105,31 @@ describe('sharded runs merged', () => {
     expect(b.summary.usage.task_agent.calls).toBe(a.summary.usage.task_agent.calls);
     expect((await runCli(['run', ...common.slice(1), '--db', path.join(dir, 'x.db'), '--shard', '1/2', '--run-id', ''])).code).toBe(2);
   }, 120_000);
+
+  it('refuses shards run with other settings (step limit, temperature, tasks, trials): their episodes are not shards of one run', async () => {
+    const dir = tmpDir('sg-shards-other-');
+    dirs.push(dir);
+    const shard = (i: number, ...extra: string[]) => runCli(['run', '--tasks', 'T01,T02', '--agent-model', 'mock-agent', '--user-model', 'mock-user', '--base-url', mock.server.url, '-q', '--run-id', 'mixed', '--db', path.join(dir, `s${i}-${extra.join('')}.db`), '--shard', `${i}/2`, ...extra]);
+    const first = path.join(dir, 's1-.db');
+    const one = await shard(1);
+    expect(one.code, one.err + one.out).toBe(0);
+    const cases: [string[], string][] = [
+      [['--max-steps', '50'], 'max_steps: null vs 50'],
+      [['--temperature', '0.5'], 'temperature: 0 vs 0.5'],
+      [['--tasks', 'T01,T03'], 'task_ids: "T01,T02" vs "T01,T03"'],
+      [['--trials', '2'], 'trials: 1 vs 2'],
+    ];
+    for (const [extra, diff] of cases) {
+      const other = path.join(dir, `s2-${extra.join('')}.db`);
+      expect((await shard(2, ...extra)).code).toBe(0);
+      const r = await runCli(['merge-shards', '--db', path.join(dir, `out-${extra.join('')}.db`), first, other]);
+      expect(r.code, extra.join(' ')).toBe(2);
+      expect(r.err).toBe(`servicegym: error: run 'mixed': shard 2/2 (${other}) was run with other settings than shard 1/2 (${first}) (${diff}); its episodes would not be shards of one run: give every shard the same flags but --shard\n`);
+    }
+    // The same flags on another provider host and budget merge.
+    expect((await shard(2, '--max-cost', '3')).code).toBe(0);
+    expect((await runCli(['merge-shards', '--db', path.join(dir, 'ok.db'), first, path.join(dir, 's2---max-cost3.db')])).code).toBe(0);
+  }, 120_000);
 });
 
 describe.skipIf(lacks(REDIS_NEED))(needing('on Redis', REDIS_NEED), () => {
