@@ -46,6 +46,19 @@ function report(t: TrajectoryInput, taskId: string, r: TrajectoryReplay) {
   };
 }
 
+/**
+ * The task a trajectory names; an unknown id is reported at the line that gave it (`FILE:LINE at
+ * $.task_id`), or as the `--task` flag's when the line gave none.
+ */
+function taskOfLine(loaded: Parameters<typeof selectTasks>[0], t: TrajectoryInput, taskId: string) {
+  try {
+    return selectTasks(loaded, [taskId])[0];
+  } catch (e) {
+    if (!(e instanceof BadInputError)) throw e;
+    throw t.taskId !== undefined ? new BadInputError(e.message, { file: t.where, path: '$.task_id' }) : new BadInputError(`--task: ${e.message}`);
+  }
+}
+
 const replayedAsRecorded = (r: TrajectoryReplay) => r.toolOutputDifferences.length === 0 && r.unreplayed.assistant === 0 && r.unreplayed.user === 0;
 
 /** Registers `evaluate`. */
@@ -86,7 +99,7 @@ export function registerEvaluate(program: Command, setExit: (code: number) => vo
         const persona = t.persona ?? flags.persona;
         if (persona !== undefined) parsePersonas([persona]);
         const loaded = datasets[i];
-        return { t, taskId, task: selectTasks(loaded, [taskId])[0], persona, loaded };
+        return { t, taskId, task: taskOfLine(loaded, t, taskId), persona, loaded };
       });
       const surfaces = await trajectorySurfaces(inputs, flags);
       const judge = flags.judgeModel ? createModel('openai-compatible', { config: resolveLiveModelConfig({ model: flags.judgeModel }) }) : undefined;

@@ -224,6 +224,20 @@ describe('evaluate reports what does not replay', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe(text);
   });
 
+  it('an unknown task id is reported at the line that names it, or as the --task flag (exit 2)', async () => {
+    const file = path.join(dir, 'unknown-task.jsonl');
+    const messages = [{ role: 'user', content: 'hi' }];
+    fs.writeFileSync(file, `${JSON.stringify({ task_id: 'T01', messages })}\n${JSON.stringify({ task_id: 'T99', messages })}\n`);
+    const r = await runCli(['evaluate', file, '--domain', 'airline']);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`servicegym: error: ${file}:2 at $.task_id: unknown task id(s): T99 (the dataset has 5 tasks: T01, T02, T03, T15, T17)\n`);
+    const bare = path.join(dir, 'no-task.jsonl');
+    fs.writeFileSync(bare, `${JSON.stringify(messages)}\n`);
+    const flag = await runCli(['evaluate', bare, '--domain', 'airline', '--task', 'T98']);
+    expect(flag.code).toBe(2);
+    expect(flag.err).toBe('servicegym: error: --task: unknown task id(s): T98 (the dataset has 5 tasks: T01, T02, T03, T15, T17)\n');
+  });
+
   it('refuses a malformed message naming the file, line and JSON path (exit 2)', async () => {
     const file = path.join(dir, 'bad.jsonl');
     fs.writeFileSync(file, `${JSON.stringify({ task_id: 'T01', messages: [{ role: 'user', content: 'hi' }] })}\n${JSON.stringify([{ role: 'robot', content: 'x' }])}\n`);
