@@ -103,6 +103,23 @@ describe('RunStore.open', () => {
     raw.close();
   });
 
+  it('commits with NORMAL sync whether it created the file or found it (a new file is made without syncing)', () => {
+    const file = path.join(dir, 'sync.db');
+    const syncOf = (s: RunStore) => (s as unknown as { db: Database.Database }).db.pragma('synchronous', { simple: true });
+    const created = open(file);
+    expect(syncOf(created)).toBe(1); // NORMAL
+    created.saveRun(run('r1', '2024-01-01T00:00:00Z'));
+    created.close();
+    const found = open(file);
+    expect(syncOf(found)).toBe(1);
+    expect(found.listRuns().map((r) => r.id)).toEqual(['r1']);
+    found.close();
+    const raw = new Database(file, { readonly: true });
+    expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(raw.pragma('integrity_check', { simple: true })).toBe('ok');
+    raw.close();
+  });
+
   it('keeps data across close and reopen, and opens read-only', () => {
     const file = path.join(dir, 's.db');
     const s = open(file);
