@@ -47,16 +47,21 @@ function report(t: TrajectoryInput, taskId: string, r: TrajectoryReplay) {
 }
 
 /**
- * The task a trajectory names; an unknown id is reported at the line that gave it (`FILE:LINE at
- * $.task_id`), or as the `--task` flag's when the line gave none.
+ * `check()` for a value of trajectory `t`: its BadInputError is reported at the line's JSON path
+ * (`FILE:LINE at $.task_id`) when `where` is one, else as the flag's (`--task: ...`).
  */
-function taskOfLine(loaded: Parameters<typeof selectTasks>[0], t: TrajectoryInput, taskId: string) {
+function atLine<T>(t: TrajectoryInput, where: string, check: () => T): T {
   try {
-    return selectTasks(loaded, [taskId])[0];
+    return check();
   } catch (e) {
     if (!(e instanceof BadInputError)) throw e;
-    throw t.taskId !== undefined ? new BadInputError(e.message, { file: t.where, path: '$.task_id' }) : new BadInputError(`--task: ${e.message}`);
+    throw where.startsWith('$') ? new BadInputError(e.message, { file: t.where, path: where }) : new BadInputError(`${where}: ${e.message}`);
   }
+}
+
+/** The task a trajectory names; an unknown id is reported where it was given (see {@link atLine}). */
+function taskOfLine(loaded: Parameters<typeof selectTasks>[0], t: TrajectoryInput, taskId: string) {
+  return atLine(t, t.taskId !== undefined ? '$.task_id' : '--task', () => selectTasks(loaded, [taskId])[0]);
 }
 
 const replayedAsRecorded = (r: TrajectoryReplay) => r.toolOutputDifferences.length === 0 && r.unreplayed.assistant === 0 && r.unreplayed.user === 0;
@@ -97,7 +102,7 @@ export function registerEvaluate(program: Command, setExit: (code: number) => vo
         const taskId = t.taskId ?? flags.task;
         if (!taskId) throw new BadInputError('no task id: give --task ID (or a "task_id" on each JSON Lines entry)', { file: t.where });
         const persona = t.persona ?? flags.persona;
-        if (persona !== undefined) parsePersonas([persona]);
+        if (persona !== undefined) atLine(t, t.persona !== undefined ? '$.persona' : '--persona', () => parsePersonas([persona]));
         const loaded = datasets[i];
         return { t, taskId, task: taskOfLine(loaded, t, taskId), persona, loaded };
       });

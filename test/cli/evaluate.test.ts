@@ -224,7 +224,7 @@ describe('evaluate reports what does not replay', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe(text);
   });
 
-  it('an unknown task id is reported at the line that names it, or as the --task flag (exit 2)', async () => {
+  it('an unknown task id or persona is reported at the line that names it, or as the flag (exit 2)', async () => {
     const file = path.join(dir, 'unknown-task.jsonl');
     const messages = [{ role: 'user', content: 'hi' }];
     fs.writeFileSync(file, `${JSON.stringify({ task_id: 'T01', messages })}\n${JSON.stringify({ task_id: 'T99', messages })}\n`);
@@ -236,6 +236,13 @@ describe('evaluate reports what does not replay', () => {
     const flag = await runCli(['evaluate', bare, '--domain', 'airline', '--task', 'T98']);
     expect(flag.code).toBe(2);
     expect(flag.err).toBe('servicegym: error: --task: unknown task id(s): T98 (the dataset has 5 tasks: T01, T02, T03, T15, T17)\n');
+    // An unknown persona likewise.
+    fs.writeFileSync(file, `${JSON.stringify({ task_id: 'T01', messages })}\n${JSON.stringify({ task_id: 'T01', persona: 'grumpy', messages })}\n`);
+    const persona = await runCli(['evaluate', file, '--domain', 'airline']);
+    expect(persona.code).toBe(2);
+    expect(persona.err).toBe(`servicegym: error: ${file}:2 at $.persona: unknown persona(s): 'grumpy' (known: plain, impatient, vague, contradictory, off-policy; combine with '+')\n`);
+    const personaFlag = await runCli(['evaluate', bare, '--domain', 'airline', '--task', 'T01', '--persona', 'grumpy']);
+    expect(personaFlag.err).toBe("servicegym: error: --persona: unknown persona(s): 'grumpy' (known: plain, impatient, vague, contradictory, off-policy; combine with '+')\n");
   });
 
   it('refuses a malformed message naming the file, line and JSON path (exit 2)', async () => {
