@@ -25,9 +25,18 @@ export function maxThreads(cores = os.availableParallelism()): number {
   return 2 * cores;
 }
 
+/**
+ * A flag's number written in decimal (`3`, `0.7`, `.5`; a config file's JSON number as is), else
+ * NaN: `Number()` alone read '' and '  ' as 0, `0x10` as 16 and `1e1` as 10.
+ */
+function decimalNumber(raw: unknown): number {
+  if (typeof raw === 'number') return raw;
+  return /^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(String(raw)) ? Number(raw) : NaN;
+}
+
 /** `--trials`: a whole number from 1 to {@link MAX_TRIALS}. @throws BadInputError */
 export function checkTrials(raw: unknown): number {
-  const n = Number(raw);
+  const n = decimalNumber(raw);
   if (!(Number.isInteger(n) && n >= 1 && n <= MAX_TRIALS)) throw new BadInputError(`--trials must be a whole number from 1 to ${MAX_TRIALS}, got '${raw}'`);
   return n;
 }
@@ -40,7 +49,7 @@ export function checkConcurrency(raw: unknown): number {
 
 /** `--temperature`: a number from 0 to 2. @throws BadInputError */
 export function checkTemperature(raw: unknown): number {
-  const t = Number(raw);
+  const t = decimalNumber(raw);
   if (!(Number.isFinite(t) && t >= 0 && t <= 2)) throw new BadInputError(`--temperature must be a number from 0 to 2, got '${raw}'`);
   return t;
 }
@@ -53,7 +62,7 @@ export function checkScreenshots(raw: unknown): 'tool_result' | 'user_message' {
 
 /** `--judge-votes`: a whole number >= 1. @throws BadInputError */
 export function checkJudgeVotes(raw: unknown): number {
-  const n = Number(raw);
+  const n = decimalNumber(raw);
   if (!Number.isInteger(n) || n < 1) throw new BadInputError(`--judge-votes must be a whole number >= 1, got '${raw}'`);
   return n;
 }

@@ -132,6 +132,22 @@ describe('run --resume', () => {
     expect(r.code).toBe(2);
     expect(r.err).toContain("--temperature must be a number from 0 to 2, got 'abc'");
   });
+
+  it("rejects numbers not written in decimal: '' and ' ' were read as 0, 0x10 as 16, 1e1 as 10", async () => {
+    const base = ['run', '--tasks', 'T01', '--agent-model', 'a', '--user-model', 'u', '--base-url', 'http://127.0.0.1:9/v1', '--db', path.join(tmpDir('sg-num-'), 's.db'), '-q'];
+    const cases: [string[], string][] = [
+      [['--temperature', ''], "--temperature must be a number from 0 to 2, got ''"],
+      [['--temperature', '0x1'], "--temperature must be a number from 0 to 2, got '0x1'"],
+      [['--trials', '1e1'], "--trials must be a whole number from 1 to 10000, got '1e1'"],
+      [['--trials', '0x2'], "--trials must be a whole number from 1 to 10000, got '0x2'"],
+      [['--judge-votes', '0x3', '--judge-model', 'j'], "--judge-votes must be a whole number >= 1, got '0x3'"],
+    ];
+    for (const [flags, message] of cases) {
+      const r = await cli([...base, ...flags]);
+      expect(r.code, flags.join(' ')).toBe(2);
+      expect(r.err).toBe(`servicegym: error: ${message}\n`);
+    }
+  });
 });
 
 describe('paths', () => {
