@@ -9,11 +9,13 @@ import { EpisodeRunLogSchema, scoresOf, type EpisodeRunLog } from '../spec/run-l
 import type { EpisodeRow, RunStore } from './store.js';
 
 /**
- * The record as stored, checked against the schema.
+ * The record as stored, checked against the schema. `opts.jitless`: without zod's compiled fast
+ * path (the same result and errors), for a check made once per run, where compiling it costs more
+ * than it saves.
  * @throws BadInputError naming the run, the episode and the first JSON path that does not fit.
  */
-export function parseEpisodeLog(value: unknown, where: { runId: string; episodeId: string }): EpisodeRunLog {
-  const parsed = EpisodeRunLogSchema.safeParse(value);
+export function parseEpisodeLog(value: unknown, where: { runId: string; episodeId: string }, opts: { jitless?: boolean } = {}): EpisodeRunLog {
+  const parsed = EpisodeRunLogSchema.safeParse(value, opts.jitless ? { jitless: true } : undefined);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   throw new BadInputError(`episode ${where.episodeId} of run ${where.runId} is not a run-log record: ${issue.message}`, { path: jsonPath(issue.path) });
@@ -85,7 +87,7 @@ function toCheck(sink: object, id: string): boolean {
  * @throws BadInputError for a checked record that does not fit the schema (nothing is queued) or a locked store.
  */
 export function queueEpisodeLogs(store: Pick<RunStore, 'queueEpisodes'>, runId: string, records: readonly EpisodeRunLog[]): void {
-  for (const r of records) if (toCheck(store, runId)) parseEpisodeLog(JSON.parse(JSON.stringify(r)), { runId, episodeId: r.episode_id });
+  for (const r of records) if (toCheck(store, runId)) parseEpisodeLog(JSON.parse(JSON.stringify(r)), { runId, episodeId: r.episode_id }, { jitless: !CHECK_EVERY_RECORD });
   store.queueEpisodes(records.map((r) => episodeRowOf(runId, r)));
 }
 

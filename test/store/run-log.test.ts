@@ -128,6 +128,10 @@ describe('the one writer', () => {
       expect(() => fresh.queueEpisodeLogs(store, 'r', [bad('later')])).not.toThrow();
       fresh.queueEpisodeLogs(store, 'r', [{ ...good.record, episode_id: 'ok', messages: [...good.record.messages, { role: 'user', content: undefined }] } as never]);
       expect(() => fresh.queueEpisodeLogs(store, 's', [bad('first-of-s')])).toThrow('episode first-of-s of run s');
+      // That once-per-run check parses without zod's compiled fast path: the same error, path and data.
+      expect(() => fresh.queueEpisodeLogs(store, 't', [bad('x')])).toThrow('at $.termination.reason: episode x of run t is not a run-log record: Invalid input: expected string, received number');
+      const where = { runId: 'u', episodeId: 'y' };
+      expect(fresh.parseEpisodeLog(JSON.parse(JSON.stringify(good.record)), where, { jitless: true })).toEqual(fresh.parseEpisodeLog(JSON.parse(JSON.stringify(good.record)), where));
       // stored as built: its JSON text (the undefined content left out, as JSON does)
       const row = store.getEpisode('r', 'ok')!;
       expect(JSON.stringify(row.result)).toBe(JSON.stringify({ ...good.record, episode_id: 'ok', messages: [...good.record.messages, { role: 'user' }] }));
