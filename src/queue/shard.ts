@@ -101,29 +101,14 @@ export interface MergedRun {
  */
 export function mergeShardStores(output: string, inputs: readonly string[]): MergedRun[] {
   const sources = inputs.map((file) => ({ file, store: RunStore.open(file, { readonly: true }) }));
-  const out = RunStore.open(output);
+  let out: RunStore | undefined;
   try {
-    const groups = new Map<string, { row: RunRow; store: RunStore; file: string }[]>();
-    for (const s of sources) {
-      for (const r of s.store.listRuns()) {
-        const row = s.store.getRun(r.id)!;
-        (groups.get(r.id) ?? groups.set(r.id, []).get(r.id)!).push({ row, store: s.store, file: s.file });
-      }
-    }
+    // Every shard set is checked before the output store is opened: a refused merge creates no file.
+    const plan = [...shardGroups(sources)].map(([runId, parts]) => ({ runId, parts, ...checkedShards(runId, parts) }));
+    out = RunStore.open(output);
+    for (const { runId } of plan) if (out.getRun(runId)) throw new BadInputError(`the output store already has a run '${runId}'`, { file: output });
     const merged: MergedRun[] = [];
-    for (const [runId, parts] of groups) {
-      if (out.getRun(runId)) throw new BadInputError(`the output store already has a run '${runId}'`, { file: output });
-      const shards = parts.map((p) => (p.row.summary as { shard?: Shard } | null)?.shard);
-      const count = shards[0]?.count ?? 1;
-      if (shards.some((s) => (s?.count ?? 1) !== count)) throw new BadInputError(`run '${runId}': its stores disagree on the shard count (${shards.map((s) => (s ? `${s.index}/${s.count}` : 'unsharded')).join(', ')})`);
-      const indexes = shards.map((s) => s?.index ?? 1).sort((a, b) => a - b);
-      const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !indexes.includes(i));
-      if (missing.length || new Set(indexes).size !== indexes.length) throw new BadInputError(`run '${runId}': shards ${indexes.join(', ')} of ${count} given${missing.length ? `; missing ${missing.join(', ')}` : '; some twice'}`);
-      const label = (i: number) => `shard ${shards[i] ? `${shards[i]!.index}/${shards[i]!.count}` : '1/1'} (${parts[i].file})`;
-      for (let i = 1; i < parts.length; i++) {
-        const diffs = shardDifferences(parts[0].row, parts[i].row);
-        if (diffs.length) throw new BadInputError(`run '${runId}': ${label(i)} was run with other settings than ${label(0)} (${diffs.join('; ')}); its episodes would not be shards of one run: give every shard the same flags but --shard`);
-      }
+    for (const { runId, parts, shards, count, indexes } of plan) {
       let seq = 0;
       let receipts = 0;
       let episodes = 0;
@@ -147,7 +132,45 @@ export function mergeShardStores(output: string, inputs: readonly string[]): Mer
     }
     return merged;
   } finally {
-    out.close();
+    out?.close();
     for (const s of sources) s.store.close();
   }
+}
+
+type ShardPart = { row: RunRow; store: RunStore; file: string };
+
+/** The runs of `sources` by id, each with the stores (shards) that hold it, in the order given. */
+function shardGroups(sources: readonly { file: string; store: RunStore }[]): Map<string, ShardPart[]> {
+  const groups = new Map<string, ShardPart[]>();
+  for (const s of sources) {
+    for (const r of s.store.listRuns()) {
+      const row = s.store.getRun(r.id)!;
+      (groups.get(r.id) ?? groups.set(r.id, []).get(r.id)!).push({ row, store: s.store, file: s.file });
+    }
+  }
+  return groups;
+}
+
+/**
+ * The shards of run `runId` (one per part), their count and sorted indexes.
+ * @throws BadInputError when the parts disagree on the count, a shard is missing or given twice,
+ *   or a shard was run with other settings than the first.
+ */
+function checkedShards(runId: string, parts: readonly ShardPart[]): { shards: (Shard | undefined)[]; count: number; indexes: number[] } {
+  const shards = parts.map((p) => (p.row.summary as { shard?: Shard } | null)?.shard);
+  const count = shards[0]?.count ?? 1;
+  if (shards.some((s) => (s?.count ?? 1) !== count)) throw new BadInputError(`run '${runId}': its stores disagree on the shard count (${shards.map((s) => (s ? `${s.index}/${s.count}` : 'unsharded')).join(', ')})`);
+  const indexes = shards.map((s) => s?.index ?? 1).sort((a, b) => a - b);
+  const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !indexes.includes(i));
+  const twice = [...new Set(indexes.filter((x, i) => indexes.indexOf(x) !== i))];
+  if (missing.length || twice.length) {
+    const problems = [...twice.map((i) => `shard ${i} given twice`), ...(missing.length ? [`missing ${missing.join(', ')}`] : [])];
+    throw new BadInputError(`run '${runId}': shards ${indexes.join(', ')} of ${count} given; ${problems.join('; ')}`);
+  }
+  const label = (i: number) => `shard ${shards[i] ? `${shards[i]!.index}/${shards[i]!.count}` : '1/1'} (${parts[i].file})`;
+  for (let i = 1; i < parts.length; i++) {
+    const diffs = shardDifferences(parts[0].row, parts[i].row);
+    if (diffs.length) throw new BadInputError(`run '${runId}': ${label(i)} was run with other settings than ${label(0)} (${diffs.join('; ')}); its episodes would not be shards of one run: give every shard the same flags but --shard`);
+  }
+  return { shards, count, indexes };
 }

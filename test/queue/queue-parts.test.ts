@@ -88,6 +88,11 @@ describe('sharded runs merged', () => {
     const lone = await runCli(['merge-shards', '--db', path.join(dir, 'lone.db'), path.join(dir, 's1.db')]);
     expect(lone.code).toBe(2);
     expect(lone.err).toMatch(/shards 1 of 2 given; missing 2/);
+    const twice = await runCli(['merge-shards', '--db', path.join(dir, 'twice.db'), path.join(dir, 's1.db'), path.join(dir, 's1.db')]);
+    expect(twice.code).toBe(2);
+    expect(twice.err).toMatch(/shards 1, 1 of 2 given; shard 1 given twice; missing 2/);
+    // A refused merge creates no output store.
+    expect(['lone.db', 'twice.db'].filter((f) => fs.existsSync(path.join(dir, f)))).toEqual([]);
     const merged = await runCli(['merge-shards', '--db', path.join(dir, 'merged.db'), path.join(dir, 's1.db'), path.join(dir, 's2.db')]);
     expect(merged.code).toBe(0);
     expect(merged.out).toMatch(/^sharded: shards 1, 2 of 2: 10 episodes, \d+ receipts$/m);
