@@ -63,10 +63,12 @@ export function passHatKStopNote(summary: RunSummary, rows: readonly EpisodeRepo
 
 /**
  * The end hint: how to open the run in the viewer, and how to resume it when it is incomplete;
- * the store path and run id quoted for a POSIX shell, the viewer route URI-encoded.
+ * the store path (none for the default store, relative to the working folder) and run id quoted
+ * for a POSIX shell, the viewer route URI-encoded.
  */
 export function endHint(runId: string, db: string, incomplete: boolean): string {
-  const dbFlag = db === DEFAULT_STORE_PATH ? '' : ` --db ${shellArg(db)}`;
+  // The default store however spelled (a --config file makes its paths absolute) needs no --db.
+  const dbFlag = path.resolve(db) === path.resolve(DEFAULT_STORE_PATH) ? '' : ` --db ${shellArg(db)}`;
   // The viewer's routes take the id URI-encoded (viewer/src/route.ts), as its own links do.
   const lines = [`open it: servicegym view${dbFlag}   (then #/runs/${encodeURIComponent(runId)})`];
   if (incomplete) lines.push(`continue it: servicegym run --resume ${shellArg(runId)}${dbFlag} with the same flags (finished episodes are kept, failed ones run again)`);
