@@ -12,6 +12,12 @@ import { counted, table } from './output.js';
 
 const cap = (x: number | null) => (x === null ? 'none' : String(x));
 
+/** The model calls one rollout makes, per suite kind (a campaign case is judged by its rubric; a task has a simulated customer). */
+const ROLLOUT_CALLS: Record<OptimizeConfig['suite']['kind'], string> = {
+  campaign: 'agent and rubric-judge calls',
+  tasks: 'agent and user-simulator calls (and judge calls where a task has natural-language assertions)',
+};
+
 /** The dry-run report; `warnings` (src/optimizer/splits.ts `splitWarnings`) end it, after the pre-flight's own. */
 export function dryRunText(cfg: OptimizeConfig, suiteId: string, splits: { feedback: string[]; gate: string[]; sealed: string[] }, p: Preflight, warnings: readonly string[] = []): string {
   const n = splits.feedback.length + splits.gate.length + splits.sealed.length;
@@ -33,7 +39,7 @@ export function dryRunText(cfg: OptimizeConfig, suiteId: string, splits: { feedb
     '',
     `gated proposals that fit the budget: ${p.gated_proposals_fit}`,
     `budget caps: max_rollouts ${cfg.budget.max_rollouts}, max_proposer_calls ${cfg.budget.max_proposer_calls}, max_judge_calls ${cfg.budget.max_judge_calls}, max_tokens ${cap(cfg.budget.max_tokens)}, max_cost_usd ${cap(cfg.budget.max_cost_usd)}`,
-    'tokens and cost: not estimated before a call (no price list); each rollout makes agent and user-simulator calls, and the run stops at max_tokens or max_cost_usd',
+    `tokens and cost: not estimated before a call (no price list); each rollout makes ${ROLLOUT_CALLS[cfg.suite.kind]}, and the run stops at max_tokens or max_cost_usd`,
   ];
   if (p.warning) lines.push(`warning: ${p.warning}`);
   for (const w of warnings) lines.push(`warning: ${w}`);

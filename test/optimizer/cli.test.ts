@@ -136,6 +136,9 @@ describe('servicegym optimize (mock HTTP server)', () => {
     expect(out.splits).toEqual({ feedback: expect.any(Array), gate: expect.any(Array), sealed: expect.any(Array) });
     expect(out.preflight).toMatchObject({ fixed_rollouts: 64, per_proposal_rollouts: 56, gated_proposals_fit: 1 });
     expect(out.preflight.warning).toContain('only 1 gated proposal(s) fit the budget');
+    // A campaign case's rollout is the agent's calls and its rubric judge's: no simulated customer.
+    const text = await cli(['optimize', file, '--dry-run']);
+    expect(text.stdout).toContain('each rollout makes agent and rubric-judge calls,');
     expect(s.requests).toHaveLength(0);
   });
 
@@ -188,6 +191,7 @@ describe('servicegym optimize (mock HTTP server)', () => {
     expect([...out.splits.feedback, ...out.splits.gate, ...out.splits.sealed].sort()).toEqual(['T01', 'T01~contradictory', 'T01~impatient', 'T01~vague', 'T02', 'T02~contradictory', 'T02~impatient', 'T02~vague']);
     expect(out.splits.feedback).toHaveLength(2);
     expect(out.splits.sealed).toHaveLength(2);
+    expect((await cli(['optimize', ok.file, '--dry-run'])).stdout).toContain('each rollout makes agent and user-simulator calls (and judge calls where a task has natural-language assertions),');
     const bad = configFile({ suite: { ...suite, variants: ['impatient', 'grumpy'] }, models });
     const b = await cli(['optimize', bad.file, '--dry-run']);
     expect(b.code).toBe(2);
