@@ -19,6 +19,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { BadInputError } from '../spec/errors.js';
 import { DEFAULT_STORE_PATH } from './paths.js';
+import { BUSY_TIMEOUT_MS, fromJson, mapSqliteError } from './store-errors.js';
 import { STORE_SCHEMA_VERSION, ensureSchema } from './schema.js';
 import { ReceiptTables, type EncodedReceipt, type ReceiptRow, type ReceiptTextRow } from './receipt-tables.js';
 import { checkpointInBackground, WRITER_AUTOCHECKPOINT_PAGES, type BackgroundCheckpointer } from './checkpointer.js';
@@ -27,9 +28,6 @@ export { STORE_SCHEMA_VERSION };
 export type { ReceiptRow, ReceiptTextRow };
 
 export { DEFAULT_STORE_PATH } from './paths.js';
-
-/** Busy timeout in milliseconds before a locked store is reported. */
-const BUSY_TIMEOUT_MS = 5000;
 
 /** One campaign, run or optimisation, keyed by `id`. */
 export interface RunRow {
@@ -77,49 +75,10 @@ function toJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/**
- * Parses a stored JSON column. SQLite checks the structure of its pages, not the bytes of a value:
- * a damaged page can leave text that is not the JSON servicegym wrote. That is a corrupt store,
- * reported as such (BadInputError naming the file and the row), not a crash.
- */
-function fromJson(text: string, file: string, where: () => string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (err) {
-    throw new BadInputError(`this servicegym store is corrupt: ${where()} is not the JSON servicegym wrote (${(err as Error).message}); ${RECOVER}`, { file });
-  }
-}
-
-/** What to do about a corrupt store. */
-const RECOVER = 'restore the file from a backup, or copy out what still reads with `sqlite3 FILE .recover` and use another --db PATH';
-
 type RunDbRow = Omit<RunRow, 'summary' | 'record'> & { summary: string; record: string };
 type EpisodeDbRow = Omit<EpisodeRow, 'result'> & { result: string };
 
 const episodeDbRow = (r: EpisodeRow): EpisodeDbRow => ({ ...r, result: toJson(r.result) });
-
-/** Turns better-sqlite3 errors that are the user's concern into {@link BadInputError}s. */
-function mapSqliteError(err: unknown, file: string, busyMs = BUSY_TIMEOUT_MS): unknown {
-  if (!(err instanceof Database.SqliteError)) return err;
-  const code = err.code;
-  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-    return new BadInputError(
-      `the store is locked by another process (still busy after ${busyMs / 1000} s); ` +
-        'wait for it to finish or use a different `--db PATH`',
-      { file },
-    );
-  }
-  if (code === 'SQLITE_NOTADB') {
-    return new BadInputError('this file is not a SQLite database, so it cannot be a servicegym store', { file });
-  }
-  if (code.startsWith('SQLITE_CORRUPT')) {
-    return new BadInputError(`this servicegym store is corrupt (SQLite: ${err.message}); ${RECOVER}`, { file });
-  }
-  if (code.startsWith('SQLITE_CANTOPEN')) {
-    return new BadInputError(`cannot open the store: ${err.message}`, { file });
-  }
-  return err;
-}
 
 /** A handle on one SQLite store file. Not safe to share across worker threads. */
 export class RunStore {
