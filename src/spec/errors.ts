@@ -20,6 +20,25 @@ export class BadInputError extends Error {
   }
 }
 
+/**
+ * A surface cannot front a domain (it lacks what the surface drives: a command interpreter, a web
+ * app, a GUI app). Thrown by {@link Surface.tools}; `because` is the reason alone, e.g. "it offers
+ * no command interpreter", so a caller can add to the sentence (the surface catalog names the
+ * surfaces the domain supports) without repeating it. A BadInputError: the user chose the pair.
+ */
+export class SurfaceUnsupportedError extends BadInputError {
+  readonly domain: string;
+  readonly surface: string;
+  readonly because: string;
+  constructor(domain: string, surface: string, because: string) {
+    super(`the ${domain} domain does not support the ${surface} surface: ${because}`);
+    this.name = 'SurfaceUnsupportedError';
+    this.domain = domain;
+    this.surface = surface;
+    this.because = because;
+  }
+}
+
 /** A model provider call failed after all retries (network, 5xx, 429, timeout), or its credential was refused. */
 export class ProviderError extends Error {
   readonly status?: number;

@@ -52,7 +52,8 @@ export interface Surface {
   /**
    * The tools the agent (requestor `assistant`) and the user (requestor `user`) call on this
    * surface for `domain`: names, descriptions and schemas are static, so agents can be built
-   * before an episode opens. Throws BadInputError when the surface cannot front the domain.
+   * before an episode opens. Throws SurfaceUnsupportedError (a BadInputError giving the reason)
+   * when the surface cannot front the domain.
    */
   tools<S>(domain: Domain<S>): ToolDef<S>[];
   /**

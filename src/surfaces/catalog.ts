@@ -7,7 +7,7 @@
  */
 import type { Domain } from '../spec/domain.js';
 import type { Surface } from '../spec/surface.js';
-import { BadInputError } from '../spec/errors.js';
+import { BadInputError, SurfaceUnsupportedError } from '../spec/errors.js';
 
 /** A surface and, for one that takes per-run options (`--surface-option key=value`), its factory. */
 export interface SurfaceEntry {
@@ -64,13 +64,16 @@ export function importedSurface(name: string): Surface {
 /**
  * Why `surface` cannot front `domain`, or null when it can. A surface says so through its own
  * contract: {@link Surface.tools} throws BadInputError for a domain it cannot front (no command
- * interpreter, no web app, no GUI app); that message is the reason. Other errors propagate.
+ * interpreter, no web app, no GUI app). The reason is a {@link SurfaceUnsupportedError}'s
+ * `because` (e.g. "it offers no command interpreter"), or another BadInputError's whole message.
+ * Other errors propagate.
  */
 export function unsupportedReason(surface: Surface, domain: Domain<any>): string | null {
   try {
     surface.tools(domain);
     return null;
   } catch (e) {
+    if (e instanceof SurfaceUnsupportedError) return e.because;
     if (e instanceof BadInputError) return e.message;
     throw e;
   }
@@ -90,13 +93,14 @@ export async function surfacesSupporting(domain: Domain<any>): Promise<string[]>
 
 /**
  * Checks, before anything runs or is stored, that `surface` can front `domain`.
- * @throws BadInputError naming the domain, the surface asked for, the surfaces the domain supports
- *   and the surface's own reason, e.g. "the airline domain does not support the terminal surface
- *   (surfaces it supports: api): the airline domain has no terminal surface (…)".
+ * @throws BadInputError, one sentence naming the domain, the surface asked for, the surface's
+ *   reason and the surfaces the domain supports, e.g. "the airline domain does not support the
+ *   terminal surface: it offers no command interpreter; surfaces it supports: api".
  */
 export async function checkSurfaceSupports(surface: Surface, domain: Domain<any>): Promise<void> {
   const reason = unsupportedReason(surface, domain);
   if (reason === null) return;
   const supported = await surfacesSupporting(domain);
-  throw new BadInputError(`the ${domain.name} domain does not support the ${surface.name} surface (surfaces it supports: ${supported.join(', ') || 'none'}): ${reason}`);
+  const alternatives = supported.length > 0 ? `surfaces it supports: ${supported.join(', ')}` : 'it supports no registered surface';
+  throw new BadInputError(`the ${domain.name} domain does not support the ${surface.name} surface: ${reason}; ${alternatives}`);
 }

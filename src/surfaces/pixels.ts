@@ -15,7 +15,7 @@
 import { z } from 'zod';
 import { imagePart, type ContentPart } from '../spec/content.js';
 import type { Domain } from '../spec/domain.js';
-import { BadInputError } from '../spec/errors.js';
+import { BadInputError, SurfaceUnsupportedError } from '../spec/errors.js';
 import type { Surface, SurfaceCall, SurfaceOpenContext } from '../spec/surface.js';
 import type { Task } from '../spec/task.js';
 import { ToolError, toolResult, type ToolContext, type ToolDef } from '../spec/tool.js';
@@ -42,7 +42,7 @@ export interface PixelSession {
 
 function appOrThrow(domain: Domain<any>): PixelApp {
   const app = pixelAppOf(domain);
-  if (!app) throw new BadInputError(`the ${domain.name} domain has no GUI app for the pixel surface`);
+  if (!app) throw new SurfaceUnsupportedError(domain.name, 'pixels', 'it has no GUI app');
   return app;
 }
 

@@ -15,7 +15,7 @@
  */
 import { z } from 'zod';
 import type { Domain } from '../spec/domain.js';
-import { BadInputError } from '../spec/errors.js';
+import { SurfaceUnsupportedError } from '../spec/errors.js';
 import type { Surface, SurfaceCall } from '../spec/surface.js';
 import type { Task } from '../spec/task.js';
 import type { ToolContext, ToolDef } from '../spec/tool.js';
@@ -200,7 +200,7 @@ function buildTerminalTool<S>(interp: CommandInterpreter<S>): ToolDef<S, { comma
 
 function interpreterOrThrow<S>(domain: Domain<S>): CommandInterpreter<S> {
   const interp = interpreterOf(domain);
-  if (!interp) throw new BadInputError(`the ${domain.name} domain has no terminal surface (it offers no command interpreter)`);
+  if (!interp) throw new SurfaceUnsupportedError(domain.name, 'terminal', 'it offers no command interpreter');
   return interp;
 }
 
@@ -208,7 +208,7 @@ function interpreterOrThrow<S>(domain: Domain<S>): CommandInterpreter<S> {
  * The terminal surface (registry name `terminal`): the agent's only tool is the domain's
  * interpreter behind {@link terminalTool}; each episode opens a {@link TerminalSession}. The
  * oracle types the interpreter's script for the task ({@link CommandInterpreter.oracle}); without
- * one it plays the task's gold actions, entries of the same tool. Throws BadInputError for a
+ * one it plays the task's gold actions, entries of the same tool. Throws SurfaceUnsupportedError (a BadInputError) for a
  * domain that offers no interpreter.
  */
 export const terminalSurface: Surface = {

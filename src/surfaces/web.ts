@@ -43,7 +43,7 @@ import { z } from 'zod';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { ContentPart } from '../spec/content.js';
 import type { Domain } from '../spec/domain.js';
-import { BadInputError } from '../spec/errors.js';
+import { BadInputError, SurfaceUnsupportedError } from '../spec/errors.js';
 import type { Surface, SurfaceOpenContext } from '../spec/surface.js';
 import { toolResult, ToolError, type ToolContext, type ToolDef } from '../spec/tool.js';
 import { newEpisodeContext } from './browser-pool.js';
@@ -457,7 +457,7 @@ export function createWebSurface(name: string, mode: WebObservation): Surface {
     browser: true,
     images: mode !== 'snapshot',
     tools: <S>(domain: Domain<S>): ToolDef<S>[] => {
-      if (!webAppOf(domain)) throw new BadInputError(`domain ${domain.name} has no web app: the ${name} surface cannot front it`);
+      if (!webAppOf(domain)) throw new SurfaceUnsupportedError(domain.name, name, 'it has no web app');
       return tools as ToolDef<S>[];
     },
     open: (ctx) => openEpisode(ctx),

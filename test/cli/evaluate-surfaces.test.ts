@@ -121,7 +121,7 @@ describe('evaluate --surface', () => {
     expect(unknown.err).toContain("--surface fax: unknown surface 'fax' (known: api, terminal, web, web-screenshot, pixels)");
     const noApp = await evaluate('gds', file, ['--surface', 'web']);
     expect(noApp.code).toBe(2);
-    expect(noApp.err).toContain('--surface web: the gds domain does not support the web surface (surfaces it supports: api, terminal): domain gds has no web app');
+    expect(noApp.err).toContain('--surface web: the gds domain does not support the web surface: it has no web app; surfaces it supports: api, terminal\n');
     const noOptions = await evaluate('gds', file, ['--surface', 'terminal', '--surface-option', 'format=png']);
     expect(noOptions.code).toBe(2);
     expect(noOptions.err).toContain('the terminal surface takes no options (given: format)');

@@ -14,7 +14,7 @@ import { surfacesSupporting } from '../../src/surfaces/catalog.js';
 import { buildSuite } from '../../src/optimizer/setup.js';
 import { parseOptimizeConfig } from '../../src/optimizer/config.js';
 
-const AIRLINE_TERMINAL = '--surface terminal: the airline domain does not support the terminal surface (surfaces it supports: api): the airline domain has no terminal surface (it offers no command interpreter)';
+const AIRLINE_TERMINAL = '--surface terminal: the airline domain does not support the terminal surface: it offers no command interpreter; surfaces it supports: api';
 
 describe('a surface the domain does not support', () => {
   it('validate exits 2 before running or storing anything', async () => {
@@ -37,7 +37,7 @@ describe('a surface the domain does not support', () => {
   it('lists every surface the domain supports (gds: api and terminal; console: the browser surfaces)', async () => {
     const r = await runCli(['validate', '--domain', 'gds', '--surface', 'pixels', '--no-store', '-q']);
     expect(r.code).toBe(2);
-    expect(r.err).toContain('the gds domain does not support the pixels surface (surfaces it supports: api, terminal)');
+    expect(r.err).toContain('the gds domain does not support the pixels surface: it has no GUI app; surfaces it supports: api, terminal\n');
     expect(await surfacesSupporting((await loadDomainAsync('console')).domain)).toEqual(['api', 'web', 'web-screenshot']);
     expect(await surfacesSupporting((await loadDomainAsync('banking')).domain)).toEqual(['api', 'pixels']);
   });
@@ -54,11 +54,11 @@ describe('a surface the domain does not support', () => {
   it('terminal names the surfaces the domain supports', async () => {
     const r = await runCli(['terminal', 'airline']);
     expect(r.code).toBe(2);
-    expect(r.err).toContain('the airline domain does not support the terminal surface (surfaces it supports: api)');
+    expect(r.err).toBe('servicegym: error: the airline domain does not support the terminal surface: it offers no command interpreter; surfaces it supports: api\n');
   });
 
   it('an optimise config\'s suite.surface is refused at $.suite.surface', async () => {
     const cfg = { file: '/tmp/x/optimize.json', dir: '/tmp/x', identity: 'i', config: parseOptimizeConfig({ name: 'g', suite: { kind: 'tasks', domain: 'airline', tasks: ['T01'], surface: 'web' }, models: { agent: { model: 'a' }, user: { model: 'u' } } }) };
-    await expect(buildSuite(cfg as never)).rejects.toThrow(expect.objectContaining({ path: '$.suite.surface', message: expect.stringContaining('the airline domain does not support the web surface (surfaces it supports: api)') }));
+    await expect(buildSuite(cfg as never)).rejects.toThrow(expect.objectContaining({ path: '$.suite.surface', message: expect.stringContaining('the airline domain does not support the web surface: it has no web app; surfaces it supports: api') }));
   });
 });

@@ -92,7 +92,7 @@ describe('servicegym terminal', () => {
   it('refuses a domain without a terminal surface, and an unknown task', async () => {
     const r = await runCli(['terminal', 'banking']);
     expect(r.code).toBe(2);
-    expect(r.err).toContain('the banking domain has no terminal surface');
+    expect(r.err).toContain('the banking domain does not support the terminal surface: it offers no command interpreter; surfaces it supports: api, pixels');
     const t = await runCli(['terminal', 'gds', '--task', 'T99']);
     expect(t.code).toBe(2);
     expect(t.err).toContain('unknown task id(s): T99');

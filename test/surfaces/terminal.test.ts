@@ -54,8 +54,8 @@ describe('the terminal surface', () => {
   it('refuses a domain that offers no command interpreter', () => {
     expect(interpreterOf(miniDomain)).toBeNull();
     expect(() => getSurface('terminal').tools(miniDomain)).toThrow(BadInputError);
-    expect(() => getSurface('terminal').tools(miniDomain)).toThrow('the mini domain has no terminal surface');
-    expect(() => new Environment(miniDomain, { now: '2026-10-01T09:00:00', surface: getSurface('terminal') })).toThrow(/no terminal surface/);
+    expect(() => getSurface('terminal').tools(miniDomain)).toThrow('the mini domain does not support the terminal surface: it offers no command interpreter');
+    expect(() => new Environment(miniDomain, { now: '2026-10-01T09:00:00', surface: getSurface('terminal') })).toThrow(/does not support the terminal surface: it offers no command interpreter/);
   });
 
   it('must be opened, wraps to the width, pages long displays and scrolls through them', async () => {
