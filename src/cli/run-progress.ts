@@ -72,19 +72,28 @@ export class RunProgress {
     );
   }
 
-  start(total: number): void {
-    this.bar?.start(total, 0, { task: '', pass: this.tally.passText(), cost: this.tally.costText() });
+  /** Episodes of the run already stored before this attempt (a resumed run's kept ones). */
+  private kept = 0;
+
+  /**
+   * Shows the bar at `kept` of `total`: `total` is every episode of the run (of the shard), the
+   * ones a resumed run keeps included, so a run resumed with 2 of 15 stored starts at 2/15 and
+   * ends at 15/15, the count its summary reports (as other runners' resumed progress does).
+   */
+  start(total: number, kept = 0): void {
+    this.kept = kept;
+    this.bar?.start(total, kept, { task: '', pass: this.tally.passText(), cost: this.tally.costText() });
   }
 
-  /** Counts `rec` and redraws. */
+  /** Counts `rec` and redraws; `done`: episodes finished by this attempt (the kept ones are added). */
   episode(done: number, rec: DomainEpisodeRecord): void {
     this.tally.add(rec);
-    this.bar?.update(done, { task: `${rec.taskId}#${rec.trial}${rec.persona ? ` (${rec.persona})` : ''} ${rec.episode.termination}`, pass: this.tally.passText(), cost: this.tally.costText() });
+    this.bar?.update(this.kept + done, { task: `${rec.taskId}#${rec.trial}${rec.persona ? ` (${rec.persona})` : ''} ${rec.episode.termination}`, pass: this.tally.passText(), cost: this.tally.costText() });
   }
 
-  /** Moves the bar to `done` episodes (episodes run elsewhere, e.g. on queue workers, that the tally does not see). */
+  /** Moves the bar to `done` episodes of this attempt, plus the kept ones (episodes run elsewhere, e.g. on queue workers, that the tally does not see). */
   count(done: number, task = ''): void {
-    this.bar?.update(done, { task, pass: this.tally.passText(), cost: this.tally.costText() });
+    this.bar?.update(this.kept + done, { task, pass: this.tally.passText(), cost: this.tally.costText() });
   }
 
   stop(): void {

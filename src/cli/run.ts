@@ -203,7 +203,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
         store.saveRun({ id: runId, kind: 'run', name: runName, domain: flags.domain, created_at: createdAt, summary: meta, record: null });
         const bar = new RunProgress(new RunTally(reportedCost(mergeUsage([...finished.flatMap((f) => (f.usage ? [f.usage] : [])), unattached]))), flags.quiet === true);
         const only = shard ? sharding!.shardEpisodes(tasks, trials, personas, shard) : undefined;
-        bar.start((only ? only.length : tasks.reduce((n, t) => n + trials * episodesPerTrial(t, personas), 0)) - finished.length);
+        bar.start(only ? only.length : tasks.reduce((n, t) => n + trials * episodesPerTrial(t, personas), 0), finished.length);
         const maxCost = extras.maxCostUsd;
         const halt = () => (maxCost !== null && (bar.tally.costUsd ?? 0) >= maxCost ? `--max-cost $${maxCost} reached (provider-reported cost $${bar.tally.costUsd!.toFixed(4)})` : undefined);
         // Episodes leave memory once stored: the report keeps one row (and the model latency) per episode.

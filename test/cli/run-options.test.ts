@@ -140,6 +140,24 @@ describe('run flags', () => {
     expect(r.err).toMatch(/servicegym: \S+ 2\/2 episodes \| ETA \S+ \| pass 1\/2 \(50\.0%\) \| cost \$0\.\d{4} \| T0[12]#0 user_stop/);
   });
 
+  it("a resumed run's progress bar counts the whole run: it starts at the kept episodes and ends at the run's total", async () => {
+    const db = dbIn(tmpDir('sg-resume-bar-'));
+    const args = ['run', '--agent-model', 'mock-agent', '--user-model', 'mock-user', '--base-url', mock.server.url, '--tasks', 'T01,T02', '--trials', '2', '-j', '1', '--db', db];
+    const first = await cli([...args, '-q', '--json']);
+    const runId = JSON.parse(first.out).run_id;
+    // As if the run had died after its first episode was stored.
+    const sql = new Database(db);
+    sql.prepare("DELETE FROM episodes WHERE run_id = ? AND episode_id <> 'T01#0'").run(runId);
+    sql.close();
+    const r = await cli([...args, '--resume', runId]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/episodes: 4 \(/);
+    const shown = [...r.err.matchAll(/ (\d+)\/(\d+) episodes \|/g)].map((m) => `${m[1]}/${m[2]}`);
+    expect(shown[0]).toBe('1/4');
+    expect(shown[shown.length - 1]).toBe('4/4');
+    expect(shown.every((x) => x.endsWith('/4'))).toBe(true);
+  });
+
   it('--max-steps ends episodes at the limit; --prompt-file sets the agent prompt with {{policy}} filled in', async () => {
     const dir = tmpDir('sg-steps-');
     const prompt = path.join(dir, 'agent.txt');
