@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { chromiumPath, hasChromium } from '../../src/surfaces/browser-pool.js';
 import { HAS_SHARED, SHARED_REASON } from './paths.js';
 
-/** Something a test needs from the machine: whether it is there, and `needs …` naming it and where. */
+/** Something a test needs from the machine (or from the data under test): whether it is there, and `needs …` naming it and where. */
 export interface Need {
   present: boolean;
   /** e.g. `needs chromium at /usr/bin/chromium`. */

@@ -7,8 +7,10 @@
  *     skipped, and why:
  *       needs chromium at /usr/bin/chromium: 42 tests (test/viewer/browser.test.ts 22, test/surfaces/web.test.ts 5, …)
  *
- * Tests skipped for another cause (`-t` filters, `.only`, a data condition) carry no such reason
- * and are not listed. Added to the default reporter in vitest.config.ts.
+ * A test skipped on a condition of the data (a dataset without tasks) names its reason the same
+ * way (test/architecture/skip-reasons.test.ts checks every `skipIf`/`runIf` does). Tests skipped
+ * by `-t` filters or `.only` carry no reason and are not listed. Added to the default reporter in
+ * vitest.config.ts.
  */
 import path from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
