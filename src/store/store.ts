@@ -412,6 +412,46 @@ export class RunStore {
   }
 
   /**
+   * {@link episodes} one at a time: `visit` gets each episode of run `runId` in insertion (rowid)
+   * order as it is read and parsed, so a reader deriving a little from each record of a large run
+   * never holds them all (nothing for an unknown run). `visit` must not use this store.
+   *
+   * @throws BadInputError when the store is locked by another process, or is corrupt (naming the file).
+   */
+  forEachEpisode(runId: string, visit: (row: EpisodeRow) => void): void {
+    this.flushQueues();
+    this.guard(() => {
+      const rows = this.prep(
+        `SELECT run_id, episode_id, task_id, trial, label, reward, partial, termination, result
+         FROM episodes WHERE run_id = ? ORDER BY rowid`,
+      ).iterate(runId) as IterableIterator<EpisodeDbRow>;
+      for (const r of rows) visit({ ...r, result: fromJson(r.result, this.file, () => `episodes.result of episode '${r.episode_id}' of run '${runId}'`) });
+    });
+  }
+
+  /**
+   * A cheap stamp of run `runId`'s stored episodes (a covering-index read; the results' sizes come
+   * from their record headers, not their text): the number of episodes, the highest rowid and the
+   * results' total size in bytes. Any write changes it — an added episode raises the count, a
+   * replaced one (`INSERT OR REPLACE` takes a new rowid) the highest rowid — so a reader may keep
+   * what it derived from the episodes while the stamp is unchanged. `{ count: 0, last: 0, bytes: 0 }`
+   * for an unknown run.
+   *
+   * @throws BadInputError when the store is locked by another process, or is corrupt (naming the file).
+   */
+  episodeStamp(runId: string): { count: number; last: number; bytes: number } {
+    this.flushQueues();
+    return this.guard(
+      () =>
+        this.prep('SELECT count(*) AS count, coalesce(max(rowid), 0) AS last, coalesce(sum(octet_length(result)), 0) AS bytes FROM episodes WHERE run_id = ?').get(runId) as {
+          count: number;
+          last: number;
+          bytes: number;
+        },
+    );
+  }
+
+  /**
    * Episodes of run `runId` in insertion (rowid) order without their `result`, each with
    * `extracted[name]`: the JSON value at path `extract[name]` of its result (SQLite JSON path such
    * as `'$.evaluation.checks'`; `null` when absent). Only the picked values are parsed, so this is

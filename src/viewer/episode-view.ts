@@ -22,6 +22,7 @@ import type { TaskEvaluation } from '../evaluation/types.js';
 import { outcomeOf } from './matrix.js';
 import { buildTranscript } from './transcript.js';
 import { episodeExtras } from './episode-extras.js';
+import type { Searchable } from './search.js';
 import type { CheckView, EpisodeDetail, EpisodeOutlineView, FieldDiffView, RubricView, TaskInfoResolver } from './types.js';
 
 /** Record paths picked to outline a run (see `RunStore.episodeOutlines`). */
@@ -232,6 +233,16 @@ export function episodeDetail(
     ...episodeExtras(r),
     score_explained: r.evaluation?.kind === 'task' ? explainScore(r.evaluation, r.termination.reason) : null,
   };
+}
+
+/**
+ * What the text search reads of a stored episode (src/viewer/search.ts): its task id and label
+ * (the store's columns, as the matrix shows them), its transcript and its checks, built as
+ * {@link episodeDetail} builds them, without the rest of the episode page.
+ */
+export function searchableOf(episode: StoredEpisode, outline: Pick<EpisodeOutlineView, 'task_id' | 'label'>): Searchable {
+  const r = episode.record;
+  return { episode: outline, transcript: buildTranscript(r.messages, r.tool_calls, r.termination.infra_error), checks: partsOf(r).checks };
 }
 
 /**

@@ -16,7 +16,7 @@ import { optimizerView } from './optimizer-view.js';
 import { labelBreakdown } from './breakdown.js';
 import { runStatus, runTags } from './run-status.js';
 import { usageRows } from './usage.js';
-import { searchEpisodes } from './search.js';
+import { buildSearchIndex, searchIndex, type SearchIndexCache } from './search-index.js';
 import type { CompareView, EpisodeDetail, EpisodeOutlineView, RunDetail, RunListItem, SearchResult } from './types.js';
 
 type Loose = Record<string, any>;
@@ -209,10 +209,13 @@ export function comparePayload(store: RunStore, a: string, b: string, opts: Read
   return compareRuns(da, db);
 }
 
-/** `GET /api/runs/:id/search?q=`: the run's episodes matching `q` in matrix order, or undefined for an unknown run. */
-export function searchRun(store: RunStore, id: string, q: string): SearchResult | undefined {
-  const detail = runDetail(store, id);
-  if (!detail) return undefined;
-  const pages = allEpisodePayloads(store, detail);
-  return { q, hits: searchEpisodes(detail.episodes.flatMap((e) => (pages[e.episode_id] ? [pages[e.episode_id]] : [])), q) };
+/**
+ * `GET /api/runs/:id/search?q=`: the run's episodes matching `q` in matrix order, or undefined for
+ * an unknown run. With `cache` (a viewer server's), a run's index is built once and kept while its
+ * episodes are unchanged; without, it is built for this search.
+ */
+export function searchRun(store: RunStore, id: string, q: string, cache?: SearchIndexCache): SearchResult | undefined {
+  if (!store.listRuns().some((r) => r.id === id)) return undefined;
+  const index = cache ? cache.index(store, id) : buildSearchIndex(store, id);
+  return { q, hits: searchIndex(index, q) };
 }

@@ -1,7 +1,8 @@
 /**
  * Text search over a run's episodes: transcripts (customer and agent text, tool calls with their
  * arguments, tool outputs), the task id and label, and the checks (ids and evidence). Pure, so
- * the server answers `/api/runs/:id/search` with it and a static export searches in the browser.
+ * the server answers `/api/runs/:id/search` with it (through the per-run index of
+ * src/viewer/search-index.ts) and a static export searches in the browser.
  * Matching is case-insensitive on the whole query, after collapsing runs of white space.
  */
 import type { EpisodeDetail, SearchHit } from './types.js';
@@ -9,10 +10,17 @@ import type { EpisodeDetail, SearchHit } from './types.js';
 /** Characters of context on each side of a match in a snippet. */
 const CONTEXT = 50;
 
-const norm = (s: string) => s.replace(/\s+/g, ' ').toLowerCase();
+/** The query as matched: white space collapsed to one space, lower case, trimmed; '' matches nothing. */
+export const normQuery = (query: string): string => query.replace(/\s+/g, ' ').toLowerCase().trim();
 
-/** The searchable fields of an episode as `[where, text]`, where is e.g. `turn 3 (agent)`. */
-function fields(d: EpisodeDetail): [string, string][] {
+/** One searchable field: where it is (e.g. `turn 3 (agent)`) and its text with white space collapsed to single spaces. */
+export type SearchField = [where: string, flat: string];
+
+/** The parts of an episode the search reads (an {@link EpisodeDetail} has them). */
+export type Searchable = { episode: Pick<EpisodeDetail['episode'], 'task_id' | 'label'> } & Pick<EpisodeDetail, 'transcript' | 'checks'>;
+
+/** The searchable fields of an episode, in the order they are tried. */
+export function searchFields(d: Searchable): SearchField[] {
   const out: [string, string][] = [
     ['task', d.episode.task_id],
     ['label', d.episode.label],
@@ -24,23 +32,29 @@ function fields(d: EpisodeDetail): [string, string][] {
     else out.push([`turn ${i} (${t.kind})`, t.text]);
   });
   for (const c of d.checks) out.push([`check ${c.id}`, `${c.id} ${c.evidence}`]);
-  return out;
+  return out.map(([where, text]) => [where, text.replace(/\s+/g, ' ')]);
 }
 
-/** The first field of `detail` that contains `query`, with a snippet around the match; null when none does or the query is blank. */
-export function searchEpisode(detail: EpisodeDetail, query: string): SearchHit | null {
-  const q = norm(query).trim();
-  if (!q) return null;
-  for (const [where, text] of fields(detail)) {
-    const flat = text.replace(/\s+/g, ' ');
+/**
+ * The first of `fields` whose text contains `q` (already {@link normQuery normalised}, not
+ * blank), as a hit of episode `episodeId` with a snippet around the match; null when none does.
+ */
+export function matchFields(episodeId: string, fields: readonly SearchField[], q: string): SearchHit | null {
+  for (const [where, flat] of fields) {
     const at = flat.toLowerCase().indexOf(q);
     if (at < 0) continue;
     const start = Math.max(0, at - CONTEXT);
     const end = Math.min(flat.length, at + q.length + CONTEXT);
     const snippet = `${start > 0 ? '…' : ''}${flat.slice(start, end)}${end < flat.length ? '…' : ''}`;
-    return { episode_id: detail.episode.episode_id, where, snippet };
+    return { episode_id: episodeId, where, snippet };
   }
   return null;
+}
+
+/** The first field of `detail` that contains `query`, with a snippet around the match; null when none does or the query is blank. */
+export function searchEpisode(detail: EpisodeDetail, query: string): SearchHit | null {
+  const q = normQuery(query);
+  return q ? matchFields(detail.episode.episode_id, searchFields(detail), q) : null;
 }
 
 /** Every episode of `details` that matches `query`, in the given order. */

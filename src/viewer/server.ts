@@ -16,6 +16,7 @@ import { Hono, type Context } from 'hono';
 import { serve } from '@hono/node-server';
 import { RunStore } from '../store/store.js';
 import { BadInputError } from '../spec/errors.js';
+import { SearchIndexCache } from './search-index.js';
 import { comparePayload, episodePayload, listRunItems, runDetail, searchRun, type ReadOptions } from './queries.js';
 import { runLockHeld } from './run-status.js';
 import { defaultUiDir, missingUiMessage } from './ui-dir.js';
@@ -99,6 +100,7 @@ export function createViewerApp(opts: ViewerOptions): Hono {
   const app = new Hono();
   const allow = opts.allowHosts ?? [];
   const read: ReadOptions = { isWriting: (runId) => runLockHeld(opts.dbPath, runId) };
+  const searches = new SearchIndexCache();
 
   // DNS rebinding: a page on another site that resolves its name to 127.0.0.1 sends its own Host.
   // Only loopback (or explicitly allowed) hosts are served; anything but a plain GET/HEAD must also
@@ -142,7 +144,7 @@ export function createViewerApp(opts: ViewerOptions): Hono {
   app.get('/api/runs/:id/search', (c) => {
     const id = c.req.param('id');
     const q = c.req.query('q') ?? '';
-    return withStore(c, (s) => searchRun(s, id, q), (v) => (v ? json(c, v) : apiError(c, 404, { error: `no run '${id}' in the store`, kind: 'not_found' })));
+    return withStore(c, (s) => searchRun(s, id, q, searches), (v) => (v ? json(c, v) : apiError(c, 404, { error: `no run '${id}' in the store`, kind: 'not_found' })));
   });
   app.get('/api/runs/:id/episodes/:eid', (c) => {
     const { id, eid } = c.req.param();
