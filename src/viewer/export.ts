@@ -25,8 +25,6 @@ export interface ExportOptions {
   force?: boolean;
   /** Folder of the built UI; default {@link defaultUiDir}. */
   uiDir?: string;
-  /** Timestamp written into the data (default: now), so exports can be made reproducible. */
-  now?: string;
   /** Finds an episode's task for its page; default none. */
   taskInfo?: TaskInfoResolver;
 }
@@ -47,10 +45,21 @@ export interface StaticSite {
   chunks: Map<string, EpisodeChunk>;
 }
 
-/** Reads every run and episode of the store into the static data and episode chunks. */
-export function buildStaticSite(store: RunStore, now: string, taskInfo?: TaskInfoResolver): StaticSite {
+/**
+ * The time the static data is "as of": the newest stored run's `created_at` (the store keeps no
+ * end time), null for a store without runs. Taken from the data, never the clock, so the same
+ * store exports byte-identical files.
+ */
+export function dataTimeOf(runs: readonly { created_at: string }[]): string | null {
+  let newest: string | null = null;
+  for (const r of runs) if (newest === null || Date.parse(r.created_at) > Date.parse(newest)) newest = r.created_at;
+  return newest;
+}
+
+/** Reads every run and episode of the store into the static data and episode chunks: a pure function of the store. */
+export function buildStaticSite(store: RunStore, taskInfo?: TaskInfoResolver): StaticSite {
   const runs = listRunItems(store);
-  const data: StaticData = { version: 1, generated_at: now, runs, details: {}, episode_files: {} };
+  const data: StaticData = { version: 1, generated_at: dataTimeOf(runs), runs, details: {}, episode_files: {} };
   const chunks = new Map<string, EpisodeChunk>();
   for (const run of runs) {
     const detail = runDetail(store, run.id);
@@ -84,6 +93,8 @@ function copyDir(from: string, to: string): void {
 /**
  * Writes the static site into `outDir`: created if needed; an earlier export there (it has a
  * data.js) has its index.html, assets/, data.js and episodes/ replaced, other files left alone.
+ * The files depend on the store (and the UI build) alone: two exports of one store are
+ * byte-identical.
  *
  * @throws BadInputError when the store cannot be read, the UI is not built, or `outDir` is a
  *   non-empty folder that holds no earlier export and `force` is not set.
@@ -94,7 +105,7 @@ export function exportStaticSite(opts: ExportOptions): ExportResult {
   const store = RunStore.open(opts.dbPath, { readonly: true });
   let site: StaticSite;
   try {
-    site = buildStaticSite(store, opts.now ?? new Date().toISOString(), opts.taskInfo);
+    site = buildStaticSite(store, opts.taskInfo);
   } finally {
     store.close();
   }
@@ -114,7 +125,7 @@ export function exportStaticSite(opts: ExportOptions): ExportResult {
   }
   copyDir(uiDir, opts.outDir);
   fs.mkdirSync(path.join(opts.outDir, 'episodes'), { recursive: true });
-  const js = `${DATA_JS_HEAD}: static data (${data.runs.length} runs), generated ${data.generated_at} */\nwindow.__SERVICEGYM_DATA__ = ${JSON.stringify(data)};\n`;
+  const js = `${DATA_JS_HEAD}: static data (${data.runs.length} runs), newest run ${data.generated_at ?? 'none'} */\nwindow.__SERVICEGYM_DATA__ = ${JSON.stringify(data)};\n`;
   fs.writeFileSync(path.join(opts.outDir, 'data.js'), js);
   let bytes = Buffer.byteLength(js);
   for (const [file, chunk] of chunks) {

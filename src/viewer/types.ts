@@ -485,7 +485,11 @@ export interface EscalationView {
  */
 export interface StaticData {
   version: 1;
-  generated_at: string;
+  /**
+   * The time the data is as of: the newest stored run's `created_at` (ISO-8601), null for a store
+   * without runs. From the store, not the clock, so the same store exports the same bytes.
+   */
+  generated_at: string | null;
   runs: RunListItem[];
   details: Record<string, RunDetail>;
   /** Run id → episode id → the script (relative to index.html) holding that episode page. */

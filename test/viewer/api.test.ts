@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import Database from 'better-sqlite3';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createViewerApp, withTask } from '../../src/viewer/server.js';
 import { countedFailures } from '../../src/evaluation/counted.js';
 import type { TaskEvaluation } from '../../src/evaluation/types.js';
@@ -565,13 +565,14 @@ describe('the UI routes', () => {
 describe('static export', () => {
   it('writes the UI, a data.js holding every run and its matrix, and the episode pages in scripts of 100', () => {
     const out = path.join(tmpDir('sg-viewer-export-'), 'site');
-    const res = exportStaticSite({ dbPath: s.db, outDir: out, uiDir, now: '2026-10-14T15:00:00Z' });
+    const res = exportStaticSite({ dbPath: s.db, outDir: out, uiDir });
     expect(res).toMatchObject({ runs: 3, episodes: 45, index: path.join(out, 'index.html') });
     expect(fs.existsSync(path.join(out, 'assets', 'viewer.js'))).toBe(true);
     const sandbox = { window: {} as { __SERVICEGYM_DATA__?: StaticData; __SERVICEGYM_EPISODES__?: Record<string, EpisodeChunk> } };
     vm.runInNewContext(fs.readFileSync(path.join(out, 'data.js'), 'utf8'), sandbox);
     const data = sandbox.window.__SERVICEGYM_DATA__!;
-    expect(data.generated_at).toBe('2026-10-14T15:00:00Z');
+    // The newest stored run's start, not the clock.
+    expect(data.generated_at).toBe([...data.runs.map((r) => r.created_at)].sort().at(-1));
     expect(data.runs.map((r) => r.id)).toEqual([s.validateId, s.faultyId, s.campaignId]);
     expect(data.details[s.faultyId].episodes).toHaveLength(10);
     // One script per run here (each run has fewer than 100 episodes).
@@ -580,5 +581,23 @@ describe('static export', () => {
     expect(Object.values(data.episode_files[s.faultyId])).toEqual(Array(10).fill(file));
     vm.runInNewContext(fs.readFileSync(path.join(out, file), 'utf8'), sandbox);
     expect(sandbox.window.__SERVICEGYM_EPISODES__![file]['T01#0'].db_diff[0].path).toBe('/reservations/8KQ2ZD/flights/0/date');
+  });
+
+  it('is a pure function of the store: two exports made at different times are byte-identical', () => {
+    const files = (dir: string): Record<string, string> =>
+      Object.fromEntries(fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort().filter((f) => fs.statSync(path.join(dir, f)).isFile()).map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]));
+    const sites = ['2027-01-01T00:00:00Z', '2027-06-30T12:34:56Z'].map((clock) => {
+      vi.useFakeTimers({ toFake: ['Date'], now: new Date(clock) });
+      try {
+        const out = path.join(tmpDir('sg-viewer-export-same-'), 'site');
+        exportStaticSite({ dbPath: s.db, outDir: out, uiDir });
+        return files(out);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+    expect(Object.keys(sites[0])).toContain('data.js');
+    expect(sites[1]).toEqual(sites[0]);
+    expect(sites[0]['data.js']).not.toContain('2027-');
   });
 });

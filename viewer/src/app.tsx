@@ -65,8 +65,8 @@ export function App() {
           <a href={runsHref()} className={route.page === 'runs' ? 'active' : ''} aria-current={route.page === 'runs' ? 'page' : undefined}>Runs</a>
           <a href={compareHref()} className={route.page === 'compare' ? 'active' : ''} aria-current={route.page === 'compare' ? 'page' : undefined}>Compare</a>
         </nav>
-        <span className="mode" title={staticData ? 'static export: data embedded in data.js' : 'live: reads the run store on every request'}>
-          {staticData ? `static export · ${when(staticData.generated_at)}` : 'live · read-only'}
+        <span className="mode" title={staticData ? `static export: data embedded in data.js${staticData.generated_at ? `, newest run started ${when(staticData.generated_at)}` : ''}` : 'live: reads the run store on every request'}>
+          {staticData ? `static export${staticData.generated_at ? ` · ${when(staticData.generated_at)}` : ''}` : 'live · read-only'}
         </span>
         <ThemeToggle />
       </header>
