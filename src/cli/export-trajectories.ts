@@ -1,5 +1,6 @@
 /**
- * `servicegym export-trajectories <run-id> [--task IDS] [--trial N] [-o FILE] [--db PATH]`: the
+ * `servicegym export-trajectories <run-id> [--task IDS] [--trial N] [-o FILE] [--db PATH]` (`--task`:
+ * ids or globs, as `run --tasks` takes them: {@link selectTaskIds} over the run's task ids): the
  * stored episodes of a run as `evaluate`'s input, so a trajectory can be scored again, shared or
  * scored elsewhere: JSON Lines, one episode per line in the canonical episode order (task id in
  * code-unit order, then trial: {@link compareEpisodeKeys}, as the run's summary and tables take
@@ -18,8 +19,9 @@
  * or harness error (a provider failure after retries, a tool's code that threw): their
  * conversations were cut off where the call failed, and `evaluate` would score the stub as a
  * finished conversation (a customer who never spoke, a fault the agent never made); stderr names
- * them and says to resume the run. Exit 0; 2 for an unknown run or store, a selection that
- * matches no episode or only cut-off ones, or a run with no task episode.
+ * them and says to resume the run. Exit 0; 2 for an unknown run or store, a `--task` id the run
+ * has no episode of or a glob matching none, a selection that matches no episode or only cut-off
+ * ones, or a run with no task episode.
  */
 import fs from 'node:fs';
 import type { Command } from 'commander';
@@ -27,6 +29,7 @@ import { BadInputError } from '../spec/errors.js';
 import type { EpisodeRunLog } from '../spec/run-log.js';
 import { DEFAULT_STORE_PATH } from '../store/paths.js';
 import { compareEpisodeKeys } from '../run/summary.js';
+import { selectTaskIds } from '../run/select-tasks.js';
 import { runDatasetVariant, type DatasetVariant } from './dataset-variant.js';
 import { shellArg } from '../util/shell-arg.js';
 import { refuseOverwrite, storeFiles } from '../util/same-file.js';
@@ -108,7 +111,7 @@ export function registerExportTrajectories(program: Command, setExit: (code: num
     .description("write a stored run's episodes as evaluate's input (JSON Lines of {task_id, trial, persona, surface, surface_options, dataset_variant, episode_id, messages}) to score them again or elsewhere")
     .argument('<run-id>', "the run to export: an id the runs list shows ('servicegym view', or the run_id 'run --json' prints)")
     .option('--db <path>', 'run store (SQLite)', DEFAULT_STORE_PATH)
-    .option('--task <ids>', 'only these tasks (comma-separated ids)')
+    .option('--task <ids>', "only these tasks: comma-separated task ids or globs (*, ?, [...]), as run's --tasks takes them, e.g. 'T1*' (default: all)")
     .option('--trial <n>', 'only this trial (from 0)')
     .option('-o, --output <file>', 'write the JSON Lines to this file instead of stdout')
     .action(async (runId: string, flags) => {
@@ -117,7 +120,6 @@ export function registerExportTrajectories(program: Command, setExit: (code: num
       if (!fs.existsSync(flags.db)) throw new BadInputError('no run store here (run something first, or give --db)', { file: flags.db });
       const trial = flags.trial === undefined ? undefined : Number(flags.trial);
       if (trial !== undefined && !(Number.isInteger(trial) && trial >= 0)) throw new BadInputError(`--trial must be a whole number >= 0, got '${flags.trial}'`);
-      const tasks = flags.task === undefined ? undefined : new Set(String(flags.task).split(',').map((s) => s.trim()).filter(Boolean));
       if (flags.output !== undefined) refuseOverwrite(String(flags.output), '-o/--output', storeFiles(flags.db));
       const store = RunStore.open(flags.db, { readonly: true });
       let records: EpisodeRunLog[];
@@ -135,8 +137,11 @@ export function registerExportTrajectories(program: Command, setExit: (code: num
       const taskEpisodes = records.filter((r) => r.evaluation === null || r.evaluation.kind === 'task');
       const skipped = records.length - taskEpisodes.length;
       if (taskEpisodes.length === 0) throw new BadInputError(`run '${runId}' has no task episode to export${skipped ? ` (its ${skipped} episode(s) are campaign cases or optimiser rollouts, judged by a model, not by task criteria)` : ''}`);
-      const selected = inExportOrder(taskEpisodes).filter((r) => (!tasks || tasks.has(r.task.id)) && (trial === undefined || r.trial === trial));
-      if (selected.length === 0) throw new BadInputError(`no episode of run '${runId}' matches${tasks ? ` --task ${[...tasks].join(',')}` : ''}${trial !== undefined ? ` --trial ${trial}` : ''} (its tasks: ${[...new Set(taskEpisodes.map((r) => r.task.id))].sort().join(', ')})`);
+      const ordered = inExportOrder(taskEpisodes);
+      const picked = selectTaskIds([...new Set(ordered.map((r) => r.task.id))], flags.task === undefined ? undefined : String(flags.task), { flag: '--task', owner: `run '${runId}'`, unset: 'export every task' });
+      const tasks = picked && new Set(picked);
+      const selected = ordered.filter((r) => (!tasks || tasks.has(r.task.id)) && (trial === undefined || r.trial === trial));
+      if (selected.length === 0) throw new BadInputError(`no episode of run '${runId}' matches${tasks ? ` --task ${flags.task}` : ''}${trial !== undefined ? ` --trial ${trial}` : ''} (its tasks: ${[...new Set(taskEpisodes.map((r) => r.task.id))].sort().join(', ')})`);
       const chosen = selected.filter((r) => cutOffReason(r) === null);
       const cutOff = selected.filter((r) => cutOffReason(r) !== null).map((r) => `${r.episode_id} (${cutOffReason(r)})`);
       const resume = `servicegym run --resume ${shellArg(runId)} with the run's flags plays them again`;

@@ -24,9 +24,9 @@ const literal = (c: string) => c.replace(/[.*?+^${}()|[\]\\/]/g, '\\$&');
 /**
  * A glob as its pieces: `*` any run of characters, `?` one, `[...]` a class (`[!...]` negated),
  * `\x` the character x itself (`\[mobile_data_issue\]*` for tau2 telecom's ids, which hold
- * brackets). Throws BadInputError for an unclosed or invalid class.
+ * brackets). Throws BadInputError, naming `flag`, for an unclosed or invalid class.
  */
-function globTokens(pattern: string): GlobToken[] {
+function globTokens(pattern: string, flag: string): GlobToken[] {
   const out: GlobToken[] = [];
   for (let i = 0; i < pattern.length; i++) {
     let c = pattern[i];
@@ -40,7 +40,7 @@ function globTokens(pattern: string): GlobToken[] {
     }
     if (c === '[') {
       const end = pattern.indexOf(']', i + 2);
-      if (end < 0) throw new BadInputError(`--tasks pattern '${pattern}' has an unclosed '['`);
+      if (end < 0) throw new BadInputError(`${flag} pattern '${pattern}' has an unclosed '['`);
       let body = pattern.slice(i + 1, end);
       if (body.startsWith('!')) body = `^${body.slice(1)}`;
       const source = `[${body.replace(/\\/g, '\\\\')}]`;
@@ -48,7 +48,7 @@ function globTokens(pattern: string): GlobToken[] {
       try {
         re = new RegExp(`^${source}$`);
       } catch {
-        throw new BadInputError(`--tasks pattern '${pattern}' is not a valid glob (a '[...]' class such as [z-a] has its range out of order)`);
+        throw new BadInputError(`${flag} pattern '${pattern}' is not a valid glob (a '[...]' class such as [z-a] has its range out of order)`);
       }
       out.push({ star: false, source, test: (x) => re.test(x) });
       i = end;
@@ -63,20 +63,20 @@ function globTokens(pattern: string): GlobToken[] {
 
 /**
  * A glob ({@link globTokens}) as a whole-string regular expression.
- * @throws BadInputError for an unclosed or invalid class.
+ * @throws BadInputError naming `flag` (the flag the pattern came from) for an unclosed or invalid class.
  */
-export function globRegExp(pattern: string): RegExp {
-  return new RegExp(`^${globTokens(pattern).map((t) => (t.star ? '.*' : t.source)).join('')}$`);
+export function globRegExp(pattern: string, flag = '--tasks'): RegExp {
+  return new RegExp(`^${globTokens(pattern, flag).map((t) => (t.star ? '.*' : t.source)).join('')}$`);
 }
 
 /**
  * A glob ({@link globTokens}) as a whole-string test that takes time linear in the pattern times
  * the id however many `*` it has (a RegExp of `*a*a*a…` backtracks exponentially on a long id
  * without a match: tau2 telecom has 2285 ids of ~60 characters).
- * @throws BadInputError for an unclosed or invalid class.
+ * @throws BadInputError naming `flag` (the flag the pattern came from) for an unclosed or invalid class.
  */
-export function globMatcher(pattern: string): (id: string) => boolean {
-  const tokens = globTokens(pattern);
+export function globMatcher(pattern: string, flag = '--tasks'): (id: string) => boolean {
+  const tokens = globTokens(pattern, flag);
   return (id) => {
     let p = 0;
     let i = 0;
@@ -100,34 +100,55 @@ export function globMatcher(pattern: string): (id: string) => boolean {
   };
 }
 
+/** Where a task selection picks from, for its error messages. */
+export interface TaskIdSource {
+  /** The flag the selection came from, e.g. `--tasks`. */
+  flag: string;
+  /** The ids' owner as a message names it: `the dataset`, `run 'r1'`. */
+  owner: string;
+  /** What leaving the flag out does, e.g. `run every task`. */
+  unset: string;
+}
+
+/**
+ * The task ids of `ids` that a flag's value names, for every command that selects tasks (`run`,
+ * `validate` and `lint` `--tasks`, `export-trajectories --task`): comma-separated ids or globs
+ * (`T0*`, `1?`, `C0[1-3]`, {@link globMatcher}); undefined when the flag is not given. A list of
+ * plain ids keeps the order given; with a glob the order of `ids` is kept. An entry that is an id
+ * is that id even when it holds glob characters (tau2 telecom's ids all do:
+ * `[mobile_data_issue]data_mode_off[PERSONA:None]`); an entry given twice is one id.
+ * @throws BadInputError naming `source.flag`, for a flag given but naming nothing (`''`, `','`:
+ *   an empty list from a generated config must not select everything), an unknown id, a pattern
+ *   matching no id or an invalid pattern; the message lists `source.owner`'s first ids.
+ */
+export function selectTaskIds(ids: readonly string[], value: string | undefined, source: TaskIdSource): string[] | undefined {
+  if (value === undefined) return undefined;
+  const { flag, owner } = source;
+  const patterns = [...new Set(value.split(',').map((s) => s.trim()).filter(Boolean))];
+  if (patterns.length === 0) throw new BadInputError(`${flag} names no task (got '${value}'); give task ids or globs, or leave the flag out to ${source.unset}`);
+  const known = new Set(ids);
+  const listing = `${owner} has ${ids.length} task${ids.length === 1 ? '' : 's'}: ${ids.slice(0, 12).join(', ')}${ids.length > 12 ? ', …' : ''}`;
+  const isPattern = (p: string) => isGlob(p) && !known.has(p);
+  if (!patterns.some(isPattern)) {
+    const unknown = patterns.filter((p) => !known.has(p));
+    if (unknown.length) throw new BadInputError(`${flag}: unknown task id(s): ${unknown.join(', ')} (${listing})`);
+    return patterns;
+  }
+  const tests = patterns.map((p) => ({ p, test: isPattern(p) ? globMatcher(p, flag) : (id: string) => id === p, glob: isPattern(p) }));
+  for (const { p, test, glob } of tests) {
+    if (!ids.some(test)) throw new BadInputError(`${flag}: ${glob ? 'pattern' : 'task id'} '${p}' matches no task (${listing})`);
+  }
+  return ids.filter((id) => tests.some(({ test }) => test(id)));
+}
+
 /**
  * The tasks a `--tasks` flag names, for every command that takes one (`run`, `validate`, `lint`):
- * comma-separated ids or globs (`T0*`, `1?`, `C0[1-3]`); undefined means every task. A list of
- * plain ids keeps the order given; with a glob the dataset's order is kept. An entry that is a task
- * id is that task even when it holds glob characters (tau2 telecom's ids all do:
- * `[mobile_data_issue]data_mode_off[PERSONA:None]`).
- * @throws BadInputError naming `--tasks`, for a flag given but naming nothing (`''`, `','`: an
- *   empty list from a generated config must not run the whole dataset), an unknown id, a pattern
- *   matching no task or an invalid pattern.
+ * {@link selectTaskIds} over the dataset's tasks; undefined means every task.
+ * @throws BadInputError naming `--tasks` (see {@link selectTaskIds}).
  */
 export function selectTasksFlag(loaded: LoadedDomain<any>, tasksFlag: string | undefined): Task[] {
-  // An entry given twice is one task (a run keys its episodes by task id).
-  const patterns = [...new Set((tasksFlag ?? '').split(',').map((s) => s.trim()).filter(Boolean))];
-  if (tasksFlag !== undefined && patterns.length === 0) throw new BadInputError(`--tasks names no task (got '${tasksFlag}'); give task ids or globs, or leave the flag out to run every task`);
-  const ids = new Set(loaded.tasks.map((t) => t.id));
-  const isPattern = (p: string) => isGlob(p) && !ids.has(p);
-  if (!patterns.some(isPattern)) {
-    try {
-      return selectTasks(loaded, patterns);
-    } catch (err) {
-      // Named after the flag, so that a `"tasks"` value from a config file is blamed on its JSON path.
-      throw err instanceof BadInputError && err.file === undefined ? new BadInputError(`--tasks: ${err.message}`) : err;
-    }
-  }
-  const res = patterns.map((p) => ({ p, re: isPattern(p) ? { test: globMatcher(p) } : null }));
-  for (const { p, re } of res) {
-    const hits = loaded.tasks.filter((t) => (re ? re.test(t.id) : t.id === p));
-    if (hits.length === 0) throw new BadInputError(`--tasks: ${re ? 'pattern' : 'task id'} '${p}' matches no task (the dataset has ${loaded.tasks.length} task${loaded.tasks.length === 1 ? '' : 's'}: ${loaded.tasks.slice(0, 12).map((t) => t.id).join(', ')}${loaded.tasks.length > 12 ? ', …' : ''})`);
-  }
-  return loaded.tasks.filter((t) => res.some(({ p, re }) => (re ? re.test(t.id) : t.id === p)));
+  const picked = selectTaskIds(loaded.tasks.map((t) => t.id), tasksFlag, { flag: '--tasks', owner: 'the dataset', unset: 'run every task' });
+  if (!picked) return loaded.tasks;
+  const byId = new Map(loaded.tasks.map((t) => [t.id, t]));
+  return picked.map((id) => byId.get(id)!);
 }

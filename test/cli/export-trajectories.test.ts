@@ -71,6 +71,11 @@ describe('export-trajectories', () => {
     const one = await runCli(['export-trajectories', runId, '--db', db, '--task', 'T02', '--trial', '1']);
     expect(one.code).toBe(0);
     expect(one.out.trim().split('\n').map((l) => [JSON.parse(l).task_id, JSON.parse(l).trial])).toEqual([['T02', 1]]);
+    // --task takes ids or globs, as run's --tasks does (the same matcher).
+    const picked = async (sel: string) => (await runCli(['export-trajectories', runId, '--db', db, '--task', sel])).out.trim().split('\n').map((l) => `${JSON.parse(l).task_id}#${JSON.parse(l).trial}`);
+    expect(await picked('T0*')).toEqual(['T01#0', 'T01#1', 'T02#0', 'T02#1']);
+    expect(await picked('T0[!1]')).toEqual(['T02#0', 'T02#1']);
+    expect(await picked('T?1,T02')).toEqual(['T01#0', 'T01#1', 'T02#0', 'T02#1']);
   }, 180_000);
 
   it('leaves out episodes cut off by an infrastructure error, naming them (evaluate would score the stub as a finished conversation)', async () => {
@@ -108,9 +113,15 @@ describe('export-trajectories', () => {
     const runs = RunStore.open(db, { readonly: true });
     const id = runs.listRuns()[0].id;
     runs.close();
-    const none = await runCli(['export-trajectories', id, '--db', db, '--task', 'T99']);
+    const none = await runCli(['export-trajectories', id, '--db', db, '--task', 'T01,T99']);
     expect(none.code).toBe(2);
-    expect(none.err).toMatch(/no episode of run '.*' matches --task T99 \(its tasks: T01, T02\)/);
+    expect(none.err).toBe(`servicegym: error: --task: unknown task id(s): T99 (run '${id}' has 2 tasks: T01, T02)\n`);
+    const noMatch = await runCli(['export-trajectories', id, '--db', db, '--task', 'T01,X*']);
+    expect(noMatch.code).toBe(2);
+    expect(noMatch.err).toBe(`servicegym: error: --task: pattern 'X*' matches no task (run '${id}' has 2 tasks: T01, T02)\n`);
+    const badGlob = await runCli(['export-trajectories', id, '--db', db, '--task', 'T[2']);
+    expect([badGlob.code, badGlob.err]).toEqual([2, "servicegym: error: --task pattern 'T[2' has an unclosed '['\n"]);
+    expect((await runCli(['export-trajectories', id, '--db', db, '--task', ','])).err).toContain("--task names no task (got ',')");
     expect((await runCli(['export-trajectories', id, '--db', db, '--trial', '-1'])).code).toBe(2);
     // -o naming the store (directly or by another path) would write JSON Lines over every run.
     const before = fs.readFileSync(db);
