@@ -1,7 +1,8 @@
 /**
  * The on-disk cache of derived domain data, in the folder of {@link dbCacheDir} (off with
- * `SERVICEGYM_CACHE_DIR=off`): DBs generated from a seed (`generated-db/`) and the tau2 hash
- * stream of a base DB (`db-hash/`, see `table-hash.ts`). Every entry is named by a content key of
+ * `SERVICEGYM_CACHE_DIR=off`): DBs generated from a seed (`generated-db/`), the tau2 hash
+ * stream of a base DB (`db-hash/`, see `table-hash.ts`) and the digests of views of it
+ * (`db-digests/`, see `digest-memo.ts`). Every entry is named by a content key of
  * everything it was derived from (inputs and the code that derived it), written atomically, and
  * checked when read: a missing, unreadable or corrupt entry is derived again, never trusted.
  *
@@ -70,6 +71,15 @@ export function cachePath(folder: string, name: string): string | null {
 export function readCacheText(f: string): string | undefined {
   try {
     return fs.readFileSync(f, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The bytes of a cache file, or undefined when it is missing or unreadable. */
+export function readCacheBytes(f: string): Buffer | undefined {
+  try {
+    return fs.readFileSync(f);
   } catch {
     return undefined;
   }

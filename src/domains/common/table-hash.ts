@@ -4,7 +4,7 @@
  *
  * tau2 hashes a DB as `sha256(json.dumps(db.model_dump(), sort_keys=True))`. A hasher made by
  * {@link createTableDbHasher} writes the same bytes. The pristine base's stream is made once per
- * process and base (every record serialised), kept as one string with where each record lies in
+ * process and base (every record serialised), kept as one byte buffer with where each record lies in
  * it (`hash-stream.ts`), hashed with snapshots of the SHA-256 state every 256 K characters; a view
  * that wrote records is hashed as edits of that stream (its changed records' JSON replaced, new
  * records inserted, a table with removed records rewritten), from the last snapshot before the
@@ -16,11 +16,18 @@
  * pristine stream kept on disk with each record's length: a later process takes the stream from
  * there (reading no record of the base), checks its shape against the base's ids and its hash
  * against the digest kept with it (a stream that does not fit is made again and rewritten).
+ *
+ * Digests already made are not made again: each view's digest is kept by the records it changed
+ * (`digest-memo.ts`, in memory and beside the stream on disk), so a view with the same changes as
+ * one hashed before (the same task run again, two tasks or trials that end alike) costs the dump of
+ * its changed records only, and a process whose views were all hashed before never reads the
+ * stream.
  */
 import { CowDb, type Tables } from '../../env/cow-db.js';
 import type { StateOps } from '../../spec/state.js';
 import { pyDumps, pyString, type PyTypeTree } from '../../util/pyjson.js';
-import { cacheKey, cachePath, dbCacheDir, dbContentKey, readCacheText, sourceFingerprint, writeAtomically } from './disk-cache.js';
+import { cacheKey, cachePath, dbCacheDir, dbContentKey, readCacheBytes, sourceFingerprint, writeAtomically } from './disk-cache.js';
+import { changeKey, createDigestMemo, type DigestMemo, type RecordChange } from './digest-memo.js';
 import { AsciiText, editedStreamDigest, hashStreamSteps, layoutOf, type Checkpoint, type StreamEdit, type TableLayout } from './hash-stream.js';
 
 /** While the pristine stream is made, a step (a yield of `warmSteps`) after about this many characters of record JSON (a millisecond or two). */
@@ -38,10 +45,10 @@ function lowerBound(ids: readonly string[], id: string): number {
   return lo;
 }
 
-/** A pristine base's stream, where its tables and records lie in it, its digest and the SHA-256 states along it. */
+/** A pristine base's stream (ASCII bytes), where its tables and records lie in it, its digest and the SHA-256 states along it. */
 interface BaseHash {
   digest: string;
-  stream: string;
+  stream: Buffer;
   layout: TableLayout[];
   checkpoints: Checkpoint[];
 }
@@ -58,6 +65,7 @@ export function createTableDbHasher<T extends Tables>(recordTypes: { [K in keyof
   const tables = (Object.keys(recordTypes) as (keyof T & string)[]).sort();
   const sortedIds = new WeakMap<object, string[]>();
   const baseHashes = new WeakMap<object, BaseHash>();
+  const memos = new WeakMap<object, DigestMemo>();
 
   const dumpRecord = (rec: unknown, types: PyTypeTree) => pyDumps(rec, { sortKeys: true, ensureAscii: true, types });
   /** Python's `sort_keys` order: by code point; JS's default sort (UTF-16 units) agrees on BMP text. */
@@ -71,7 +79,7 @@ export function createTableDbHasher<T extends Tables>(recordTypes: { [K in keyof
   };
 
   /** The pristine stream of `base` with each record's JSON length; yields every {@link FEED_PIECE_CHARS} of record JSON. */
-  const makeStream = function* (base: T): Generator<void, { stream: string; lengths: Record<string, number[]> }> {
+  const makeStream = function* (base: T): Generator<void, { stream: Buffer; lengths: Record<string, number[]> }> {
     const out = new AsciiText();
     out.add('{');
     const lengths: Record<string, number[]> = {};
@@ -95,11 +103,11 @@ export function createTableDbHasher<T extends Tables>(recordTypes: { [K in keyof
       out.add('}');
     }
     out.add('}');
-    return { stream: out.text(), lengths };
+    return { stream: out.bytes(), lengths };
   };
 
   /** `base`'s hash info from `stream` when it has the base's shape and hashes to `digest` (any digest when undefined). */
-  const fromStream = function* (base: T, stream: string, lengths: Record<string, unknown>, digest?: string): Generator<void, BaseHash | undefined> {
+  const fromStream = function* (base: T, stream: Buffer, lengths: Record<string, unknown>, digest?: string): Generator<void, BaseHash | undefined> {
     const layout = layoutOf(stream, tables, (t) => baseSortedIds(base[t] as Record<string, unknown>), lengths);
     if (!layout) return undefined;
     const hashed = yield* hashStreamSteps(stream);
@@ -126,52 +134,84 @@ export function createTableDbHasher<T extends Tables>(recordTypes: { [K in keyof
     return info;
   };
 
-  /** The body of table `ti` as the view `db` has it, records it did not write taken from the pristine stream. */
-  const tableBody = (db: CowDb<T>, ti: number, info: BaseHash, touched: ReadonlySet<string>) => {
+  /**
+   * The records `db` changed in its base, in table order then id order: written records whose
+   * object is not the base's (dumped as the stream writes them), added ones, removed ones (json
+   * null). A record added and then removed is no change.
+   */
+  const changesOf = (db: CowDb<T>): RecordChange[] => {
+    const changes: RecordChange[] = [];
+    for (const [table, ids] of db.touched()) {
+      const base = db.base[table] as Record<string, object>;
+      for (const id of ids) {
+        const inBase = Object.prototype.hasOwnProperty.call(base, id);
+        const rec = db.get(table, id);
+        if (rec === undefined) {
+          if (inBase) changes.push({ table: table as string, id, json: null });
+        } else if (!inBase || rec !== base[id]) changes.push({ table: table as string, id, json: dumpRecord(rec, recordTypes[table]) });
+      }
+    }
+    const order = (t: string) => tables.indexOf(t as keyof T & string);
+    return changes.sort((a, b) => order(a.table) - order(b.table) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  };
+
+  /** The body of table `ti` as the view `db` has it: the changed records' JSON from `changed`, the others' from the pristine stream. */
+  const tableBody = (db: CowDb<T>, ti: number, info: BaseHash, changed: ReadonlyMap<string, string | null>) => {
     const table = tables[ti];
     const lay = info.layout[ti];
     const base = db.base[table] as Record<string, unknown>;
     return db.ids(table).sort().map((id) => {
-      const k = touched.has(id) || !Object.prototype.hasOwnProperty.call(base, id) ? -1 : lowerBound(lay.ids, id);
-      const json = k >= 0 ? info.stream.slice(lay.valueStart[k], lay.end[k]) : dumpRecord(db.get(table, id), recordTypes[table]);
+      const mine = changed.get(id);
+      const k = mine !== undefined || !Object.prototype.hasOwnProperty.call(base, id) ? -1 : lowerBound(lay.ids, id);
+      const json = k >= 0 ? info.stream.toString('latin1', lay.valueStart[k], lay.end[k]) : (mine ?? dumpRecord(db.get(table, id), recordTypes[table]));
       return pyString(id) + ': ' + json;
     }).join(', ');
   };
 
-  /** The view's stream as edits of the pristine one (sorted by start). */
-  const editsOf = (db: CowDb<T>, info: BaseHash): StreamEdit[] => {
+  /** The view's stream as edits of the pristine one (sorted by start), from its {@link changesOf}. */
+  const editsOf = (db: CowDb<T>, info: BaseHash, changes: readonly RecordChange[]): StreamEdit[] => {
     const edits: StreamEdit[] = [];
-    for (const [table, ids] of db.touched()) {
+    for (let i = 0; i < changes.length; ) {
+      const table = changes[i].table;
       const ti = tables.indexOf(table as keyof T & string);
       const lay = info.layout[ti];
       const base = db.base[table] as Record<string, object>;
-      const types = recordTypes[table];
-      const mark = edits.length;
+      const mine = new Map<string, string | null>();
+      for (; i < changes.length && changes[i].table === table; i++) mine.set(changes[i].id, changes[i].json);
+      if ([...mine.values()].includes(null)) {
+        edits.push({ start: lay.bodyStart, end: lay.bodyEnd, text: tableBody(db, ti, info, mine) });
+        continue;
+      }
       const added: string[] = [];
-      let removed = false;
-      for (const id of ids) {
-        const inBase = Object.prototype.hasOwnProperty.call(base, id);
-        const rec = db.get(table, id);
-        if (inBase && rec === undefined) removed = true;
-        else if (rec === undefined) continue; // added, then removed
-        else if (!inBase) added.push(id);
-        else if (rec !== base[id]) {
+      for (const [id, json] of mine) {
+        if (!Object.prototype.hasOwnProperty.call(base, id)) added.push(id);
+        else {
           const k = lowerBound(lay.ids, id);
-          edits.push({ start: lay.valueStart[k], end: lay.end[k], text: dumpRecord(rec, types) });
+          edits.push({ start: lay.valueStart[k], end: lay.end[k], text: json! });
         }
       }
-      if (removed) {
-        edits.length = mark;
-        edits.push({ start: lay.bodyStart, end: lay.bodyEnd, text: tableBody(db, ti, info, new Set(ids)) });
-      } else insertions(edits, lay, added.sort(), (id) => pyString(id) + ': ' + dumpRecord(db.get(table, id), types));
+      insertions(edits, lay, added, (id) => pyString(id) + ': ' + mine.get(id)!);
     }
     return edits.sort((a, b) => a.start - b.start || a.end - b.end);
   };
 
+  /** The memo of `base`'s view digests (`digest-memo.ts`), kept beside its hash stream on disk when that is. */
+  const memoOf = (base: T): DigestMemo => {
+    let memo = memos.get(base);
+    if (!memo) memos.set(base, (memo = createDigestMemo(hashCacheFiles(base, recordTypes)?.digests ?? null)));
+    return memo;
+  };
+
   const hash = (db: CowDb<T>) => {
+    const changes = changesOf(db);
+    const memo = memoOf(db.base);
+    const key = changeKey(changes);
+    const known = memo.get(key);
+    if (known !== undefined) return known;
     const info = drain(baseHashSteps(db));
-    const edits = editsOf(db, info);
-    return edits.length ? editedStreamDigest(info.stream, info.checkpoints, edits) : info.digest;
+    const digest = changes.length ? editedStreamDigest(info.stream, info.checkpoints, editsOf(db, info, changes)) : info.digest;
+    memo.set(key, digest);
+    return digest;
   };
   return Object.assign(hash, {
     *warmSteps(db: CowDb<T>): Generator<void, void> {
@@ -216,11 +256,11 @@ function drain<R>(steps: Generator<void, R>): R {
  */
 export type TableDbHasher<T extends Tables> = ((db: CowDb<T>) => string) & { warmSteps(db: CowDb<T>): Generator<void, void> };
 
-/** A base DB's hash stream as kept on disk: its digest, the length of each record's JSON (per table, ids sorted) and the stream. */
+/** A base DB's hash stream as kept on disk: its digest, the length of each record's JSON (per table, ids sorted) and the stream's bytes. */
 interface HashStream {
   digest: string;
   lengths: Record<string, unknown>;
-  stream: string;
+  stream: Buffer;
 }
 
 /** Where one base DB's {@link HashStream} is kept. */
@@ -231,28 +271,36 @@ interface HashStreamCache {
 }
 
 /** The code the hash stream is a function of (relative to this module), besides the record types. */
-const HASHER_MODULES = ['./table-hash', './hash-stream', '../../util/pyjson', '../../env/cow-db'];
+const HASHER_MODULES = ['./table-hash', './hash-stream', './digest-memo', '../../util/pyjson', '../../env/cow-db'];
 let hasherFingerprint: string | undefined;
 
 /**
- * The disk cache of the hash stream of `base` (`db-hash/` in the cache folder of `disk-cache.ts`,
- * as `<header JSON>\n<stream>`), keyed by the DB's content key, the record types and the hasher's
- * code; null when the DB has no content key or the cache is off.
+ * Where the hash data of `base` is kept on disk (the cache folder of `disk-cache.ts`): its hash
+ * stream (`db-hash/<name>.txt`) and the digests of views of it (`db-digests/<name>.txt`,
+ * `digest-memo.ts`), named by the DB's content key, the record types and the hasher's code; null
+ * when the DB has no content key or the cache is off.
  */
-function hashStreamCache(base: object, recordTypes: unknown): HashStreamCache | null {
+function hashCacheFiles(base: object, recordTypes: unknown): { stream: string; digests: string } | null {
   const dbKey = dbContentKey(base);
   if (!dbKey || !dbCacheDir()) return null;
   hasherFingerprint ??= sourceFingerprint(import.meta.url, HASHER_MODULES);
-  const f = cachePath('db-hash', `${dbKey}-${cacheKey([hasherFingerprint, recordTypes])}.txt`)!;
+  const name = `${dbKey}-${cacheKey([hasherFingerprint, recordTypes])}.txt`;
+  return { stream: cachePath('db-hash', name)!, digests: cachePath('db-digests', name)! };
+}
+
+/** The disk cache of the hash stream of `base` (as `<header JSON>\n<stream>`, see {@link hashCacheFiles}); null when there is none. */
+function hashStreamCache(base: object, recordTypes: unknown): HashStreamCache | null {
+  const f = hashCacheFiles(base, recordTypes)?.stream;
+  if (!f) return null;
   return {
     read() {
-      const text = readCacheText(f);
-      const nl = text?.indexOf('\n') ?? -1;
-      if (text === undefined || nl < 0) return undefined;
+      const bytes = readCacheBytes(f);
+      const nl = bytes?.indexOf(0x0a) ?? -1;
+      if (bytes === undefined || nl < 0) return undefined;
       try {
-        const { digest, lengths } = JSON.parse(text.slice(0, nl)) as Partial<HashStream>;
+        const { digest, lengths } = JSON.parse(bytes.toString('utf8', 0, nl)) as Partial<HashStream>;
         if (typeof digest !== 'string' || typeof lengths !== 'object' || lengths === null) return undefined;
-        return { digest, lengths, stream: text.slice(nl + 1) };
+        return { digest, lengths, stream: bytes.subarray(nl + 1) };
       } catch {
         return undefined;
       }
