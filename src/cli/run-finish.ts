@@ -1,0 +1,66 @@
+/**
+ * The end of `servicegym run` (src/cli/run-command.ts): the report of every episode of the run
+ * (the kept ones of a resumed run included) on stdout, as text or `--json`; the results file
+ * (`-o`); on stderr why the run stopped early, a `--max-cost` that capped nothing, the
+ * `--fail-under` verdict and the hint to open or continue the run; and the exit code.
+ */
+import { episodesPerTrial, excludedLines } from '../run/task-run.js';
+import { mergeReportRows, withTasks, type EpisodeReportRow } from '../run/report-rows.js';
+import { cleanFloats } from '../util/round.js';
+import { shellArg } from '../util/shell-arg.js';
+import { snakeKeys } from './output.js';
+import { endHint, episodeJsonText, failUnderMessage, latencyOf, passHatKStopNote, writeResults, writeRunJson } from './run-end.js';
+import { episodeKey, runEpisodeJson } from './run-json.js';
+import type { RunOutcome } from './run-execute.js';
+import type { RunPlan } from './run-plan.js';
+import type { RunStart } from './run-resume.js';
+
+/** A run at its end: its flags, plan, id, start and what its episodes came to. */
+export interface FinishedRun {
+  flags: Record<string, any>;
+  plan: RunPlan;
+  runId: string;
+  start: RunStart;
+  outcome: RunOutcome;
+}
+
+/**
+ * Writes the end of run `runId` (see the module comment) and sets the exit code: 1 when an
+ * episode had an infrastructure error, the provider refused the credential, `--max-cost` stopped
+ * the run or `--fail-under` failed; else 0. Writes the `-o` file (its parent folders created).
+ * @throws what writing the results file throws (a path that cannot be written).
+ */
+export async function finishRun(run: FinishedRun, setExit: (code: number) => void): Promise<void> {
+  const { flags, plan, runId, start, outcome } = run;
+  const { res } = outcome;
+  const { extras, tasks } = plan;
+  // Every episode of the run, the kept ones of a resumed run included.
+  const rows = withTasks(mergeReportRows(tasks.map((t) => t.id), start.kept, res.rows ?? outcome.fresh), tasks);
+  if (flags.json) {
+    const jsonEpisode = (r: EpisodeReportRow) => runEpisodeJson(r, plan.personas, !!flags.resume);
+    writeRunJson((text) => process.stdout.write(text), { run_id: runId, name: outcome.runName, tags: extras.tags, strict: plan.strict, summary: cleanFloats(snakeKeys(res.summary)), usage: cleanFloats(res.usage), excluded_known_bad: plan.excluded }, rows, (r) => (!r.kept && outcome.jsonTexts.get(episodeKey(r))) || episodeJsonText(jsonEpisode(r)));
+  } else process.stdout.write(await runReportText(run, rows));
+  if (extras.output) plan.log(writeResults(extras.output, rows, { suite: runId, classname: `servicegym.${flags.domain}`, timestamp: start.createdAt }, res.rows ? latencyOf(res.records) : outcome.latency));
+  if (res.stopped) process.stderr.write(`servicegym: the run stopped: the provider refused the credential (${res.stopped}); fix the key and continue with --resume ${shellArg(runId)}\n`);
+  if (res.halted) process.stderr.write(`servicegym: the run stopped: ${res.halted.reason}; ${res.halted.notStarted} episode(s) not started; continue with --resume ${shellArg(runId)} and a higher --max-cost\n`);
+  // A cap on provider-reported cost caps nothing when the provider reports none: say so rather than let the user believe it held.
+  const maxCost = extras.maxCostUsd;
+  if (maxCost !== null && outcome.costUsd === null && rows.some((r) => !r.kept)) process.stderr.write(`servicegym: --max-cost $${maxCost} had no effect: the provider reported no cost for any call of this run (the cap counts provider-reported costs only)\n`);
+  const failUnder = failUnderMessage(res.summary, extras.failUnder);
+  if (failUnder) process.stderr.write(`servicegym: ${failUnder}\n`);
+  if (!flags.quiet) process.stderr.write(`${endHint(runId, flags.db, res.summary.infraErrors > 0 || !!res.stopped || !!res.halted)}\n`);
+  setExit(res.summary.infraErrors > 0 || res.stopped || res.halted || failUnder ? 1 : 0);
+}
+
+/**
+ * The text report of a run: its id (and `(strict)`), the episode table, the per-persona table
+ * (with `--personas`), the left-out known-bad tasks, the summary, why pass^k stops early, the
+ * model calls and the usage table; ends with a line break.
+ */
+async function runReportText(run: FinishedRun, rows: readonly EpisodeReportRow[]): Promise<string> {
+  const { runId, plan, outcome: { res } } = run;
+  const { strict, personas, tasks, trials, excluded } = plan;
+  const [{ callsText, episodeTable, personaTable, summaryText, usageTable }, { painter }] = await Promise.all([import('./run-report.js'), import('./colour.js')]);
+  const stopNote = passHatKStopNote(res.summary, rows, trials * Math.max(...tasks.map((t) => episodesPerTrial(t, personas))));
+  return `run ${runId}${strict ? ' (strict)' : ''}\n\n${episodeTable(rows, painter())}\n\n${personas ? `${personaTable(rows, personas)}\n\n` : ''}${excludedLines(excluded)}${summaryText(res.summary)}\n${stopNote ? `${stopNote}\n` : ''}${callsText(res.usage)}\n\n${usageTable(res.usage)}\n`;
+}
