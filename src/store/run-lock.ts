@@ -6,7 +6,9 @@
  * older than {@link STALE_AFTER_MS} — is taken over, with a message saying whose it was.
  *
  * Creation is atomic (`O_EXCL`); a takeover renames the stale file away first, so of two
- * processes taking over at once exactly one wins.
+ * processes taking over at once exactly one wins. The `.locks` folder is removed when the last lock
+ * in it is released, if this process made it (a folder that was there before is left alone); a
+ * process whose folder vanished between making and filling it makes it again.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -28,10 +30,30 @@ export interface RunLockOwner {
   heartbeat_at: string;
 }
 
-/** A held lock; `release()` removes it (only if still ours) and stops the heartbeat. */
+/** A held lock; `release()` removes it (only if still ours), stops the heartbeat and removes the lock folder if this process made it and it is now empty. */
 export interface RunLock {
   file: string;
   release(): void;
+}
+
+/** Lock folders this process made (absolute paths): removed once empty, by the release that empties them. */
+const foldersMadeHere = new Set<string>();
+
+/** Makes the lock folder `dir` if missing, remembering it when this call made it. */
+function makeLockFolder(dir: string): void {
+  if (fs.mkdirSync(dir, { recursive: true }) !== undefined) foldersMadeHere.add(dir);
+}
+
+/** Removes `dir` if this process made it and no lock is left in it (another process's lock keeps it). */
+function removeLockFolderIfEmpty(dir: string): void {
+  if (!foldersMadeHere.has(dir)) return;
+  try {
+    fs.rmdirSync(dir);
+    foldersMadeHere.delete(dir);
+  } catch (e) {
+    // ENOTEMPTY: another lock is in it (its release removes it); ENOENT: gone already.
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') foldersMadeHere.delete(dir);
+  }
 }
 
 /** The lock file of `runId` for the store at `dbPath`. */
@@ -72,7 +94,7 @@ function staleReason(owner: RunLockOwner | null, nowMs: number): string | null {
 export function acquireRunLock(dbPath: string, runId: string, opts: { onTakeover?: (message: string) => void; nowMs?: () => number } = {}): RunLock {
   const now = opts.nowMs ?? Date.now;
   const file = runLockFile(dbPath, runId);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  makeLockFolder(path.dirname(file));
   const me = (): RunLockOwner => ({ run_id: runId, pid: process.pid, host: os.hostname(), started_at: startedAt, heartbeat_at: new Date(now()).toISOString() });
   const startedAt = new Date(now()).toISOString();
   for (let tries = 0; tries < 3; tries++) {
@@ -80,6 +102,11 @@ export function acquireRunLock(dbPath: string, runId: string, opts: { onTakeover
       fs.writeFileSync(file, JSON.stringify(me()), { flag: 'wx' });
       return held(file, me);
     } catch (e) {
+      // The folder was removed by the process that made it, its last lock released: make it again.
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+        makeLockFolder(path.dirname(file));
+        continue;
+      }
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     }
     const owner = readOwner(file);
@@ -121,6 +148,7 @@ function held(file: string, me: () => RunLockOwner): RunLock {
       released = true;
       clearInterval(beat);
       if (readOwner(file)?.pid === process.pid) fs.rmSync(file, { force: true });
+      removeLockFolderIfEmpty(path.dirname(file));
     },
   };
 }

@@ -80,6 +80,27 @@ type EpisodeDbRow = Omit<EpisodeRow, 'result'> & { result: string };
 
 const episodeDbRow = (r: EpisodeRow): EpisodeDbRow => ({ ...r, result: toJson(r.result) });
 
+/**
+ * Whether a read-only open of `file` uses a read-write connection with `query_only` set. A
+ * read-only connection to a WAL-mode store creates its `-wal` and `-shm` files but cannot remove
+ * them (that is the last connection's checkpoint on close, a write), so every read-only command
+ * left two empty files beside the store. A `query_only` connection writes nothing through its
+ * statements, and as the last connection its close removes the files its reads made. Only when
+ * no log is there yet: a log that exists belongs to a writer (open, or killed with commits the
+ * next writer checkpoints), and a reader then opens read-only and leaves it as it is; so does a
+ * reader of a file or folder it may not write.
+ */
+function readerMayOpenReadWrite(file: string): boolean {
+  if (fs.existsSync(`${file}-wal`)) return false;
+  try {
+    fs.accessSync(file, fs.constants.W_OK);
+    fs.accessSync(path.dirname(path.resolve(file)), fs.constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A handle on one SQLite store file. Not safe to share across worker threads. */
 export class RunStore {
   private readonly db: Database.Database;
@@ -122,6 +143,7 @@ export class RunStore {
    *
    * @param file path of the SQLite file (`':memory:'` for a throwaway store).
    * @param opts.readonly open without writing anything (write methods then throw); default false.
+   *   Its close leaves no `-wal`/`-shm` files it made ({@link readerMayOpenReadWrite}).
    * @param opts.create create the file if missing; default true, forced false by `readonly`.
    * @param opts.busyTimeoutMs how long to wait for another writer, in milliseconds; default 5000.
    * @param opts.secrets values (API keys) that must never be stored: a receipt containing one is
@@ -157,9 +179,11 @@ export class RunStore {
       }
       fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
     }
+    const readerWrites = readonly && !inMemory && readerMayOpenReadWrite(file);
     let db: Database.Database | undefined;
     try {
-      db = new Database(file, { readonly, fileMustExist: !create, timeout: busyMs });
+      db = new Database(file, { readonly: readonly && !readerWrites, fileMustExist: !create, timeout: busyMs });
+      if (readerWrites) db.pragma('query_only = ON');
       db.pragma(`busy_timeout = ${busyMs}`);
       // Touch the header first so that a non-database file fails here, before any write.
       db.pragma('user_version', { simple: true });
