@@ -11,16 +11,9 @@ import type { EpisodeRow, RunStore } from '../store/store.js';
 import { parseEpisodeLog } from '../store/run-log.js';
 import { searchableOf } from './episode-view.js';
 import { matrixOrder } from './matrix.js';
-import { matchFields, normQuery, searchFields, type SearchField } from './search.js';
-import type { SearchHit } from './types.js';
+import { indexEpisode, type IndexedEpisode } from './search.js';
 
-/** One episode as the search reads it. */
-export interface IndexedEpisode {
-  episode_id: string;
-  fields: SearchField[];
-  /** The fields' lower-case texts joined by '\n' (a normalised query holds no '\n', so it cannot match across two fields). */
-  lower: string;
-}
+export { searchIndex, type IndexedEpisode } from './search.js';
 
 /**
  * The searchable fields of run `runId`'s stored episodes in matrix order (task, then label, then
@@ -32,23 +25,10 @@ export function buildSearchIndex(store: RunStore, runId: string): IndexedEpisode
   // One record at a time: holding a large run's records all at once costs more in garbage collection than reading them.
   store.forEachEpisode(runId, (row) => {
     const record = parseEpisodeLog(row.result, { runId, episodeId: row.episode_id });
-    const fields = searchFields(searchableOf({ runId, episodeId: row.episode_id, reward: row.reward, partial: row.partial, record }, row));
-    out.push({ episode_id: row.episode_id, task_id: row.task_id, label: row.label, trial: row.trial, fields, lower: fields.map(([, flat]) => flat.toLowerCase()).join('\n') });
+    const searchable = searchableOf({ runId, episodeId: row.episode_id, reward: row.reward, partial: row.partial, record }, row);
+    out.push({ ...indexEpisode(row.episode_id, searchable), task_id: row.task_id, label: row.label, trial: row.trial });
   });
   return matrixOrder(out).map(({ episode_id, fields, lower }) => ({ episode_id, fields, lower }));
-}
-
-/** Every episode of `index` that matches `query` (see src/viewer/search.ts), in the index's order; `[]` for a blank query. */
-export function searchIndex(index: readonly IndexedEpisode[], query: string): SearchHit[] {
-  const q = normQuery(query);
-  if (!q) return [];
-  const hits: SearchHit[] = [];
-  for (const e of index) {
-    if (!e.lower.includes(q)) continue;
-    const hit = matchFields(e.episode_id, e.fields, q);
-    if (hit) hits.push(hit);
-  }
-  return hits;
 }
 
 /** How many runs' indexes a {@link SearchIndexCache} keeps by default. */

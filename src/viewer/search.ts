@@ -7,6 +7,9 @@
  */
 import type { EpisodeDetail, SearchHit } from './types.js';
 
+/** How long the viewer's search box waits after a keystroke before it asks (ms): typing "refund" asks once, not six times. */
+export const SEARCH_DEBOUNCE_MS = 150;
+
 /** Characters of context on each side of a match in a snippet. */
 const CONTEXT = 50;
 
@@ -55,6 +58,32 @@ export function matchFields(episodeId: string, fields: readonly SearchField[], q
 export function searchEpisode(detail: EpisodeDetail, query: string): SearchHit | null {
   const q = normQuery(query);
   return q ? matchFields(detail.episode.episode_id, searchFields(detail), q) : null;
+}
+
+/** One episode as an index of searches reads it: its fields, and their lower-case texts joined by '\n' (a normalised query holds no '\n', so it cannot match across two fields). */
+export interface IndexedEpisode {
+  episode_id: string;
+  fields: SearchField[];
+  lower: string;
+}
+
+/** Episode `episodeId` (whose searchable parts are `d`) for an index: its fields derived once, for any number of searches. */
+export function indexEpisode(episodeId: string, d: Searchable): IndexedEpisode {
+  const fields = searchFields(d);
+  return { episode_id: episodeId, fields, lower: fields.map(([, flat]) => flat.toLowerCase()).join('\n') };
+}
+
+/** Every episode of `index` that matches `query` (as {@link searchEpisode} matches), in the index's order; `[]` for a blank query. */
+export function searchIndex(index: readonly IndexedEpisode[], query: string): SearchHit[] {
+  const q = normQuery(query);
+  if (!q) return [];
+  const hits: SearchHit[] = [];
+  for (const e of index) {
+    if (!e.lower.includes(q)) continue;
+    const hit = matchFields(e.episode_id, e.fields, q);
+    if (hit) hits.push(hit);
+  }
+  return hits;
 }
 
 /** Every episode of `details` that matches `query`, in the given order. */

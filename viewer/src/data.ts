@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { compareRuns } from '../../src/viewer/compare.js';
-import { searchEpisodes } from '../../src/viewer/search.js';
+import { indexEpisode, searchIndex, type IndexedEpisode } from '../../src/viewer/search.js';
 import type { ApiError, CompareView, EpisodeChunk, EpisodeDetail, RunDetail, RunListItem, SearchResult, StaticData } from '../../src/viewer/types.js';
 import type { Route } from './route.js';
 
@@ -30,13 +30,15 @@ export class LoadError extends Error {
   }
 }
 
-async function api<T>(path: string): Promise<T> {
+/** `GET path` of the live server as JSON; `signal` cancels it (the promise then rejects with the abort). */
+async function api<T>(path: string, signal?: AbortSignal): Promise<T> {
   let res: Response;
   const early = window.__SERVICEGYM_EARLY__;
   if (early) window.__SERVICEGYM_EARLY__ = null;
   try {
-    res = await (early?.path === path ? early.response : fetch(path, { cache: 'no-store' }));
+    res = await (early?.path === path ? early.response : fetch(path, { cache: 'no-store', signal }));
   } catch (err) {
+    if (signal?.aborted) throw err;
     throw new LoadError(`the viewer server does not answer (${(err as Error).message}); is \`servicegym view\` still running?`, 'network');
   }
   const body = (await res.json().catch(() => null)) as unknown;
@@ -98,20 +100,37 @@ export async function loadEpisode(id: string, eid: string): Promise<EpisodeDetai
   return api(`api/runs/${enc(id)}/episodes/${enc(eid)}`);
 }
 
+/** A static export's search indexes by run id, built on the first search of each run. */
+const staticIndexes = new Map<string, IndexedEpisode[]>();
+
 /**
- * The episodes of run `id` whose transcript, task or checks contain `q`. A static export loads
- * the run's episode scripts and searches them here with the server's own function.
+ * The episodes of run `id` whose transcript, task or checks contain `q`; `signal` cancels the
+ * request (a search the user has typed past). A static export loads the run's episode scripts once
+ * and searches them here with the server's own functions (src/viewer/search.ts).
  */
-export async function loadSearch(id: string, q: string): Promise<SearchResult> {
-  if (!staticData) return api(`api/runs/${enc(id)}/search?q=${enc(q)}`);
-  const detail = fromStatic(staticData.details[id], `run '${id}'`);
-  const files = staticData.episode_files[id] ?? {};
-  await Promise.all([...new Set(Object.values(files))].map(loadScript));
-  const pages = detail.episodes.flatMap((e) => {
-    const page = window.__SERVICEGYM_EPISODES__?.[files[e.episode_id]]?.[e.episode_id];
-    return page ? [page] : [];
-  });
-  return { q, hits: searchEpisodes(pages, q) };
+export async function loadSearch(id: string, q: string, signal?: AbortSignal): Promise<SearchResult> {
+  if (!staticData) return api(`api/runs/${enc(id)}/search?q=${enc(q)}`, signal);
+  let index = staticIndexes.get(id);
+  if (!index) {
+    const detail = fromStatic(staticData.details[id], `run '${id}'`);
+    const files = staticData.episode_files[id] ?? {};
+    await Promise.all([...new Set(Object.values(files))].map(loadScript));
+    index = detail.episodes.flatMap((e) => {
+      const page = window.__SERVICEGYM_EPISODES__?.[files[e.episode_id]]?.[e.episode_id];
+      return page ? [indexEpisode(e.episode_id, page)] : [];
+    });
+    staticIndexes.set(id, index);
+  }
+  return { q, hits: searchIndex(index, q) };
+}
+
+/**
+ * Gets run `id` ready to search (the server builds its index; a static export loads its episode
+ * scripts), so the first query typed is answered as fast as the next ones. For the search box's
+ * focus; failures are left to the search itself to report.
+ */
+export function warmSearch(id: string): void {
+  loadSearch(id, '').catch(() => undefined);
 }
 
 /** The comparison of run A with run B. */
@@ -154,16 +173,19 @@ export type Loaded<T> = { status: 'loading' } | { status: 'ok'; data: T } | { st
 /**
  * Runs `load` whenever `key` changes; with `refreshMs` (live mode only) loads again on that
  * interval, keeping the last data on screen, so new runs and a freed store show up by themselves.
+ * `load` gets a signal that aborts once its result is no longer wanted (the key changed, the page
+ * left), so a request typed past is cancelled rather than answered for nothing.
  */
-export function useLoad<T>(key: string, load: () => Promise<T>, refreshMs?: number): Loaded<T> {
+export function useLoad<T>(key: string, load: (signal: AbortSignal) => Promise<T>, refreshMs?: number): Loaded<T> {
   const [state, setState] = useState<Loaded<T>>({ status: 'loading' });
   const run = useCallback(load, [key]); // eslint-disable-line react-hooks/exhaustive-deps
   useEffect(() => {
     let alive = true;
+    const abort = new AbortController();
     const once = () => {
       const early = primed.get(key) as Promise<T> | undefined;
       primed.delete(key);
-      return (early ?? run()).then(
+      return (early ?? run(abort.signal)).then(
         (data) => alive && setState({ status: 'ok', data }),
         (err: unknown) => alive && setState({ status: 'error', error: err instanceof LoadError ? err : new LoadError(String(err), 'network') }),
       );
@@ -173,6 +195,7 @@ export function useLoad<T>(key: string, load: () => Promise<T>, refreshMs?: numb
     const timer = refreshMs && !staticData ? window.setInterval(once, refreshMs) : undefined;
     return () => {
       alive = false;
+      abort.abort();
       if (timer) window.clearInterval(timer);
     };
   }, [run, refreshMs, key]);

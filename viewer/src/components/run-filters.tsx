@@ -7,6 +7,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { EpisodeOutlineView } from '../../../src/viewer/types.js';
 import { NO_FILTERS, runHref, type RunFilters } from '../route.js';
 import { OUTCOME_WORDS } from './matrix.js';
+import { warmSearch } from '../data.js';
 
 export function countBy<T>(items: readonly T[], key: (t: T) => string[]): [string, number][] {
   const m = new Map<string, number>();
@@ -15,7 +16,7 @@ export function countBy<T>(items: readonly T[], key: (t: T) => string[]): [strin
 }
 
 /** A text input that writes the URL as one types, keeping its own value so the caret never jumps. */
-function TextFilter({ name, label, value, placeholder, onChange }: { name: string; label: string; value: string; placeholder: string; onChange: (v: string) => void }) {
+function TextFilter({ name, label, value, placeholder, onChange, onFocus }: { name: string; label: string; value: string; placeholder: string; onChange: (v: string) => void; onFocus?: () => void }) {
   const [text, setText] = useState(value);
   useEffect(() => setText(value), [value]);
   return (
@@ -26,6 +27,7 @@ function TextFilter({ name, label, value, placeholder, onChange }: { name: strin
         name={name}
         value={text}
         placeholder={placeholder}
+        onFocus={onFocus}
         onChange={(ev) => {
           setText(ev.target.value);
           onChange(ev.target.value);
@@ -58,7 +60,7 @@ export function RunFiltersForm({ id, filters, episodes, shown, searching }: { id
   const active = filters.failedOnly || filters.termination || filters.check || filters.q || filters.task || filters.label || filters.outcome;
   return (
     <form className="filters" role="search" onSubmit={(ev) => ev.preventDefault()} aria-label="filter episodes">
-      <TextFilter name="q" label="search" value={filters.q} placeholder="transcripts, tasks, checks" onChange={(q) => go({ q })} />
+      <TextFilter name="q" label="search" value={filters.q} placeholder="transcripts, tasks, checks" onChange={(q) => go({ q })} onFocus={() => warmSearch(id)} />
       <TextFilter name="task" label="task" value={filters.task} placeholder="task id" onChange={(task) => go({ task })} />
       {labels.length > 1 ? <Choice name="label" label="label" value={filters.label} options={labels} onChange={(label) => go({ label })} /> : null}
       <label>

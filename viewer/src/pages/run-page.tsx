@@ -3,9 +3,10 @@
  * filters (text search, task, label, score, termination, failed check), the task × trial matrix
  * and the sorted, paged episode list. Every filter, the sort and the page are in the URL.
  */
-import { useDeferredValue, useMemo } from 'react';
+import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { EpisodeOutlineView, RunDetail, SearchHit } from '../../../src/viewer/types.js';
 import { loadRun, loadSearch, useLoad } from '../data.js';
+import { SEARCH_DEBOUNCE_MS } from '../../../src/viewer/search.js';
 import { Show } from '../components/problem.js';
 import { Matrix, MatrixLegend } from '../components/matrix.js';
 import { PassKChart } from '../components/pass-k-chart.js';
@@ -15,7 +16,7 @@ import { RunNotes } from '../components/run-notes.js';
 import { Downloads, LabelTable } from '../components/run-extras.js';
 import { UsageTable } from '../components/usage-table.js';
 import { RunModeLabels, RunStatusBadge, Tags } from '../components/run-status.js';
-import { compareHref, optimizerHref, runHref, runsHref, type RunFilters } from '../route.js';
+import { compareHref, NO_FILTERS, optimizerHref, runHref, runsHref, type RunFilters } from '../route.js';
 import { cost, DASH, labelSummary, pct, runSize, score, tokens, when } from '../format.js';
 import { usePageTitle } from '../title.js';
 
@@ -61,19 +62,50 @@ function Stats({ run }: { run: RunDetail['run'] }) {
   );
 }
 
-/** The episode ids matching the text search, or null when there is none. */
+/** `value`, once it has stayed the same for `ms` (at once when `ms` is 0). */
+function useSettled<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    if (ms <= 0) {
+      setSettled(value);
+      return undefined;
+    }
+    const timer = window.setTimeout(() => setSettled(value), ms);
+    return () => window.clearTimeout(timer);
+  }, [value, ms]);
+  return ms <= 0 ? value : settled;
+}
+
+/**
+ * The text search: the hits by episode id (null when there is no search), whether a search is on
+ * its way, and why one failed. The query is asked once typing pauses ({@link SEARCH_DEBOUNCE_MS});
+ * a request typed past is cancelled (useLoad). Until the answer comes the last answer stays on
+ * screen, so the matrix and list do not blank at every keystroke; clearing the box shows every
+ * episode at once.
+ */
 function useSearch(id: string, q: string) {
-  const state = useLoad(`search:${id}:${q}`, () => (q.trim() ? loadSearch(id, q) : Promise.resolve(null)));
-  const hits = useMemo(() => (state.status === 'ok' && state.data ? new Map(state.data.hits.map((h) => [h.episode_id, h])) : null), [state]);
-  return { hits: q.trim() ? hits : null, searching: !!q.trim() && state.status === 'loading', failed: state.status === 'error' ? state.error.message : null };
+  const typed = q.trim() ? q : '';
+  const settled = useSettled(typed, typed ? SEARCH_DEBOUNCE_MS : 0);
+  const state = useLoad(`search:${id}:${settled}`, (signal) => (settled ? loadSearch(id, settled, signal) : Promise.resolve(null)));
+  const answer = state.status === 'ok' && settled === typed ? state.data : undefined;
+  const fresh = useMemo(() => (answer ? new Map(answer.hits.map((h) => [h.episode_id, h])) : null), [answer]);
+  const last = useRef<Map<string, SearchHit> | null>(null);
+  if (!typed) last.current = null;
+  else if (fresh) last.current = fresh;
+  const searching = !!typed && (settled !== typed || state.status === 'loading');
+  return { hits: typed ? (fresh ?? last.current) : null, searching, failed: state.status === 'error' && settled === typed ? state.error.message : null };
 }
 
 function RunView({ detail, filters }: { detail: RunDetail; filters: RunFilters }) {
   const { run, episodes } = detail;
   usePageTitle(`Run ${run.name}`);
   const search = useSearch(run.id, filters.q);
-  const searchPending = !!filters.q.trim() && !search.hits;
-  const matches = useMemo(() => matcher(filters, searchPending ? new Map() : search.hits), [filters, search.hits, searchPending]);
+  // Keyed by the filters' values, not the route's object: a keystroke in the search box alone re-renders neither the matrix nor the list.
+  const { failedOnly, termination, check, task, label, outcome } = filters;
+  const matches = useMemo(
+    () => matcher({ ...NO_FILTERS, failedOnly, termination, check, task, label, outcome }, search.hits),
+    [failedOnly, termination, check, task, label, outcome, search.hits],
+  );
   const shown = useMemo(() => episodes.filter(matches), [episodes, matches]);
   // The list renders after the matrix is on screen (first render with an empty list).
   const listed = useDeferredValue(shown, []);
@@ -132,7 +164,7 @@ function RunView({ detail, filters }: { detail: RunDetail; filters: RunFilters }
       {search.failed ? <p className="problem inline" role="alert">The search failed: {search.failed}</p> : null}
       {episodes.length ? <Matrix runId={run.id} episodes={episodes} matches={matches} /> : <p className="hint">This run has no episodes yet.</p>}
       <MatrixLegend />
-      <EpisodeTable id={run.id} episodes={listed} filters={filters} hits={search.hits} pending={(listed !== shown && listed.length === 0) || search.searching} />
+      <EpisodeTable id={run.id} episodes={listed} filters={filters} hits={search.hits} pending={listed !== shown && listed.length === 0} />
     </>
   );
 }
