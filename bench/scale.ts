@@ -20,7 +20,8 @@
  *   then run on the filled cache, as every run after a machine's first does.
  * - Store bytes per episode at 10 and 40 calls per episode (SQLite file plus WAL over episodes).
  * - Start-up: `servicegym --help` and `validate` of one tau2 airline task (whole processes),
- *   and whole-process `validate` of all tau2 airline tasks.
+ *   and whole-process `validate` of all tau2 airline tasks, with `--no-store` and into a run
+ *   store (first run, and again with the final states' digests kept).
  * - Distributed: the same episodes through 2 `servicegym worker`s on a local Redis against one process,
  *   workers and single process from the same build (dist/ when built), with the CPU time of the
  *   storing process and of each worker (on a 2-core machine the three processes share the cores, so
@@ -199,6 +200,14 @@ export async function benchStartup(): Promise<BenchRow[]> {
     rows.push({ name: '  the same without the DB copy (SERVICEGYM_CACHE_DIR=off; median of 3)', value: secs(cold) });
     const all = wholeProcess(['validate', '--data-dir', TAU2_AIRLINE, '--no-store', '-q'], 3, env);
     rows.push({ name: 'whole-process validate of the 50 tau2 airline tasks (median of 3)', value: secs(all), ratio: `${(50 / all.wall).toFixed(1)} tasks/s (wall), ${(50 / all.cpu).toFixed(1)} tasks per CPU second` });
+    // With the run store (validate's default) every episode records its final DB's tau2 hash: the
+    // first run hashes each written state (and makes the start state's hash stream), later runs
+    // find the digests kept by the changes each state made (src/domains/common/digest-memo.ts).
+    const storeArgs = ['validate', '--data-dir', TAU2_AIRLINE, '--db', path.join(cache, 'bench.db'), '-q'];
+    const firstStored = wholeProcess(storeArgs, 1, env);
+    const stored = wholeProcess(storeArgs, 3, env);
+    rows.push({ name: '  the same into a run store (the default), first run: start-state hash stream made, every written final DB hashed', value: secs(firstStored), ratio: `${(firstStored.cpu / all.cpu).toFixed(2)}x the CPU of --no-store` });
+    rows.push({ name: '  into a run store again (median of 3; final-state digests found kept)', value: secs(stored), ratio: `${(stored.cpu / all.cpu).toFixed(2)}x the CPU of --no-store` });
   } finally {
     fs.rmSync(cache, { recursive: true, force: true });
   }
