@@ -9,6 +9,7 @@ import { benchValidate } from './validate.js';
 import { benchTelecomValidate } from './telecom-validate.js';
 import { benchOptimizer } from './optimizer.js';
 import { benchViewerMatrix } from './viewer.js';
+import { benchViewerSearch } from './viewer-search.js';
 import { benchDatasets } from './datasets.js';
 import { benchFaultDrill } from './fault-drill.js';
 import { benchPixels } from './pixels.js';
@@ -26,6 +27,7 @@ const sections: [string, () => Promise<BenchRow[]>][] = [
   ['telecom validate (tau2 tasks; the customer performs the user-side gold actions)', () => benchTelecomValidate()],
   ['optimizer at seed scale (mock HTTP server, scripted prompt-sensitive model)', () => benchOptimizer()],
   ['viewer matrix of 1,000 episodes (headless chromium)', () => benchViewerMatrix()],
+  ['viewer search over 2,500 episodes (server CPU; the search box in headless chromium)', () => benchViewerSearch()],
   ['fault drill: airline seed suite through a proxy faulting 20% of requests', () => benchFaultDrill()],
   ['pixel surface: TellerLink/32 streamed from headless chromium (seed T20 and C01-C04)', () => benchPixels()],
   ['web surface: the service console in headless chromium (oracle, no model; seed T11, C01 and C03)', () => benchWeb()],

@@ -24,8 +24,8 @@ import { defaultUiDir } from '../src/viewer/ui-dir.js';
 import type { BenchRow } from './seed-replay.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 /** The issue's target for rendering the matrix of a 1,000-episode run. */
 const TARGET_MS = 1000;
 const RUN_ID = 'bench-1000';
@@ -33,7 +33,7 @@ const TASKS = 250;
 const TRIALS = 4;
 
 /** The built UI: dist/viewer/ui, or a fresh build into a temporary folder when it is missing. */
-function uiDir(): string {
+export function uiDir(): string {
   const dir = defaultUiDir();
   if (fs.existsSync(path.join(dir, 'index.html'))) return dir;
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-bench-ui-'));
@@ -91,7 +91,7 @@ interface TraceEvent {
  * CPU time of the page's renderer main thread in a trace (sum of its top-level tasks' thread
  * time), in ms: what rendering costs when the machine is not shared, unlike the wall time.
  */
-function rendererCpuMs(traceFile: string): number {
+export function rendererCpuMs(traceFile: string): number {
   const events = (JSON.parse(fs.readFileSync(traceFile, 'utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
   const mains = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
   const tasks = events.filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && mains.has(`${e.pid}:${e.tid}`));

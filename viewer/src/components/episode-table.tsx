@@ -3,6 +3,7 @@
  * buttons sort and say so with aria-sort), pages of {@link PAGE_SIZE}, and for a text search the
  * snippet that matched. Sort and page live in the URL.
  */
+import { useMemo } from 'react';
 import { naturalCompare } from '../../../src/viewer/matrix.js';
 import type { EpisodeOutlineView, Outcome, SearchHit } from '../../../src/viewer/types.js';
 import { episodeHref, runHref, type RunFilters, type SortKey } from '../route.js';
@@ -61,10 +62,11 @@ function Pager({ id, filters, pages, total }: { id: string; filters: RunFilters;
 }
 
 export function EpisodeTable({ id, episodes, filters, hits, pending }: { id: string; episodes: EpisodeOutlineView[]; filters: RunFilters; hits: Map<string, SearchHit> | null; pending: boolean }) {
+  // Sorted once per list and order, not at each keystroke of a filter box.
+  const sorted = useMemo(() => sortEpisodes(episodes, { sort: filters.sort, desc: filters.desc }), [episodes, filters.sort, filters.desc]);
   if (pending) return <p className="loading">Listing episodes…</p>;
   if (episodes.length === 0) return <p className="hint">No episode matches these filters.</p>;
   const multiLabel = new Set(episodes.map((e) => e.label)).size > 1;
-  const sorted = sortEpisodes(episodes, filters);
   const pages = Math.ceil(sorted.length / PAGE_SIZE);
   const page = Math.min(filters.page, pages);
   const rows = sorted.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);

@@ -8,7 +8,7 @@
  * milliseconds. Cells that do not match the filters are dimmed, and rows with no match hidden.
  * After the first render it sets the performance mark `servicegym:matrix` (read by bench/viewer.ts).
  */
-import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
+import { memo, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import { matrixLayout } from '../../../src/viewer/matrix.js';
 import type { EpisodeOutlineView, Outcome } from '../../../src/viewer/types.js';
 import { episodeHref } from '../route.js';
@@ -85,8 +85,13 @@ function useGridKeys() {
   return { ref, onKeyDown };
 }
 
-export function Matrix({ runId, episodes, matches }: { runId: string; episodes: EpisodeOutlineView[]; matches: (e: EpisodeOutlineView) => boolean }) {
+/**
+ * The matrix. Memoised: it renders again only when the run's episodes or the filter change (not
+ * at each keystroke in the search box), and each cell's label is computed once per run.
+ */
+export const Matrix = memo(function Matrix({ runId, episodes, matches }: { runId: string; episodes: EpisodeOutlineView[]; matches: (e: EpisodeOutlineView) => boolean }) {
   const layout = useMemo(() => matrixLayout(episodes), [episodes]);
+  const labels = useMemo(() => new Map(episodes.map((e) => [e, cellLabel(e)])), [episodes]);
   const multiLabel = new Set(layout.columns.map((c) => c.label)).size > 1;
   const compact = layout.columns.length === 1 && layout.tasks.length > COMPACT_FROM;
   const keys = useGridKeys();
@@ -106,8 +111,8 @@ export function Matrix({ runId, episodes, matches }: { runId: string; episodes: 
           data-row={r}
           data-col={c}
           tabIndex={r === firstVisible && c === layout.cells[r].findIndex((x) => x !== null) ? 0 : -1}
-          aria-label={cellLabel(e)}
-          title={cellLabel(e)}
+          aria-label={labels.get(e)}
+          title={labels.get(e)}
         >
           {cellText(e)}
         </a>
@@ -151,7 +156,7 @@ export function Matrix({ runId, episodes, matches }: { runId: string; episodes: 
       </div>
     </div>
   );
-}
+});
 
 /** What each cell's glyph and colour mean. */
 export function MatrixLegend() {

@@ -3,6 +3,7 @@
  * and the download of a run's episode results (JSON Lines or CSV, built in the browser from the
  * run's matrix, so the static export offers it too).
  */
+import { useMemo } from 'react';
 import type { LabelBreakdown, RunDetail } from '../../../src/viewer/types.js';
 import { pct, score } from '../format.js';
 
@@ -81,12 +82,15 @@ function href(text: string, type: string): string {
 const safe = (id: string) => id.replace(/[^A-Za-z0-9._-]+/g, '_');
 
 export function Downloads({ detail }: { detail: RunDetail }) {
+  // Built once per run: the files of a few thousand episodes are not rebuilt at each keystroke of a filter box.
+  const jsonl = useMemo(() => href(resultsJsonl(detail), 'application/x-ndjson'), [detail]);
+  const csv = useMemo(() => href(resultsCsv(detail), 'text/csv'), [detail]);
   return (
     <span className="downloads" data-testid="downloads">
-      <a className="button secondary" download={`${safe(detail.run.id)}.jsonl`} href={href(resultsJsonl(detail), 'application/x-ndjson')} data-format="jsonl">
+      <a className="button secondary" download={`${safe(detail.run.id)}.jsonl`} href={jsonl} data-format="jsonl">
         Download results (JSONL)
       </a>
-      <a className="button secondary" download={`${safe(detail.run.id)}.csv`} href={href(resultsCsv(detail), 'text/csv')} data-format="csv">
+      <a className="button secondary" download={`${safe(detail.run.id)}.csv`} href={csv} data-format="csv">
         Download results (CSV)
       </a>
     </span>

@@ -109,7 +109,7 @@ function RunView({ detail, filters }: { detail: RunDetail; filters: RunFilters }
   const shown = useMemo(() => episodes.filter(matches), [episodes, matches]);
   // The list renders after the matrix is on screen (first render with an empty list).
   const listed = useDeferredValue(shown, []);
-  const terminations = countBy(episodes, (e) => (e.termination ? [e.termination] : []));
+  const terminations = useMemo(() => countBy(episodes, (e) => (e.termination ? [e.termination] : [])), [episodes]);
   return (
     <>
       <nav aria-label="breadcrumb" className="crumbs">
