@@ -437,19 +437,23 @@ export class RunStore {
 
   /**
    * {@link episodes} one at a time: `visit` gets each episode of run `runId` in insertion (rowid)
-   * order as it is read and parsed, so a reader deriving a little from each record of a large run
-   * never holds them all (nothing for an unknown run). `visit` must not use this store.
+   * order as it is read and parsed, with its rowid and its result's size in bytes (the terms of
+   * {@link episodeStamp}), so a reader deriving a little from each record of a large run never
+   * holds them all (nothing for an unknown run). `afterRowid`: only the episodes stored after that
+   * rowid (added or replaced since a reader's last look). `visit` must not use this store.
    *
    * @throws BadInputError when the store is locked by another process, or is corrupt (naming the file).
    */
-  forEachEpisode(runId: string, visit: (row: EpisodeRow) => void): void {
+  forEachEpisode(runId: string, visit: (row: EpisodeRow, at: { rowid: number; bytes: number }) => void, afterRowid = 0): void {
     this.flushQueues();
     this.guard(() => {
       const rows = this.prep(
-        `SELECT run_id, episode_id, task_id, trial, label, reward, partial, termination, result
-         FROM episodes WHERE run_id = ? ORDER BY rowid`,
-      ).iterate(runId) as IterableIterator<EpisodeDbRow>;
-      for (const r of rows) visit({ ...r, result: fromJson(r.result, this.file, () => `episodes.result of episode '${r.episode_id}' of run '${runId}'`) });
+        `SELECT rowid AS at_rowid, octet_length(result) AS at_bytes, run_id, episode_id, task_id, trial, label, reward, partial, termination, result
+         FROM episodes WHERE run_id = ? AND rowid > ? ORDER BY rowid`,
+      ).iterate(runId, afterRowid) as IterableIterator<EpisodeDbRow & { at_rowid: number; at_bytes: number }>;
+      for (const { at_rowid, at_bytes, ...r } of rows) {
+        visit({ ...r, result: fromJson(r.result, this.file, () => `episodes.result of episode '${r.episode_id}' of run '${runId}'`) }, { rowid: at_rowid, bytes: at_bytes });
+      }
     });
   }
 

@@ -4,12 +4,14 @@
  * real runs (the seed campaign replay with its Chinese transcripts, a validate run, a scripted run
  * with faulty agents). The reference is the former per-search code, kept here verbatim: every
  * episode page built, then each field flattened and matched. And the kept index of a run follows
- * its stored episodes: an added or replaced episode is searched as stored now.
+ * its stored episodes: an added or replaced episode is searched as stored now, reading only the
+ * episodes stored since; a deleted one makes it read the run again.
  */
+import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RunStore } from '../../src/store/store.js';
 import { allEpisodePayloads, runDetail, searchRun } from '../../src/viewer/queries.js';
-import { SearchIndexCache } from '../../src/viewer/search-index.js';
+import { buildSearchIndex, SearchIndexCache } from '../../src/viewer/search-index.js';
 import { searchEpisodes } from '../../src/viewer/search.js';
 import type { EpisodeDetail, SearchHit } from '../../src/viewer/types.js';
 import { fillViewerStore, type ViewerStore } from '../support/viewer-store.js';
@@ -132,7 +134,7 @@ describe('search over a run', () => {
     }
   });
 
-  it('keeps a run index while the run is unchanged, and searches an added or replaced episode as it is stored now', () => {
+  it('keeps a run index while the run is unchanged, reads only the episodes added or replaced since, and reads the run again when one is deleted', () => {
     const db = `${tmpDir('sg-viewer-search-live-')}/store.db`;
     const src = RunStore.open(s.db, { readonly: true });
     const rows = src.episodes(s.validateId);
@@ -146,6 +148,7 @@ describe('search over a run', () => {
       const first = cache.index(store, run.id);
       expect(cache.index(store, run.id)).toBe(first);
       expect(searchRun(store, run.id, 'zebra crossing', cache)!.hits).toEqual([]);
+      expect(cache.reads).toEqual({ whole: 1, newer: 0 });
 
       const marked = (i: number, text: string) => {
         const result = structuredClone(rows[i].result) as { messages: { role: string; content: unknown }[] };
@@ -154,10 +157,25 @@ describe('search over a run', () => {
       };
       store.appendEpisodes([marked(2, 'A zebra crossing, please')]);
       expect(searchRun(store, run.id, 'zebra crossing', cache)!.hits.map((h) => h.episode_id)).toEqual([rows[2].episode_id]);
+      expect(cache.reads).toEqual({ whole: 1, newer: 1 });
       // The last episode replaced by one of the same id (and the same size): found by its new text, no longer by the old.
       store.appendEpisodes([marked(2, 'A zebra Crossinh, please')]);
       expect(searchRun(store, run.id, 'zebra crossing', cache)!.hits).toEqual([]);
       expect(searchRun(store, run.id, 'ZEBRA CROSSINH', cache)!.hits.map((h) => [h.episode_id, h.snippet])).toEqual([[rows[2].episode_id, 'A zebra Crossinh, please']]);
+      // An earlier episode replaced: it keeps its place in matrix order.
+      store.appendEpisodes([marked(0, 'A zebra crossing at the airport')]);
+      expect(searchRun(store, run.id, 'zebra cross', cache)!.hits.map((h) => h.episode_id)).toEqual([rows[0].episode_id, rows[2].episode_id]);
+      expect(cache.reads).toEqual({ whole: 1, newer: 3 });
+      expect(cache.index(store, run.id)).toEqual(buildSearchIndex(store, run.id));
+
+      // One deleted and another added (same count, a higher rowid): read whole again, and the deleted one is gone.
+      const raw = new Database(db);
+      raw.prepare('DELETE FROM episodes WHERE run_id = ? AND episode_id = ?').run(run.id, rows[0].episode_id);
+      raw.close();
+      store.appendEpisodes([rows[3]]);
+      expect(searchRun(store, run.id, 'zebra cross', cache)!.hits.map((h) => h.episode_id)).toEqual([rows[2].episode_id]);
+      expect(cache.reads).toEqual({ whole: 2, newer: 3 });
+      expect(cache.index(store, run.id)).toEqual(buildSearchIndex(store, run.id));
     } finally {
       store.close();
     }
