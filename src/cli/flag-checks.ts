@@ -2,7 +2,7 @@
  * Checks of single flag values that `run` and `validate` share, each throwing the BadInputError
  * the command gives for a bad value (naming the flag and the value), and {@link FLAG_CHECKS}: the
  * same checks by config-file key, so that a `--config` file's bad values are reported together,
- * one line each with its JSON path, before the command starts (src/cli/run-options.ts
+ * one line each with its JSON path, before the command starts (src/cli/config-file.ts
  * `applyConfigFileChecked`). A check reads one value; checks across flags (`--shard` needs
  * `--run-id`, `--threads` with `--queue`) stay with the command.
  */

@@ -15,7 +15,8 @@ import { LIVE_FLAG_HELP } from './live-flags.js';
 import { addSurfaceFlags } from './surface-flags.js';
 import { DEFAULT_STORE_PATH } from '../store/paths.js';
 import { PERSONAS } from '../users/personas.js';
-import { withConfigBlame, withRunOptions } from './run-options.js';
+import { withRunOptions } from './run-options.js';
+import { withConfigBlame } from './config-file.js';
 import { MAX_TRIALS, maxThreads } from './flag-checks.js';
 
 export { MAX_TRIALS, maxThreads };

@@ -31,7 +31,7 @@ import { counted, progressLogger, rateText, snakeKeys } from './output.js';
 import { parseResultsFlags } from './results-flags.js';
 import { failUnderMessage, latencyOf, writeResults } from './run-end.js';
 import { painter } from './colour.js';
-import { applyConfigFileChecked, withConfigBlame } from './run-options.js';
+import { applyConfigFileChecked, withConfigBlame } from './config-file.js';
 import { checkConcurrency, FLAG_CHECKS } from './flag-checks.js';
 import { sha256Hex } from '../util/canonical.js';
 import path from 'node:path';

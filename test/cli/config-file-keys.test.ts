@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { applyConfigFile } from '../../src/cli/run-options.js';
+import { applyConfigFile } from '../../src/cli/config-file.js';
 import { tmpDir } from '../support/paths.js';
 
 describe('config file keys', () => {
