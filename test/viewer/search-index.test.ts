@@ -134,6 +134,30 @@ describe('search over a run', () => {
     }
   });
 
+  it('keeps the indexes of the runs searched last, within a number of runs and of characters; the last run searched always', () => {
+    const store = RunStore.open(s.db, { readonly: true });
+    try {
+      const byRuns = new SearchIndexCache(2);
+      for (const id of [s.campaignId, s.validateId, s.faultyId, s.validateId]) byRuns.index(store, id);
+      expect(byRuns.keptRuns()).toEqual([s.faultyId, s.validateId]);
+      expect(byRuns.reads.whole).toBe(3);
+      const chars = (id: string) => buildSearchIndex(store, id).reduce((n, e) => n + e.lower.length, 0);
+      // Room for the faulty and the validate runs' text; the campaign's is the smallest.
+      const [faulty, valid, campaign] = [chars(s.faultyId), chars(s.validateId), chars(s.campaignId)];
+      expect(campaign).toBeLessThan(Math.min(faulty, valid));
+      const byChars = new SearchIndexCache(4, faulty + valid);
+      for (const id of [s.faultyId, s.validateId]) byChars.index(store, id);
+      expect(byChars.keptRuns()).toEqual([s.faultyId, s.validateId]);
+      byChars.index(store, s.campaignId); // the least recent makes way
+      expect(byChars.keptRuns()).toEqual([s.validateId, s.campaignId]);
+      byChars.index(store, s.faultyId);
+      expect(byChars.keptRuns()).toEqual([s.campaignId, s.faultyId]);
+      expect(new SearchIndexCache(4, 1).index(store, s.faultyId).length).toBe(10);
+    } finally {
+      store.close();
+    }
+  });
+
   it('keeps a run index while the run is unchanged, reads only the episodes added or replaced since, and reads the run again when one is deleted', () => {
     const db = `${tmpDir('sg-viewer-search-live-')}/store.db`;
     const src = RunStore.open(s.db, { readonly: true });
