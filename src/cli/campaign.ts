@@ -34,54 +34,77 @@ export function registerCampaign(program: Command, setExit: (code: number) => vo
     .option('--no-store', 'do not save the run to the store')
     .option('--work-dir <dir>', 'where the candidate prompt working copy is written', '.servicegym/work')
     .option('-q, --quiet', 'no progress on stderr')
-    .action(async (dir: string, flags) => {
-      const { loadCampaign } = await import('../campaign/load.js');
-      const { runCampaign } = await import('../optimizer/seed-campaign.js');
-      const { resolveLiveModelConfig } = await import('../models/config.js');
-      const { createModel } = await import('../models/providers.js');
-      const { ResumeModel } = await import('../models/resume-model.js');
-      const { ReceiptSchema } = await import('../spec/receipt.js');
-      const { SystemClock } = await import('../util/clock.js');
-      const { readJsonLines } = await import('../util/json-file.js');
-      const { checkOutputFiles, finishCampaign } = await import('./campaign-common.js');
-      const { counted, progressLogger } = await import('./output.js');
-      const log = progressLogger(flags.quiet);
-      const campaign = loadCampaign(dir);
-      const cfg = resolveLiveModelConfig(flags);
-      checkOutputFiles(flags);
-      const live = createModel('openai-compatible', { config: cfg });
-      let previous: Receipt[] = [];
-      if (flags.resume && fs.existsSync(flags.receipts)) {
-        const cut = dropTornLastLine(flags.receipts);
-        if (cut) log(`the journal's last line was incomplete (a run killed mid-write); it was set aside in ${cut}`);
-        previous = readJsonLines(flags.receipts, ReceiptSchema);
-        log(`resuming: ${counted(previous.length, 'receipt')} in ${flags.receipts}`);
-      } else if (fs.existsSync(flags.receipts) && fs.statSync(flags.receipts).size > 0) {
-        if (!flags.fresh) {
-          throw new BadInputError('a receipt journal already exists here: pass --resume to continue that run, --fresh to discard it, or --receipts with another file', { file: flags.receipts });
-        }
-        fs.rmSync(flags.receipts);
-      }
-      const model = new ResumeModel(live, previous);
-      fs.mkdirSync(path.dirname(path.resolve(flags.receipts)), { recursive: true });
-      const journal = fs.openSync(flags.receipts, 'a');
-      try {
-        const outcome = await runCampaign({
-          campaign,
-          model,
-          clock: SystemClock,
-          workDir: path.join(flags.workDir, campaign.spec.name),
-          onProgress: log,
-          onReceipt: (r) => {
-            if (!model.fromJournal(r)) fs.writeSync(journal, JSON.stringify(r) + '\n');
-          },
-        });
-        log(`${model.counts.live} live calls, ${model.counts.fromJournal} served from the journal`);
-        setExit(finishCampaign(outcome, flags, `Campaign ${campaign.spec.name}: live run against ${live.endpoint}, model ${live.model}`, log));
-      } finally {
-        fs.closeSync(journal);
-      }
+    .action((dir: string, flags) => campaignCommand(dir, flags, setExit));
+}
+
+/**
+ * Runs `servicegym campaign <dir>` with its parsed `flags` (commander's camelCase option values)
+ * and sets the exit code through `setExit` (see {@link registerCampaign}): the campaign loaded,
+ * the live model made, the receipt journal continued or started ({@link journalledReceipts}),
+ * every new receipt appended to it as it returns, the outcome reported and stored.
+ * @throws BadInputError for a bad campaign folder, model configuration or output file, or a
+ *   journal already in the way without --resume or --fresh.
+ */
+async function campaignCommand(dir: string, flags: Record<string, any>, setExit: (code: number) => void): Promise<void> {
+  const { loadCampaign } = await import('../campaign/load.js');
+  const { runCampaign } = await import('../optimizer/seed-campaign.js');
+  const { resolveLiveModelConfig } = await import('../models/config.js');
+  const { createModel } = await import('../models/providers.js');
+  const { ResumeModel } = await import('../models/resume-model.js');
+  const { SystemClock } = await import('../util/clock.js');
+  const { checkOutputFiles, finishCampaign } = await import('./campaign-common.js');
+  const { progressLogger } = await import('./output.js');
+  const log = progressLogger(flags.quiet);
+  const campaign = loadCampaign(dir);
+  const cfg = resolveLiveModelConfig(flags);
+  checkOutputFiles(flags);
+  const live = createModel('openai-compatible', { config: cfg });
+  const model = new ResumeModel(live, await journalledReceipts(flags, log));
+  fs.mkdirSync(path.dirname(path.resolve(flags.receipts)), { recursive: true });
+  const journal = fs.openSync(flags.receipts, 'a');
+  try {
+    const outcome = await runCampaign({
+      campaign,
+      model,
+      clock: SystemClock,
+      workDir: path.join(flags.workDir, campaign.spec.name),
+      onProgress: log,
+      onReceipt: (r) => {
+        if (!model.fromJournal(r)) fs.writeSync(journal, JSON.stringify(r) + '\n');
+      },
     });
+    log(`${model.counts.live} live calls, ${model.counts.fromJournal} served from the journal`);
+    setExit(finishCampaign(outcome, flags, `Campaign ${campaign.spec.name}: live run against ${live.endpoint}, model ${live.model}`, log));
+  } finally {
+    fs.closeSync(journal);
+  }
+}
+
+/**
+ * The receipts a run serves again instead of calling the model: with `--resume`, those of the
+ * journal (`--receipts`; a torn last line set aside first); else none, after removing a non-empty
+ * journal when `--fresh` is given.
+ * @throws BadInputError when a non-empty journal exists and neither --resume nor --fresh is given;
+ *   what reading the journal throws for a damaged line.
+ */
+async function journalledReceipts(flags: Record<string, any>, log: (line: string) => void): Promise<Receipt[]> {
+  const { ReceiptSchema } = await import('../spec/receipt.js');
+  const { readJsonLines } = await import('../util/json-file.js');
+  const { counted } = await import('./output.js');
+  if (flags.resume && fs.existsSync(flags.receipts)) {
+    const cut = dropTornLastLine(flags.receipts);
+    if (cut) log(`the journal's last line was incomplete (a run killed mid-write); it was set aside in ${cut}`);
+    const previous = readJsonLines(flags.receipts, ReceiptSchema);
+    log(`resuming: ${counted(previous.length, 'receipt')} in ${flags.receipts}`);
+    return previous;
+  }
+  if (fs.existsSync(flags.receipts) && fs.statSync(flags.receipts).size > 0) {
+    if (!flags.fresh) {
+      throw new BadInputError('a receipt journal already exists here: pass --resume to continue that run, --fresh to discard it, or --receipts with another file', { file: flags.receipts });
+    }
+    fs.rmSync(flags.receipts);
+  }
+  return [];
 }
 
 /**
