@@ -242,7 +242,16 @@ export function episodeDetail(
  */
 export function searchableOf(episode: StoredEpisode, outline: Pick<EpisodeOutlineView, 'task_id' | 'label'>): Searchable {
   const r = episode.record;
-  return { episode: outline, transcript: buildTranscript(r.messages, r.tool_calls, r.termination.infra_error), checks: partsOf(r).checks };
+  return { episode: outline, transcript: buildTranscript(r.messages, r.tool_calls, r.termination.infra_error), checks: checkTexts(r) };
+}
+
+/** The ids and evidence of the checks {@link partsOf} lists, in its order, without weighing them against the rubric. */
+function checkTexts(r: EpisodeRunLog): Pick<Check, 'id' | 'evidence'>[] {
+  const ev = r.evaluation;
+  if (ev?.kind === 'task') return ev.checks.map((c) => ({ id: c.id, evidence: c.evidence }));
+  if (ev?.kind === 'case') return caseChecks(ev.result);
+  if (ev?.kind === 'rollout') return rolloutChecks(ev.dimensions, ev.critical);
+  return [];
 }
 
 /**

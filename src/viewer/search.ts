@@ -20,7 +20,11 @@ export const normQuery = (query: string): string => query.replace(/\s+/g, ' ').t
 export type SearchField = [where: string, flat: string];
 
 /** The parts of an episode the search reads (an {@link EpisodeDetail} has them). */
-export type Searchable = { episode: Pick<EpisodeDetail['episode'], 'task_id' | 'label'> } & Pick<EpisodeDetail, 'transcript' | 'checks'>;
+export interface Searchable {
+  episode: Pick<EpisodeDetail['episode'], 'task_id' | 'label'>;
+  transcript: EpisodeDetail['transcript'];
+  checks: readonly Pick<EpisodeDetail['checks'][number], 'id' | 'evidence'>[];
+}
 
 /** The searchable fields of an episode, in the order they are tried. */
 export function searchFields(d: Searchable): SearchField[] {
