@@ -86,50 +86,86 @@ export function registerEvaluate(program: Command, setExit: (code: number) => vo
     .option('--policy-variant <name>', "replay every trajectory with this policy variant of the domain (telecom: workflow; default: the dataset_variant each JSON Lines entry names, as export-trajectories writes it, else the main policy)")
     .option('--solo', "replay every trajectory in solo mode (telecom; default: the entry's dataset_variant). With --policy-variant or --solo, the flags replace every entry's dataset_variant")
     .option('-q, --quiet', 'no progress on stderr')
-    .action(async (file: string, flags) => {
-      // The command's heavy modules load when it runs: `--help` and the other commands need none of them.
-      const { trajectoryDatasets } = await import('./dataset-variant.js');
-      const { replayTrajectory } = await import('../run/replay-trajectory.js');
-      const { resolveLiveModelConfig } = await import('../models/config.js');
-      const { createModel } = await import('../models/providers.js');
-      const { readTrajectories } = await import('./trajectory-file.js');
-      const { trajectorySurfaces } = await import('./evaluate-surface.js');
-      const resultsFlags = parseResultsFlags(flags);
-      if (resultsFlags.output !== null) refuseOverwrite(resultsFlags.output, '-o/--output', [{ file, what: 'the trajectory file being scored' }]);
-      const trajectories = readTrajectories(file);
-      const datasets = await trajectoryDatasets(flags.domain, flags.dataDir, trajectories, flags);
-      const inputs = trajectories.map((t, i) => {
-        const taskId = t.taskId ?? flags.task;
-        if (!taskId) throw new BadInputError('no task id: give --task ID (or a "task_id" on each JSON Lines entry)', { file: t.where });
-        const persona = t.persona ?? flags.persona;
-        if (persona !== undefined) atLine(t, t.persona !== undefined ? '$.persona' : '--persona', () => parsePersonas([persona]));
-        const loaded = datasets[i];
-        return { t, taskId, task: taskOfLine(loaded, t, taskId), persona, loaded };
-      });
-      const surfaces = await trajectorySurfaces(inputs, flags);
-      const judge = flags.judgeModel ? createModel('openai-compatible', { config: resolveLiveModelConfig({ model: flags.judgeModel }) }) : undefined;
-      const results = [];
-      const scored: EvaluatedTrajectory[] = [];
-      let asRecorded = 0;
-      for (const [i, { t, taskId, task, persona, loaded }] of inputs.entries()) {
-        const r = await replayTrajectory({ loaded, task, messages: t.messages, judge, persona, strict: flags.strict === true, surface: surfaces[i] });
-        if (replayedAsRecorded(r)) asRecorded += 1;
-        results.push({ ...report(t, taskId, r), task });
-        scored.push({ task_id: taskId, termination: r.episode.termination, evaluation: r.evaluation, evaluation_error: r.evaluationError, task });
-      }
-      if (flags.json) process.stdout.write(JSON.stringify(cleanFloats(results.map(({ task: _t, ...rest }) => rest)), null, 2) + '\n');
-      else {
-        for (const r of results) {
-          const ev = r.evaluation;
-          const failing = ev ? countedNotPassed(ev, r.task).map((c) => `${c.id}=${c.verdict}`) : [];
-          const why = r.failure ? ` (${r.failure.by}: ${r.failure.message})` : '';
-          process.stdout.write(`${r.source} ${r.task_id}: ${r.termination}${why}, reward ${ev?.reward ?? 'n/a'}, partial ${ev ? `${Math.round(ev.partial * 1000) / 10}%` : 'n/a'}${failing.length ? ` (not passed: ${failing.join(', ')})` : ''}${r.evaluation_error ? ` evaluation error: ${r.evaluation_error}` : ''}\n`);
-          for (const d of r.tool_output_differences) process.stdout.write(`  tool output #${d.index} (${d.tool_call_id}) differs: recorded ${JSON.stringify(d.recorded)}, replayed ${d.replayed === null ? 'never ran' : JSON.stringify(d.replayed)}\n`);
-          if (r.unreplayed.assistant || r.unreplayed.user) process.stdout.write(`  the episode ended before ${r.unreplayed.assistant} assistant and ${r.unreplayed.user} user message(s) of the recording\n`);
-        }
-        process.stdout.write(evaluateSummaryLine(scored, asRecorded) + '\n');
-      }
-      const under = writeEvaluateResults(file, scored, resultsFlags, progressLogger(flags.quiet));
-      setExit(asRecorded === inputs.length && under === null ? 0 : 1);
-    });
+    .action((file: string, flags) => evaluateCommand(file, flags, setExit));
+}
+
+/** A trajectory to score, with the task, persona and dataset it is scored in. */
+interface EvaluateInput {
+  t: TrajectoryInput;
+  taskId: string;
+  task: ReturnType<typeof taskOfLine>;
+  persona: string | undefined;
+  loaded: Parameters<typeof selectTasks>[0];
+}
+
+/**
+ * Runs `servicegym evaluate <file>` with its parsed `flags` (commander's camelCase option values)
+ * and sets the exit code through `setExit` (the rule in the module comment): every trajectory
+ * checked first ({@link evaluateInputs}), then each replayed and scored in turn, the report
+ * printed ({@link writeEvaluateText}, or JSON) and the `-o` results written.
+ * @throws BadInputError for a bad flag, trajectory file, task id, persona, surface or dataset
+ *   variant, before any trajectory is scored.
+ */
+async function evaluateCommand(file: string, flags: Record<string, any>, setExit: (code: number) => void): Promise<void> {
+  // The command's heavy modules load when it runs: `--help` and the other commands need none of them.
+  const { replayTrajectory } = await import('../run/replay-trajectory.js');
+  const { resolveLiveModelConfig } = await import('../models/config.js');
+  const { createModel } = await import('../models/providers.js');
+  const { trajectorySurfaces } = await import('./evaluate-surface.js');
+  const resultsFlags = parseResultsFlags(flags);
+  if (resultsFlags.output !== null) refuseOverwrite(resultsFlags.output, '-o/--output', [{ file, what: 'the trajectory file being scored' }]);
+  const inputs = await evaluateInputs(file, flags);
+  const surfaces = await trajectorySurfaces(inputs, flags);
+  const judge = flags.judgeModel ? createModel('openai-compatible', { config: resolveLiveModelConfig({ model: flags.judgeModel }) }) : undefined;
+  const results = [];
+  const scored: EvaluatedTrajectory[] = [];
+  let asRecorded = 0;
+  for (const [i, { t, taskId, task, persona, loaded }] of inputs.entries()) {
+    const r = await replayTrajectory({ loaded, task, messages: t.messages, judge, persona, strict: flags.strict === true, surface: surfaces[i] });
+    if (replayedAsRecorded(r)) asRecorded += 1;
+    results.push({ ...report(t, taskId, r), task });
+    scored.push({ task_id: taskId, termination: r.episode.termination, evaluation: r.evaluation, evaluation_error: r.evaluationError, task });
+  }
+  if (flags.json) process.stdout.write(JSON.stringify(cleanFloats(results.map(({ task: _t, ...rest }) => rest)), null, 2) + '\n');
+  else writeEvaluateText(results, scored, asRecorded);
+  const under = writeEvaluateResults(file, scored, resultsFlags, progressLogger(flags.quiet));
+  setExit(asRecorded === inputs.length && under === null ? 0 : 1);
+}
+
+/**
+ * The trajectories of `file`, each with its task (the line's `task_id`, else `--task`), persona
+ * (the line's, else `--persona`) and dataset (its variant: src/cli/dataset-variant.ts), in file order.
+ * @throws BadInputError for an unreadable file, a trajectory without a task id, or an unknown task
+ *   or persona, reported at the line's JSON path or as the flag's ({@link atLine}).
+ */
+async function evaluateInputs(file: string, flags: Record<string, any>): Promise<EvaluateInput[]> {
+  const { trajectoryDatasets } = await import('./dataset-variant.js');
+  const { readTrajectories } = await import('./trajectory-file.js');
+  const trajectories = readTrajectories(file);
+  const datasets = await trajectoryDatasets(flags.domain, flags.dataDir, trajectories, flags);
+  return trajectories.map((t, i) => {
+    const taskId = t.taskId ?? flags.task;
+    if (!taskId) throw new BadInputError('no task id: give --task ID (or a "task_id" on each JSON Lines entry)', { file: t.where });
+    const persona = t.persona ?? flags.persona;
+    if (persona !== undefined) atLine(t, t.persona !== undefined ? '$.persona' : '--persona', () => parsePersonas([persona]));
+    const loaded = datasets[i];
+    return { t, taskId, task: taskOfLine(loaded, t, taskId), persona, loaded };
+  });
+}
+
+/**
+ * Writes the text report on stdout: a line per trajectory (source, task, termination and why,
+ * reward, partial, the checks not passed, an evaluation error), each tool output that differs
+ * from the recording and the recorded messages never reached, then the summary line.
+ */
+function writeEvaluateText(results: readonly (ReturnType<typeof report> & { task: EvaluateInput['task'] })[], scored: readonly EvaluatedTrajectory[], asRecorded: number): void {
+  for (const r of results) {
+    const ev = r.evaluation;
+    const failing = ev ? countedNotPassed(ev, r.task).map((c) => `${c.id}=${c.verdict}`) : [];
+    const why = r.failure ? ` (${r.failure.by}: ${r.failure.message})` : '';
+    process.stdout.write(`${r.source} ${r.task_id}: ${r.termination}${why}, reward ${ev?.reward ?? 'n/a'}, partial ${ev ? `${Math.round(ev.partial * 1000) / 10}%` : 'n/a'}${failing.length ? ` (not passed: ${failing.join(', ')})` : ''}${r.evaluation_error ? ` evaluation error: ${r.evaluation_error}` : ''}\n`);
+    for (const d of r.tool_output_differences) process.stdout.write(`  tool output #${d.index} (${d.tool_call_id}) differs: recorded ${JSON.stringify(d.recorded)}, replayed ${d.replayed === null ? 'never ran' : JSON.stringify(d.replayed)}\n`);
+    if (r.unreplayed.assistant || r.unreplayed.user) process.stdout.write(`  the episode ended before ${r.unreplayed.assistant} assistant and ${r.unreplayed.user} user message(s) of the recording\n`);
+  }
+  process.stdout.write(evaluateSummaryLine(scored, asRecorded) + '\n');
 }
