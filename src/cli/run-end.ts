@@ -104,34 +104,39 @@ export function numberedRows<T extends { taskId: string }>(items: readonly T[]):
   });
 }
 
-/** Pieces of the report are passed to `write` in batches of about this many characters (well under V8's large-object size). */
-const WRITE_BATCH_CHARS = 64 * 1024;
+/** Pieces of the report are passed to `write` in batches of about this many bytes (well under V8's large-object size). */
+const WRITE_BATCH_BYTES = 64 * 1024;
 
 /**
  * Writes the `run --json` report, `JSON.stringify({ ...head, episodes }, null, 2)` and a line
- * break, byte for byte, serializing one episode at a time and passing the text to `write` in
- * pieces of about 64 K characters: a large run's report (10 MB for 1,000 episodes) is never one
- * string, whose building cost more in garbage collection than the serializing itself. `head`
- * holds the report's other fields, in their order. `text` (default {@link episodeJsonText}) gives
- * an element of `episodes` as serialized there: a run can serialize each episode as it ends (while
- * it waits on the model) and pass the texts it kept, and a report built from the run's rows then
- * never holds all of them at once as objects.
+ * break, byte for byte as UTF-8, serializing one episode at a time and passing the bytes to `write`
+ * in pieces of about 64 KiB: a large run's report (10 MB for 1,000 episodes) is never one string,
+ * whose building cost more in garbage collection than the serializing itself. `head` holds the
+ * report's other fields, in their order. `text` (default {@link episodeJsonText}) gives an element
+ * of `episodes` as serialized there, as text or as its UTF-8 bytes: a run serializes and encodes
+ * each episode as it ends (while it waits on the model) and passes the bytes it kept, so that the
+ * report at the run's end is a copy of bytes (no joining or encoding of text then), and a report
+ * built from the run's rows never holds all of them at once as objects.
  */
-export function writeRunJson<T>(write: (text: string) => void, head: Record<string, unknown>, episodes: readonly T[], text: (e: T) => string = episodeJsonText): void {
-  let batch: string[] = [];
+export function writeRunJson<T>(write: (bytes: Buffer) => void, head: Record<string, unknown>, episodes: readonly T[], text: (e: T) => string | Buffer = episodeJsonText): void {
+  let batch: Buffer[] = [];
   let size = 0;
   const flush = () => {
-    if (batch.length) write(batch.join(''));
+    if (batch.length) write(batch.length === 1 ? batch[0] : Buffer.concat(batch, size));
     batch = [];
     size = 0;
   };
-  const put = (text: string) => {
-    batch.push(text);
-    if ((size += text.length) >= WRITE_BATCH_CHARS) flush();
+  const put = (piece: string | Buffer) => {
+    const bytes = typeof piece === 'string' ? Buffer.from(piece) : piece;
+    batch.push(bytes);
+    if ((size += bytes.byteLength) >= WRITE_BATCH_BYTES) flush();
   };
   const top = JSON.stringify(head, null, 2);
   put(top === '{}' ? '{\n  "episodes": [' : `${top.slice(0, -2)},\n  "episodes": [`);
-  episodes.forEach((e, i) => put(`${i ? ',' : ''}\n    ${text(e)}`));
+  episodes.forEach((e, i) => {
+    put(i ? ',\n    ' : '\n    ');
+    put(text(e));
+  });
   put(episodes.length ? '\n  ]\n}\n' : ']\n}\n');
   flush();
 }

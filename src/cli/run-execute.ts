@@ -45,7 +45,7 @@ export interface RunOutcome {
   /** Model latency in seconds per episode `task#trial` of the in-process run. */
   latency: Map<string, number>;
   /** With `--json`: each in-process episode's serialized entry, by {@link episodeKey}. */
-  jsonTexts: Map<string, string>;
+  jsonTexts: Map<string, Buffer>;
   /** The provider-reported cost of the run in USD as counted (kept episodes included), null when no call reported one. */
   costUsd: number | null;
   /** Usage of paid calls no episode accounts for, after this attempt's replayed calls. */
@@ -88,7 +88,7 @@ export async function executeRun(place: RunPlace): Promise<RunOutcome> {
   const latency = new Map<string, number>();
   // --json: an episode's entry in the report, serialized as the episode ends (while the run
   // waits on the model) rather than all at the end, keyed by task and trial.
-  const jsonTexts = new Map<string, string>();
+  const jsonTexts = new Map<string, Buffer>();
   const res: RunResult = flags.queue || plan.threads > 1
     ? await (await import('./run-queue.js')).runQueued({ // BullMQ and Redis are loaded only for --queue
         flags, loaded: plan.loaded, tasks: plan.tasks, trials: plan.trials, personas: plan.personas, strict: plan.strict, temperature: plan.temperature, judgeVotes: plan.judgeVotes, maxSteps: plan.extras.maxSteps ?? null, runId, store, finished: start.finished, only,
@@ -107,7 +107,7 @@ export async function executeRun(place: RunPlace): Promise<RunOutcome> {
         onProgress: (done, _total, rec) => {
           const row = reportRowOf(rec);
           fresh.push(row);
-          if (flags.json) jsonTexts.set(episodeKey(row), episodeJsonText(runEpisodeJson(row, plan.personas, !!flags.resume)));
+          if (flags.json) jsonTexts.set(episodeKey(row), Buffer.from(episodeJsonText(runEpisodeJson(row, plan.personas, !!flags.resume))));
           for (const [k, v] of latencyOf([rec])) latency.set(k, v);
           bar.episode(done, rec);
         },

@@ -19,7 +19,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { connectionPools, poolRequest } from './http-pool.js';
-import { requestBytes, requestChunks, type RequestChunks } from '../util/request-text.js';
+import { joinChunks, requestBytes, requestChunks, type RequestChunks } from '../util/request-text.js';
 import { jsonBoundsProblem, MAX_RESPONSE_BODY_CHARS } from '../util/json-bounds.js';
 
 /** What went wrong in one failed attempt. */
@@ -258,7 +258,7 @@ function beforeHeaders(e: Faulted & { socket?: { bytesRead?: number } }): Faulte
  * `stale` when a pooled socket had been closed by the server) before the headers.
  */
 async function exchange(url: URL, request: Body, headers: Record<string, string>, timeoutMs: number, idleMs: number): Promise<RawAnswer> {
-  const body = (request.whole ??= request.chunks.length === 1 ? request.chunks[0] : Buffer.concat(request.chunks, request.size));
+  const body = (request.whole ??= joinChunks(request.chunks, request.size));
   const abort = new AttemptSignal();
   const timer = setTimeout(() => abort.abort(faulted(`no complete answer within ${(timeoutMs / 1000).toFixed(1)} s`, 'timeout')), timeoutMs);
   try {

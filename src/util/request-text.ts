@@ -187,5 +187,36 @@ export function requestChunks(request: unknown): RequestChunks {
 /** {@link requestChunks} joined into one buffer: `Buffer.from(JSON.stringify(request))`. */
 export function requestBytes(request: unknown): Buffer {
   const { chunks, size } = requestChunks(request);
-  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+  return joinChunks(chunks, size);
+}
+
+/** Bodies up to this size are cut from a shared slab ({@link joinChunks}), bytes. */
+const SLAB_PIECE_MAX = 128 * 1024;
+/** Size of one slab, bytes. */
+const SLAB_SIZE = 1024 * 1024;
+let slab: Buffer | undefined;
+let slabUsed = 0;
+
+/**
+ * `chunks` joined into one buffer of `size` bytes (their total), as `Buffer.concat(chunks, size)`
+ * gives, for the one buffer a request body is sent from. A body of at most 128 KiB is a view into
+ * a shared 1 MiB slab, append-only: no later body ever writes where an earlier one lies, and a slab
+ * is freed once no view of it is left (as Node's own pool does for buffers under 4 KiB). At a
+ * thousand calls in flight, each ~12 KB, this spares the allocation of an ArrayBuffer of its own
+ * per call, whose external memory the garbage collector otherwise counts and sweeps for.
+ * The caller never changes the bytes it gets.
+ */
+export function joinChunks(chunks: readonly Buffer[], size: number): Buffer {
+  if (chunks.length === 1) return chunks[0];
+  if (size > SLAB_PIECE_MAX) return Buffer.concat(chunks, size);
+  if (!slab || slabUsed + size > slab.byteLength) {
+    slab = Buffer.allocUnsafeSlow(SLAB_SIZE);
+    slabUsed = 0;
+  }
+  const out = slab.subarray(slabUsed, slabUsed + size);
+  let at = 0;
+  for (const c of chunks) at += c.copy(out, at);
+  // The next piece starts 8-byte aligned, as Node's pool aligns its pieces.
+  slabUsed = (slabUsed + size + 7) & ~7;
+  return out;
 }

@@ -15,7 +15,7 @@ const episodes: unknown[] = [
 ];
 
 const written = (h: Record<string, unknown>, eps: readonly unknown[]) => {
-  const pieces: string[] = [];
+  const pieces: Buffer[] = [];
   writeRunJson((t) => pieces.push(t), h, eps);
   return pieces;
 };
@@ -24,23 +24,23 @@ describe('run --json report', () => {
   it('equals JSON.stringify of the whole report, with any number of episodes', () => {
     for (const n of [0, 1, 3, 5]) {
       const some = episodes.slice(0, n);
-      expect(written(head, some).join('')).toBe(`${JSON.stringify({ ...head, episodes: some }, null, 2)}\n`);
+      expect(Buffer.concat(written(head, some)).toString('utf8')).toBe(`${JSON.stringify({ ...head, episodes: some }, null, 2)}\n`);
     }
-    expect(written({}, episodes).join('')).toBe(`${JSON.stringify({ episodes }, null, 2)}\n`);
+    expect(Buffer.concat(written({}, episodes)).toString('utf8')).toBe(`${JSON.stringify({ episodes }, null, 2)}\n`);
   });
 
   it('takes episodes serialized ahead of time (as a run does while it waits on the model)', () => {
-    const texts = new Map(episodes.map((e) => [e, episodeJsonText(e)]));
-    const pieces: string[] = [];
+    const texts = new Map(episodes.map((e, i) => [e, i % 2 ? episodeJsonText(e) : Buffer.from(episodeJsonText(e))]));
+    const pieces: Buffer[] = [];
     writeRunJson((t) => pieces.push(t), head, episodes, (e) => texts.get(e)!);
-    expect(pieces.join('')).toBe(`${JSON.stringify({ ...head, episodes }, null, 2)}\n`);
+    expect(Buffer.concat(pieces).toString('utf8')).toBe(`${JSON.stringify({ ...head, episodes }, null, 2)}\n`);
   });
 
-  it('is written in pieces of about 64 K characters, never as one string', () => {
+  it('is written in pieces of about 64 KiB, never as one string', () => {
     const many = Array.from({ length: 400 }, (_, i) => ({ task_id: `T${i % 7}`, trial: i, evaluation: { checks: Array.from({ length: 20 }, (_, j) => ({ name: `check ${j}`, passed: j % 3 > 0 })) } }));
     const pieces = written(head, many);
-    expect(pieces.join('')).toBe(`${JSON.stringify({ ...head, episodes: many }, null, 2)}\n`);
+    expect(Buffer.concat(pieces).toString('utf8')).toBe(`${JSON.stringify({ ...head, episodes: many }, null, 2)}\n`);
     expect(pieces.length).toBeGreaterThan(10);
-    expect(Math.max(...pieces.map((p) => p.length))).toBeLessThan(2 * 64 * 1024);
+    expect(Math.max(...pieces.map((p) => p.byteLength))).toBeLessThan(2 * 64 * 1024);
   });
 });

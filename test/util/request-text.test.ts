@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requestBytes, requestChunks, requestParts } from '../../src/util/request-text.js';
+import { joinChunks, requestBytes, requestChunks, requestParts } from '../../src/util/request-text.js';
 
 const tool = (name: string) => ({ type: 'function', function: { name, description: `Does ${name} — "quoted", é`, parameters: { type: 'object', properties: { user_id: { type: 'string' } } } } });
 
@@ -45,5 +45,25 @@ describe('request text from parts serialized once', () => {
       expect(parts.template).not.toBe(first.template);
       expect(`${parts.template.text.slice(0, parts.template.slot)}[]${parts.template.text.slice(parts.template.slot)}`).toBe(JSON.stringify(r));
     }
+  });
+
+  it('joins pieces as Buffer.concat does, each body in a stretch no later body overwrites', () => {
+    const piece = (n: number, fill: number) => Buffer.alloc(n, fill);
+    const bodies: { got: Buffer; want: Buffer }[] = [];
+    // 400 bodies of ~12 KB fill several slabs; one over 128 KiB is a buffer of its own
+    for (let i = 0; i < 400; i++) {
+      const chunks = [piece(5000 + (i % 13), i % 251), piece(7, 255 - (i % 200)), piece(7000 + i, (i * 7) % 256)];
+      const size = chunks.reduce((n, c) => n + c.byteLength, 0);
+      bodies.push({ got: joinChunks(chunks, size), want: Buffer.concat(chunks, size) });
+    }
+    const big = [piece(100_000, 1), piece(40_000, 2)];
+    bodies.push({ got: joinChunks(big, 140_000), want: Buffer.concat(big) });
+    const one = piece(10, 9);
+    expect(joinChunks([one], 10)).toBe(one);
+    for (const { got, want } of bodies) expect(got.equals(want)).toBe(true);
+    // no two bodies share a byte
+    const spans = bodies.map(({ got }) => ({ buf: got.buffer, from: got.byteOffset, to: got.byteOffset + got.byteLength })).sort((a, b) => a.from - b.from);
+    for (let i = 1; i < spans.length; i++) for (let j = 0; j < i; j++) if (spans[j].buf === spans[i].buf) expect(spans[i].from >= spans[j].to || spans[j].from >= spans[i].to).toBe(true);
+    expect(new Set(bodies.map(({ got }) => got.buffer)).size).toBeLessThan(20);
   });
 });
