@@ -74,44 +74,76 @@ export async function importRecord(recordFile: string, outDir: string, opts: { f
   const rec: ExperimentRecord = validate(ExperimentRecordSchema, parseJsonText(text, recordFile), recordFile, { keepRaw: true });
   const turns = rec.api_turns as Receipt[];
   const evalKeys = Object.keys(rec.evaluations);
-  // Keys become file names (prompts/<key>.txt) and campaign ids: plain names only, never a path.
+  checkNames(rec, evalKeys, recordFile);
+  const taskTurns = turns.map((t, i) => [t, i] as const).filter(([t]) => t.kind === 'task_agent');
+  if (taskTurns.length === 0) fail('no task_agent receipts', recordFile, '$.api_turns');
+  const prompts = distinctPrompts(taskTurns, evalKeys.length, recordFile);
+  const domainName = await matchDomain(taskTurns[0], recordFile);
+  const transfer = transferToolOf(rec, turns);
+  const allResults = Object.values(rec.evaluations).flatMap((e) => e.results);
+  const judgeTemplate = judgeTemplateOf(turns, allResults, recordFile);
+  const coding = codingAgentOf(rec, turns, prompts[0], recordFile);
+  const controlKeys = evalKeys.slice(2);
+  const spec = campaignSpec(rec, evalKeys, taskTurns[0][0], { domainName, transfer, coding, notes: verdictNotes(allResults), learningSignal: learningSignalTexts(rec.evaluations.initial, coding.learningSignal) });
+  const cases = rec.evaluations.initial.results.map((r) => ({ id: r.id, group: r.group, user: r.user, should_transfer: r.should_transfer, rubric: r.rubric }));
+  const files: Record<string, string> = {
+    'campaign.json': JSON.stringify(spec, null, 2) + '\n',
+    'cases.json': JSON.stringify(cases, null, 2) + '\n',
+    'prompts/stable.txt': prompts[0],
+    'judge.txt': judgeTemplate,
+    'coding-agent/system.txt': coding.system,
+    'coding-agent/user.txt': coding.userTemplate,
+    'receipts.jsonl': turns.map((t) => JSON.stringify(t)).join('\n') + '\n',
+    'SOURCE.md': sourceNote(recordFile, text, rec, turns.length),
+  };
+  controlKeys.forEach((k) => (files[`prompts/${k}.txt`] = prompts[evalKeys.indexOf(k)]));
+  writeImport(outDir, files, opts.force);
+  return { outDir, files: Object.keys(files), cases: cases.length, receipts: turns.length };
+}
+
+type RecordResult = ExperimentRecord['evaluations'][string]['results'][number];
+type TaskTurn = readonly [Receipt, number];
+type LearningSignal = NonNullable<ExperimentRecord['learning_signal']>;
+
+/** Evaluation keys and the experiment id become file names and campaign ids: plain names only, never a path. */
+function checkNames(rec: ExperimentRecord, evalKeys: string[], recordFile: string): void {
   for (const k of evalKeys) {
     if (!/^[a-z][a-z0-9_]*$/.test(k)) fail(`evaluation key ${JSON.stringify(k)} is not a plain id (a-z, 0-9, _; it becomes prompts/<key>.txt)`, recordFile, `$.evaluations[${JSON.stringify(k)}]`);
   }
   safeName(`record-${rec.experiment_id}`, 'experiment id (it becomes the campaign name)', { file: recordFile, path: '$.experiment_id' });
-  const initial = rec.evaluations.initial;
-  const taskTurns = turns.map((t, i) => [t, i] as const).filter(([t]) => t.kind === 'task_agent');
-  if (taskTurns.length === 0) fail('no task_agent receipts', recordFile, '$.api_turns');
+}
 
-  // Prompts: distinct system prompts in order of first use, one per evaluation.
+/** Prompts: distinct system prompts in order of first use, one per evaluation. */
+function distinctPrompts(taskTurns: TaskTurn[], evaluations: number, recordFile: string): string[] {
   const prompts: string[] = [];
   for (const [t, i] of taskTurns) {
     const sys = t.request.messages[0];
     if (sys?.role !== 'system') fail('a task_agent request does not start with a system message', recordFile, `$.api_turns[${i}].request.messages[0]`);
     if (!prompts.includes(sys.content)) prompts.push(sys.content);
   }
-  if (prompts.length !== evalKeys.length) {
-    fail(`found ${prompts.length} distinct system prompts but ${evalKeys.length} evaluations`, recordFile, '$.evaluations');
+  if (prompts.length !== evaluations) {
+    fail(`found ${prompts.length} distinct system prompts but ${evaluations} evaluations`, recordFile, '$.evaluations');
   }
+  return prompts;
+}
 
-  // Domain: the registered domain whose tools equal the recorded ones.
-  const recordedTools = canonicalJson(taskTurns[0][0].request.tools ?? []);
-  let domainName: string | undefined;
+/** Domain: the registered domain whose tools equal the recorded ones (those of the first task_agent turn). */
+async function matchDomain([firstTurn, firstIndex]: TaskTurn, recordFile: string): Promise<string> {
+  const recordedTools = canonicalJson(firstTurn.request.tools ?? []);
   for (const name of DOMAIN_NAMES) {
     const tools = (await importDomain(name)).tools.filter((t) => t.requestor === 'assistant').map(toWireTool);
-    if (canonicalJson(tools) === recordedTools) {
-      domainName = name;
-      break;
-    }
+    if (canonicalJson(tools) === recordedTools) return name;
   }
-  if (!domainName) fail('the recorded tools match no registered domain', recordFile, `$.api_turns[${taskTurns[0][1]}].request.tools`);
+  fail('the recorded tools match no registered domain', recordFile, `$.api_turns[${firstIndex}].request.tools`);
+}
 
-  // Transfer tool: the last tool of a transferred case.
-  const transferred = initial.results.find((r) => r.transferred);
-  const transferTool = transferred?.tool_calls.at(-1) ?? 'transfer_to_human';
+/** Transfer tool: the last tool of a transferred case; its reason argument the first argument of its first recorded call. */
+function transferToolOf(rec: ExperimentRecord, turns: Receipt[]): { tool: string; reasonArg: string } {
+  const transferred = rec.evaluations.initial.results.find((r) => r.transferred);
+  const tool = transferred?.tool_calls.at(-1) ?? 'transfer_to_human';
   let reasonArg = 'reason';
   for (const t of turns) {
-    const tc = t.response.choices[0].message.tool_calls?.find((c) => c.function.name === transferTool);
+    const tc = t.response.choices[0].message.tool_calls?.find((c) => c.function.name === tool);
     if (tc) {
       try {
         reasonArg = Object.keys(JSON.parse(tc.function.arguments))[0] ?? reasonArg;
@@ -121,38 +153,57 @@ export async function importRecord(recordFile: string, outDir: string, opts: { f
       break;
     }
   }
+  return { tool, reasonArg };
+}
 
-  // Judge template.
-  const allResults = Object.values(rec.evaluations).flatMap((e) => e.results);
+/** Judge template: extracted from the first llm_judge request, or a plain default when there is none. */
+function judgeTemplateOf(turns: Receipt[], allResults: RecordResult[], recordFile: string): string {
   const judgeIdx = turns.findIndex((t) => t.kind === 'llm_judge');
-  let judgeTemplate = '{{user}}\n{{rubric}}\n{{reply}}\n';
-  if (judgeIdx >= 0) {
-    const content = String(turns[judgeIdx].request.messages[0]?.content ?? '');
-    const r = allResults.find((x) => x.final_text !== '' && content.includes(x.final_text) && content.includes(x.user) && content.includes(x.rubric));
-    if (!r) fail('cannot match the judge request to a case result', recordFile, `$.api_turns[${judgeIdx}].request.messages[0].content`);
-    judgeTemplate = extractTemplate(content, { user: r.user, rubric: r.rubric, reply: r.final_text }, recordFile, `$.api_turns[${judgeIdx}].request.messages[0].content`);
-  }
+  if (judgeIdx < 0) return '{{user}}\n{{rubric}}\n{{reply}}\n';
+  const content = String(turns[judgeIdx].request.messages[0]?.content ?? '');
+  const r = allResults.find((x) => x.final_text !== '' && content.includes(x.final_text) && content.includes(x.user) && content.includes(x.rubric));
+  if (!r) fail('cannot match the judge request to a case result', recordFile, `$.api_turns[${judgeIdx}].request.messages[0].content`);
+  return extractTemplate(content, { user: r.user, rubric: r.rubric, reply: r.final_text }, recordFile, `$.api_turns[${judgeIdx}].request.messages[0].content`);
+}
 
-  // Coding agent.
+interface CodingAgentTexts {
+  system: string;
+  userTemplate: string;
+  toolDescription: string;
+  rationaleDescription: string;
+  /** The record's learning signal (checked present with the coding_agent receipt). */
+  learningSignal: LearningSignal;
+}
+
+/** Coding agent: its system text, user template and apply_edits tool texts from the first coding_agent request. */
+function codingAgentOf(rec: ExperimentRecord, turns: Receipt[], stablePrompt: string, recordFile: string): CodingAgentTexts {
   const codingIdx = turns.findIndex((t) => t.kind === 'coding_agent');
   if (codingIdx < 0 || !rec.learning_signal) fail('no coding_agent receipt or no learning signal', recordFile, '$.api_turns');
   const coding = turns[codingIdx].request;
   const codingWhere = `$.api_turns[${codingIdx}].request`;
-  const codingSystem = String(coding.messages[0]?.content ?? '');
+  const system = String(coding.messages[0]?.content ?? '');
   const signalJson = pyDumps(rec.learning_signal, { ensureAscii: false, indent: 2 });
-  const codingUser = extractTemplate(String(coding.messages[1]?.content ?? ''), { learning_signal: signalJson, prompt: prompts[0] }, recordFile, `${codingWhere}.messages[1].content`);
+  const userTemplate = extractTemplate(String(coding.messages[1]?.content ?? ''), { learning_signal: signalJson, prompt: stablePrompt }, recordFile, `${codingWhere}.messages[1].content`);
   const applyFn = coding.tools?.[0]?.function;
   const rationaleDescription = (applyFn?.parameters as any)?.properties?.rationale?.description;
   if (!applyFn?.description || typeof rationaleDescription !== 'string') fail('the apply_edits tool has no description', recordFile, `${codingWhere}.tools[0]`);
+  return { system, userTemplate, toolDescription: applyFn.description, rationaleDescription, learningSignal: rec.learning_signal };
+}
 
-  // Verdict notes and learning-signal texts as observed, defaults elsewhere.
+/** Verdict notes as observed (the last result of each kind wins), defaults elsewhere. */
+function verdictNotes(allResults: RecordResult[]): CampaignSpec['verdict_notes'] {
   const notes = { ...pick(DEFAULT_TEXTS, ['transferred_as_required', 'missed_transfer', 'over_transfer', 'handled', 'mishandled']) };
   for (const r of allResults) {
     const kind = r.should_transfer ? (r.transferred ? 'transferred_as_required' : 'missed_transfer') : r.transferred ? 'over_transfer' : r.handled ? 'handled' : 'mishandled';
     notes[kind] = r.note;
   }
+  return notes;
+}
+
+/** Learning-signal texts as observed in the record's case reports, with the diagnoses; defaults elsewhere. */
+function learningSignalTexts(initial: ExperimentRecord['evaluations'][string], signal: LearningSignal): CampaignSpec['learning_signal'] {
   const ls = { ...pick(DEFAULT_TEXTS, ['rule_pass', 'rule_fail', 'flex_not_required', 'flex_pass', 'flex_fail']) };
-  for (const rep of rec.learning_signal.case_reports) {
+  for (const rep of signal.case_reports) {
     const r = initial.results.find((x) => x.id === rep.case_id);
     const d = rep.dimensions;
     ls[d.rule_compliance.verdict === 'pass' ? 'rule_pass' : 'rule_fail'] = d.rule_compliance.evidence;
@@ -173,16 +224,28 @@ export async function importRecord(recordFile: string, outDir: string, opts: { f
     mishandled: DEFAULT_TEXTS.diag_mishandled,
   };
   for (const k of Object.keys(present) as (keyof typeof present)[]) if (present[k]) diagnoses[k] = '';
-  if (firstPattern) diagnoses[firstPattern] = rec.learning_signal.diagnosis;
+  if (firstPattern) diagnoses[firstPattern] = signal.diagnosis;
+  return { ...ls, diagnoses };
+}
 
-  const controlKeys = evalKeys.slice(2);
+/** What campaignSpec takes beyond the record itself: the parts already extracted from it. */
+interface SpecParts {
+  domainName: string;
+  transfer: { tool: string; reasonArg: string };
+  coding: CodingAgentTexts;
+  notes: CampaignSpec['verdict_notes'];
+  learningSignal: CampaignSpec['learning_signal'];
+}
+
+/** campaign.json's content: the record's model and experiment, the extracted parts and the data file names. */
+function campaignSpec(rec: ExperimentRecord, evalKeys: string[], firstReq: Receipt, parts: SpecParts): CampaignSpec {
+  const initial = rec.evaluations.initial;
   const rowLabel = (i: number) => rec.rows[i]?.label ?? rec.evaluations[evalKeys[i]].label;
-  const firstReq = taskTurns[0][0];
-  const spec: CampaignSpec = {
+  return {
     schema_version: 1,
     name: `record-${rec.experiment_id}`,
     experiment: { id: rec.experiment_id, canonical_source: rec.canonical_source, evidence_mode: rec.evidence_mode, created_at: rec.created_at },
-    domain: domainName,
+    domain: parts.domainName,
     model: {
       provider: rec.provider,
       model: rec.model,
@@ -190,7 +253,7 @@ export async function importRecord(recordFile: string, outDir: string, opts: { f
       credential_source_env: rec.backend?.credential_source_env,
       temperature: firstReq.request.temperature ?? 0,
     },
-    agent: { max_steps: 10, transfer_tool: transferTool, transfer_reason_arg: reasonArg },
+    agent: { max_steps: 10, transfer_tool: parts.transfer.tool, transfer_reason_arg: parts.transfer.reasonArg },
     cases_file: 'cases.json',
     prompts: {
       stable: { file: 'prompts/stable.txt', label: initial.label, row_label: rowLabel(0) },
@@ -198,42 +261,32 @@ export async function importRecord(recordFile: string, outDir: string, opts: { f
         label: rec.evaluations.automatic_candidate?.label ?? 'automatic candidate',
         row_label: rec.evaluations.automatic_candidate ? rowLabel(1) : 'automatic candidate',
       },
-      controls: controlKeys.map((k) => ({ id: k, file: `prompts/${k}.txt`, label: rec.evaluations[k].label, row_label: rowLabel(evalKeys.indexOf(k)) })),
+      controls: evalKeys.slice(2).map((k) => ({ id: k, file: `prompts/${k}.txt`, label: rec.evaluations[k].label, row_label: rowLabel(evalKeys.indexOf(k)) })),
     },
     judge: { template_file: 'judge.txt' },
     coding_agent: {
       system_file: 'coding-agent/system.txt',
       user_template_file: 'coding-agent/user.txt',
-      tool_description: applyFn.description,
-      rationale_description: rationaleDescription,
+      tool_description: parts.coding.toolDescription,
+      rationale_description: parts.coding.rationaleDescription,
       scope: rec.candidate_manifest.scope,
       target_rule: rec.candidate_manifest.target_rule,
     },
-    verdict_notes: notes,
-    learning_signal: { ...ls, diagnoses },
+    verdict_notes: parts.notes,
+    learning_signal: parts.learningSignal,
     receipts_file: 'receipts.jsonl',
   };
-  const cases = initial.results.map((r) => ({ id: r.id, group: r.group, user: r.user, should_transfer: r.should_transfer, rubric: r.rubric }));
-  const files: Record<string, string> = {
-    'campaign.json': JSON.stringify(spec, null, 2) + '\n',
-    'cases.json': JSON.stringify(cases, null, 2) + '\n',
-    'prompts/stable.txt': prompts[0],
-    'judge.txt': judgeTemplate,
-    'coding-agent/system.txt': codingSystem,
-    'coding-agent/user.txt': codingUser,
-    'receipts.jsonl': turns.map((t) => JSON.stringify(t)).join('\n') + '\n',
-    'SOURCE.md': sourceNote(recordFile, text, rec, turns.length),
-  };
-  controlKeys.forEach((k) => (files[`prompts/${k}.txt`] = prompts[evalKeys.indexOf(k)]));
-  const { earlier } = prepareOutputDir(outDir, { marker: 'SOURCE.md', markerPrefix: SOURCE_HEAD, what: 'an earlier import (SOURCE.md)', forceFlag: '--force', force: opts.force });
-  // The prompts of an earlier import's evaluations are replaced, not mixed with this record's.
+}
+
+/** Writes the files (paths relative to `outDir`) after prepareOutputDir's check; an earlier import's prompts are replaced, not mixed with these. */
+function writeImport(outDir: string, files: Record<string, string>, force: boolean | undefined): void {
+  const { earlier } = prepareOutputDir(outDir, { marker: 'SOURCE.md', markerPrefix: SOURCE_HEAD, what: 'an earlier import (SOURCE.md)', forceFlag: '--force', force });
   if (earlier) fs.rmSync(path.join(outDir, 'prompts'), { recursive: true, force: true });
   for (const [rel, content] of Object.entries(files)) {
     const p = insideDir(outDir, rel, 'output file');
     fs.mkdirSync(path.dirname(p), { recursive: true });
     fs.writeFileSync(p, content);
   }
-  return { outDir, files: Object.keys(files), cases: cases.length, receipts: turns.length };
 }
 
 function pick<T extends Record<string, string>, K extends keyof T>(o: T, keys: K[]): Record<K, string> {
