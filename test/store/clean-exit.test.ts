@@ -65,6 +65,27 @@ describe('a store after a clean exit', () => {
     expect(entries(dir)).toEqual(['store.db']);
   });
 
+  it('an empty log a writer left (it closed while a reader was open) is removed by the next read-only open', () => {
+    const dir = tmpDir('sg-clean-empty-log-');
+    const db = storeWithRun(dir);
+    // As a run's writer leaves it: its log checkpointed and truncated, then its close, not the
+    // last while a reader is open, cannot remove the files.
+    const w = new Database(db);
+    w.pragma('journal_size_limit = 0');
+    w.prepare("UPDATE runs SET name = 'renamed' WHERE id = 'r1'").run();
+    w.pragma('wal_checkpoint(TRUNCATE)');
+    const reader = new Database(db, { readonly: true });
+    expect(reader.prepare('SELECT name FROM runs').pluck().get()).toBe('renamed');
+    w.close();
+    reader.close();
+    expect(entries(dir)).toEqual(['store.db', 'store.db-shm', 'store.db-wal']);
+    expect(fs.statSync(`${db}-wal`).size).toBe(0);
+    const ro = RunStore.open(db, { readonly: true });
+    expect(ro.getRun('r1')?.name).toBe('renamed');
+    ro.close();
+    expect(entries(dir)).toEqual(['store.db']);
+  });
+
   it('a log left by a killed writer is kept by a read-only open (its commits stay for the next writer)', () => {
     const dir = tmpDir('sg-clean-killed-');
     const db = storeWithRun(dir);
