@@ -7,8 +7,9 @@
  *
  * Creation is atomic (`O_EXCL`); a takeover renames the stale file away first, so of two
  * processes taking over at once exactly one wins. The `.locks` folder is removed when the last lock
- * in it is released, if this process made it (a folder that was there before is left alone); a
- * process whose folder vanished between making and filling it makes it again.
+ * in it is released, if servicegym made it (by any process: {@link LOCK_FOLDER_MARK}; a folder the
+ * user made is left alone); a process whose folder vanished between making and filling it makes it
+ * again.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -30,29 +31,49 @@ export interface RunLockOwner {
   heartbeat_at: string;
 }
 
-/** A held lock; `release()` removes it (only if still ours), stops the heartbeat and removes the lock folder if this process made it and it is now empty. */
+/** A held lock; `release()` removes it (only if still ours), stops the heartbeat and removes the lock folder if servicegym made it and no lock is left in it. */
 export interface RunLock {
   file: string;
   release(): void;
 }
 
-/** Lock folders this process made (absolute paths): removed once empty, by the release that empties them. */
-const foldersMadeHere = new Set<string>();
+/**
+ * The file servicegym puts in a lock folder it makes. A folder holding it and no lock is removed by
+ * the release that leaves it so, whichever process made it (a run that started while another held
+ * the folder, or one that took over the lock of a killed run, removes it at its end); a folder
+ * without it (one the user made) is never removed.
+ */
+const LOCK_FOLDER_MARK = '.made-by-servicegym';
 
-/** Makes the lock folder `dir` if missing, remembering it when this call made it. */
+/** Makes the lock folder `dir` if missing, marking it as made by servicegym when this call made it. */
 function makeLockFolder(dir: string): void {
-  if (fs.mkdirSync(dir, { recursive: true }) !== undefined) foldersMadeHere.add(dir);
+  if (fs.mkdirSync(dir, { recursive: true }) === undefined) return;
+  try {
+    fs.writeFileSync(path.join(dir, LOCK_FOLDER_MARK), '', { flag: 'wx' });
+  } catch {
+    /* unmarked, the folder is kept: litter, never a lost lock */
+  }
 }
 
-/** Removes `dir` if this process made it and no lock is left in it (another process's lock keeps it). */
+/** Removes `dir` if servicegym made it and no lock is left in it (another process's lock keeps it; its release removes it). */
 function removeLockFolderIfEmpty(dir: string): void {
-  if (!foldersMadeHere.has(dir)) return;
+  const mark = path.join(dir, LOCK_FOLDER_MARK);
+  try {
+    const names = fs.readdirSync(dir);
+    if (names.length !== 1 || names[0] !== LOCK_FOLDER_MARK) return;
+    fs.rmSync(mark);
+  } catch {
+    return; // gone already, or another release took the mark first
+  }
   try {
     fs.rmdirSync(dir);
-    foldersMadeHere.delete(dir);
-  } catch (e) {
-    // ENOTEMPTY: another lock is in it (its release removes it); ENOENT: gone already.
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') foldersMadeHere.delete(dir);
+  } catch {
+    // A lock came in meanwhile: the mark goes back, for the release of that lock.
+    try {
+      fs.writeFileSync(mark, '', { flag: 'wx' });
+    } catch {
+      /* the folder went away meanwhile */
+    }
   }
 }
 

@@ -6,7 +6,9 @@
  * next open (test/hardening/resume-in-flight.test.ts resumes such a run).
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { spawn } from 'node:child_process';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunStore } from '../../src/store/store.js';
@@ -142,4 +144,32 @@ describe('a store after a clean exit', () => {
     expect(entries(dir)).toEqual(['store.db', 'store.db.locks']);
     expect(entries(`${db}.locks`)).toEqual([]);
   });
+
+  it('a lock folder another process made is removed by the release that empties it (runs that overlapped, a killed run taken over)', async () => {
+    const dir = tmpDir('sg-clean-locks-other-');
+    const db = storeWithRun(dir);
+    // Another process makes the folder with locks 'a' and 'k'; it releases 'a' while this process
+    // holds 'b', then is killed holding 'k'.
+    const script = path.join(dir, 'other.mts');
+    fs.writeFileSync(script, [
+      `import { acquireRunLock } from ${JSON.stringify(path.resolve('src/store/run-lock.ts'))};`,
+      `const a = acquireRunLock(${JSON.stringify(db)}, 'a');`,
+      `acquireRunLock(${JSON.stringify(db)}, 'k');`,
+      `process.stdout.write('held\\n');`,
+      `process.stdin.once('data', () => { a.release(); process.kill(process.pid, 'SIGKILL'); });`,
+    ].join('\n'));
+    const other = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const exited = new Promise((resolve) => other.on('exit', resolve));
+    await new Promise((resolve) => other.stdout.once('data', resolve));
+    const b = acquireRunLock(db, 'b');
+    other.stdin.write('go\n');
+    await exited;
+    const messages: string[] = [];
+    const k = acquireRunLock(db, 'k', { onTakeover: (m) => messages.push(m) });
+    expect(messages).toEqual([`took over the lock of run 'k': process ${other.pid} on ${os.hostname()} is gone`]);
+    k.release();
+    expect(fs.existsSync(b.file)).toBe(true);
+    b.release();
+    expect(entries(dir)).toEqual(['other.mts', 'store.db']);
+  }, 60_000);
 });
