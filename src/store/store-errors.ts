@@ -26,8 +26,16 @@ export function fromJson(text: string, file: string, where: () => string): unkno
 }
 
 /**
+ * SQLite's read-only errors of a write-ahead-log store whose folder (or its -shm file) may not be
+ * written: the -wal and -shm files cannot be made, or the shared-memory index cannot be set up.
+ * Not the bare SQLITE_READONLY of a write through a read-only connection (a caller's mistake).
+ */
+const FOLDER_NOT_WRITABLE = new Set(['SQLITE_READONLY_DIRECTORY', 'SQLITE_READONLY_CANTINIT', 'SQLITE_READONLY_CANTLOCK']);
+
+/**
  * Turns better-sqlite3 errors that are the user's concern (a locked store after `busyMs`
- * milliseconds, a file that is not SQLite, a corrupt or unopenable store) into
+ * milliseconds, a file that is not SQLite, a corrupt or unopenable store, a store in a folder that
+ * may not be written) into
  * {@link BadInputError}s naming `file`; any other error is returned as it is.
  */
 export function mapSqliteError(err: unknown, file: string, busyMs = BUSY_TIMEOUT_MS): unknown {
@@ -45,6 +53,13 @@ export function mapSqliteError(err: unknown, file: string, busyMs = BUSY_TIMEOUT
   }
   if (code.startsWith('SQLITE_CORRUPT')) {
     return new BadInputError(`this servicegym store is corrupt (SQLite: ${err.message}); ${RECOVER}`, { file });
+  }
+  if (FOLDER_NOT_WRITABLE.has(code)) {
+    return new BadInputError(
+      `the store's folder is not writable, and SQLite makes the store's -wal and -shm files beside it even to read it (SQLite: ${err.message}, ${code}); ` +
+        'make the folder writable, or copy the store into one that is and pass --db COPY',
+      { file },
+    );
   }
   if (code.startsWith('SQLITE_CANTOPEN')) {
     return new BadInputError(`cannot open the store: ${err.message}`, { file });
