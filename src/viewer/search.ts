@@ -43,15 +43,33 @@ export function searchFields(d: Searchable): SearchField[] {
 }
 
 /**
+ * The offset in `flat` of what starts at offset `at` of `lower` (`flat.toLowerCase()`): the same
+ * offset, unless a character lower-cases to more code units than it has ('İ', U+0130, to 'i̇'),
+ * when each one before `at` shifts it. An offset inside such a character's lower case gives the
+ * offset after the character.
+ */
+function offsetIn(flat: string, lower: string, at: number): number {
+  if (lower.length === flat.length) return at;
+  let i = 0;
+  for (let j = 0; j < at && i < flat.length; ) {
+    const ch = String.fromCodePoint(flat.codePointAt(i)!);
+    i += ch.length;
+    j += ch.toLowerCase().length;
+  }
+  return i;
+}
+
+/**
  * The first of `fields` whose text contains `q` (already {@link normQuery normalised}, not
  * blank), as a hit of episode `episodeId` with a snippet around the match; null when none does.
  */
 export function matchFields(episodeId: string, fields: readonly SearchField[], q: string): SearchHit | null {
   for (const [where, flat] of fields) {
-    const at = flat.toLowerCase().indexOf(q);
+    const lower = flat.toLowerCase();
+    const at = lower.indexOf(q);
     if (at < 0) continue;
-    const start = Math.max(0, at - CONTEXT);
-    const end = Math.min(flat.length, at + q.length + CONTEXT);
+    const start = Math.max(0, offsetIn(flat, lower, at) - CONTEXT);
+    const end = Math.min(flat.length, offsetIn(flat, lower, at + q.length) + CONTEXT);
     const snippet = `${start > 0 ? '…' : ''}${flat.slice(start, end)}${end < flat.length ? '…' : ''}`;
     return { episode_id: episodeId, where, snippet };
   }
