@@ -53,6 +53,16 @@ interface BaseHash {
   checkpoints: Checkpoint[];
 }
 
+/** What one hasher ({@link createTableDbHasher}) keeps: its tables and record types, and per base DB its sorted ids, hash info and digest memo. */
+interface HasherState<T extends Tables> {
+  /** Tables in sorted order (the order `sort_keys` writes them). */
+  tables: (keyof T & string)[];
+  recordTypes: { [K in keyof T]: PyTypeTree };
+  sortedIds: WeakMap<object, string[]>;
+  baseHashes: WeakMap<object, BaseHash>;
+  memos: WeakMap<object, DigestMemo>;
+}
+
 /**
  * A tau2-compatible hash function for views of a DB with the tables of `recordTypes` (table name
  * → float positions of one record). The hash is the hex SHA-256 of `json.dumps(db,
@@ -61,165 +71,175 @@ interface BaseHash {
  * per domain and reuse it. Base DBs and their records must never be mutated (views write copies).
  */
 export function createTableDbHasher<T extends Tables>(recordTypes: { [K in keyof T]: PyTypeTree }): TableDbHasher<T> {
-  /** Tables in sorted order (the order `sort_keys` writes them). */
-  const tables = (Object.keys(recordTypes) as (keyof T & string)[]).sort();
-  const sortedIds = new WeakMap<object, string[]>();
-  const baseHashes = new WeakMap<object, BaseHash>();
-  const memos = new WeakMap<object, DigestMemo>();
-
-  const dumpRecord = (rec: unknown, types: PyTypeTree) => pyDumps(rec, { sortKeys: true, ensureAscii: true, types });
-  /** Python's `sort_keys` order: by code point; JS's default sort (UTF-16 units) agrees on BMP text. */
-  const baseSortedIds = (table: Record<string, unknown>) => {
-    let ids = sortedIds.get(table);
-    if (!ids) {
-      ids = Object.keys(table).sort();
-      sortedIds.set(table, ids);
-    }
-    return ids;
+  const h: HasherState<T> = {
+    tables: (Object.keys(recordTypes) as (keyof T & string)[]).sort(),
+    recordTypes,
+    sortedIds: new WeakMap<object, string[]>(),
+    baseHashes: new WeakMap<object, BaseHash>(),
+    memos: new WeakMap<object, DigestMemo>(),
   };
-
-  /** The pristine stream of `base` with each record's JSON length; yields every {@link FEED_PIECE_CHARS} of record JSON. */
-  const makeStream = function* (base: T): Generator<void, { stream: Buffer; lengths: Record<string, number[]> }> {
-    const out = new AsciiText();
-    out.add('{');
-    const lengths: Record<string, number[]> = {};
-    let since = 0;
-    for (let ti = 0; ti < tables.length; ti++) {
-      const table = tables[ti];
-      const records = base[table] as Record<string, object>;
-      const ids = baseSortedIds(records);
-      const lens = (lengths[table] = new Array<number>(ids.length));
-      out.add((ti ? ', ' : '') + pyString(table) + ': {');
-      for (let k = 0; k < ids.length; k++) {
-        const json = dumpRecord(records[ids[k]], recordTypes[table]);
-        lens[k] = json.length;
-        out.add((k ? ', ' : '') + pyString(ids[k]) + ': ');
-        out.add(json);
-        if ((since += json.length) > FEED_PIECE_CHARS) {
-          since = 0;
-          yield;
-        }
-      }
-      out.add('}');
-    }
-    out.add('}');
-    return { stream: out.bytes(), lengths };
-  };
-
-  /** `base`'s hash info from `stream` when it has the base's shape and hashes to `digest` (any digest when undefined). */
-  const fromStream = function* (base: T, stream: Buffer, lengths: Record<string, unknown>, digest?: string): Generator<void, BaseHash | undefined> {
-    const layout = layoutOf(stream, tables, (t) => baseSortedIds(base[t] as Record<string, unknown>), lengths);
-    if (!layout) return undefined;
-    const hashed = yield* hashStreamSteps(stream);
-    return digest === undefined || hashed.digest === digest ? { ...hashed, stream, layout } : undefined;
-  };
-
-  /** The pristine base's hash info, made once per base (from the disk cache when it holds it); yields as {@link makeStream} and {@link hashStreamSteps} do. */
-  const baseHashSteps = function* (db: CowDb<T>): Generator<void, BaseHash> {
-    let info = baseHashes.get(db.base);
-    if (!info) {
-      const cache = hashStreamCache(db.base, recordTypes);
-      const kept = cache?.read();
-      info = kept ? yield* fromStream(db.base, kept.stream, kept.lengths, kept.digest) : undefined;
-      if (!info) {
-        const made = yield* makeStream(db.base);
-        info = yield* fromStream(db.base, made.stream, made.lengths);
-        if (!info) throw new Error('table-hash: a stream made from the base does not have its shape');
-        cache?.write({ digest: info.digest, lengths: made.lengths, stream: made.stream });
-      }
-      // Made in steps, another call may have made it meanwhile: the first one made is kept.
-      info = baseHashes.get(db.base) ?? info;
-      baseHashes.set(db.base, info);
-    }
-    return info;
-  };
-
-  /**
-   * The records `db` changed in its base, in table order then id order: written records whose
-   * object is not the base's (dumped as the stream writes them), added ones, removed ones (json
-   * null). A record added and then removed is no change.
-   */
-  const changesOf = (db: CowDb<T>): RecordChange[] => {
-    const changes: RecordChange[] = [];
-    for (const [table, ids] of db.touched()) {
-      const base = db.base[table] as Record<string, object>;
-      for (const id of ids) {
-        const inBase = Object.prototype.hasOwnProperty.call(base, id);
-        const rec = db.get(table, id);
-        if (rec === undefined) {
-          if (inBase) changes.push({ table: table as string, id, json: null });
-        } else if (!inBase || rec !== base[id]) changes.push({ table: table as string, id, json: dumpRecord(rec, recordTypes[table]) });
-      }
-    }
-    const order = (t: string) => tables.indexOf(t as keyof T & string);
-    return changes.sort((a, b) => order(a.table) - order(b.table) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  };
-
-  /** The body of table `ti` as the view `db` has it: the changed records' JSON from `changed`, the others' from the pristine stream. */
-  const tableBody = (db: CowDb<T>, ti: number, info: BaseHash, changed: ReadonlyMap<string, string | null>) => {
-    const table = tables[ti];
-    const lay = info.layout[ti];
-    const base = db.base[table] as Record<string, unknown>;
-    return db.ids(table).sort().map((id) => {
-      const mine = changed.get(id);
-      const k = mine !== undefined || !Object.prototype.hasOwnProperty.call(base, id) ? -1 : lowerBound(lay.ids, id);
-      const json = k >= 0 ? info.stream.toString('latin1', lay.valueStart[k], lay.end[k]) : (mine ?? dumpRecord(db.get(table, id), recordTypes[table]));
-      return pyString(id) + ': ' + json;
-    }).join(', ');
-  };
-
-  /** The view's stream as edits of the pristine one (sorted by start), from its {@link changesOf}. */
-  const editsOf = (db: CowDb<T>, info: BaseHash, changes: readonly RecordChange[]): StreamEdit[] => {
-    const edits: StreamEdit[] = [];
-    for (let i = 0; i < changes.length; ) {
-      const table = changes[i].table;
-      const ti = tables.indexOf(table as keyof T & string);
-      const lay = info.layout[ti];
-      const base = db.base[table] as Record<string, object>;
-      const mine = new Map<string, string | null>();
-      for (; i < changes.length && changes[i].table === table; i++) mine.set(changes[i].id, changes[i].json);
-      if ([...mine.values()].includes(null)) {
-        edits.push({ start: lay.bodyStart, end: lay.bodyEnd, text: tableBody(db, ti, info, mine) });
-        continue;
-      }
-      const added: string[] = [];
-      for (const [id, json] of mine) {
-        if (!Object.prototype.hasOwnProperty.call(base, id)) added.push(id);
-        else {
-          const k = lowerBound(lay.ids, id);
-          edits.push({ start: lay.valueStart[k], end: lay.end[k], text: json! });
-        }
-      }
-      insertions(edits, lay, added, (id) => pyString(id) + ': ' + mine.get(id)!);
-    }
-    return edits.sort((a, b) => a.start - b.start || a.end - b.end);
-  };
-
-  /** The memo of `base`'s view digests (`digest-memo.ts`), kept beside its hash stream on disk when that is. */
-  const memoOf = (base: T): DigestMemo => {
-    let memo = memos.get(base);
-    if (!memo) memos.set(base, (memo = createDigestMemo(hashCacheFiles(base, recordTypes)?.digests ?? null)));
-    return memo;
-  };
-
-  const hash = (db: CowDb<T>) => {
-    const changes = changesOf(db);
-    const memo = memoOf(db.base);
-    const key = changeKey(changes);
-    const known = memo.get(key);
-    if (known !== undefined) return known;
-    const info = drain(baseHashSteps(db));
-    const digest = changes.length ? editedStreamDigest(info.stream, info.checkpoints, editsOf(db, info, changes)) : info.digest;
-    memo.set(key, digest);
-    return digest;
-  };
+  const hash = (db: CowDb<T>) => hashView(h, db);
   return Object.assign(hash, {
     *warmSteps(db: CowDb<T>): Generator<void, void> {
       // Stops early once a hash made it meanwhile (in one piece, where it was needed).
-      const steps = baseHashSteps(db);
-      while (!baseHashes.has(db.base) && !steps.next().done) yield;
+      const steps = baseHashSteps(h, db);
+      while (!h.baseHashes.has(db.base) && !steps.next().done) yield;
     },
   });
+}
+
+/** The digest of view `db`: from the memo when a view with the same changes was hashed before, else as edits of the pristine stream (kept in the memo). */
+function hashView<T extends Tables>(h: HasherState<T>, db: CowDb<T>): string {
+  const changes = changesOf(h, db);
+  const memo = memoOf(h, db.base);
+  const key = changeKey(changes);
+  const known = memo.get(key);
+  if (known !== undefined) return known;
+  const info = drain(baseHashSteps(h, db));
+  const digest = changes.length ? editedStreamDigest(info.stream, info.checkpoints, editsOf(h, db, info, changes)) : info.digest;
+  memo.set(key, digest);
+  return digest;
+}
+
+/** A record's JSON as the stream writes it. */
+function dumpRecord(rec: unknown, types: PyTypeTree): string {
+  return pyDumps(rec, { sortKeys: true, ensureAscii: true, types });
+}
+
+/** A base table's ids in Python's `sort_keys` order (by code point; JS's default sort, by UTF-16 units, agrees on BMP text), sorted once per table. */
+function baseSortedIds<T extends Tables>(h: HasherState<T>, table: Record<string, unknown>): string[] {
+  let ids = h.sortedIds.get(table);
+  if (!ids) {
+    ids = Object.keys(table).sort();
+    h.sortedIds.set(table, ids);
+  }
+  return ids;
+}
+
+/** The pristine stream of `base` with each record's JSON length; yields every {@link FEED_PIECE_CHARS} of record JSON. */
+function* makeStream<T extends Tables>(h: HasherState<T>, base: T): Generator<void, { stream: Buffer; lengths: Record<string, number[]> }> {
+  const { tables, recordTypes } = h;
+  const out = new AsciiText();
+  out.add('{');
+  const lengths: Record<string, number[]> = {};
+  let since = 0;
+  for (let ti = 0; ti < tables.length; ti++) {
+    const table = tables[ti];
+    const records = base[table] as Record<string, object>;
+    const ids = baseSortedIds(h, records);
+    const lens = (lengths[table] = new Array<number>(ids.length));
+    out.add((ti ? ', ' : '') + pyString(table) + ': {');
+    for (let k = 0; k < ids.length; k++) {
+      const json = dumpRecord(records[ids[k]], recordTypes[table]);
+      lens[k] = json.length;
+      out.add((k ? ', ' : '') + pyString(ids[k]) + ': ');
+      out.add(json);
+      if ((since += json.length) > FEED_PIECE_CHARS) {
+        since = 0;
+        yield;
+      }
+    }
+    out.add('}');
+  }
+  out.add('}');
+  return { stream: out.bytes(), lengths };
+}
+
+/** `base`'s hash info from `stream` when it has the base's shape and hashes to `digest` (any digest when undefined). */
+function* fromStream<T extends Tables>(h: HasherState<T>, base: T, stream: Buffer, lengths: Record<string, unknown>, digest?: string): Generator<void, BaseHash | undefined> {
+  const layout = layoutOf(stream, h.tables, (t) => baseSortedIds(h, base[t] as Record<string, unknown>), lengths);
+  if (!layout) return undefined;
+  const hashed = yield* hashStreamSteps(stream);
+  return digest === undefined || hashed.digest === digest ? { ...hashed, stream, layout } : undefined;
+}
+
+/** The pristine base's hash info, made once per base (from the disk cache when it holds it); yields as {@link makeStream} and {@link hashStreamSteps} do. */
+function* baseHashSteps<T extends Tables>(h: HasherState<T>, db: CowDb<T>): Generator<void, BaseHash> {
+  let info = h.baseHashes.get(db.base);
+  if (!info) {
+    const cache = hashStreamCache(db.base, h.recordTypes);
+    const kept = cache?.read();
+    info = kept ? yield* fromStream(h, db.base, kept.stream, kept.lengths, kept.digest) : undefined;
+    if (!info) {
+      const made = yield* makeStream(h, db.base);
+      info = yield* fromStream(h, db.base, made.stream, made.lengths);
+      if (!info) throw new Error('table-hash: a stream made from the base does not have its shape');
+      cache?.write({ digest: info.digest, lengths: made.lengths, stream: made.stream });
+    }
+    // Made in steps, another call may have made it meanwhile: the first one made is kept.
+    info = h.baseHashes.get(db.base) ?? info;
+    h.baseHashes.set(db.base, info);
+  }
+  return info;
+}
+
+/**
+ * The records `db` changed in its base, in table order then id order: written records whose
+ * object is not the base's (dumped as the stream writes them), added ones, removed ones (json
+ * null). A record added and then removed is no change.
+ */
+function changesOf<T extends Tables>(h: HasherState<T>, db: CowDb<T>): RecordChange[] {
+  const changes: RecordChange[] = [];
+  for (const [table, ids] of db.touched()) {
+    const base = db.base[table] as Record<string, object>;
+    for (const id of ids) {
+      const inBase = Object.prototype.hasOwnProperty.call(base, id);
+      const rec = db.get(table, id);
+      if (rec === undefined) {
+        if (inBase) changes.push({ table: table as string, id, json: null });
+      } else if (!inBase || rec !== base[id]) changes.push({ table: table as string, id, json: dumpRecord(rec, h.recordTypes[table]) });
+    }
+  }
+  const tables = h.tables;
+  const order = (t: string) => tables.indexOf(t as keyof T & string);
+  return changes.sort((a, b) => order(a.table) - order(b.table) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** The body of table `ti` as the view `db` has it: the changed records' JSON from `changed`, the others' from the pristine stream. */
+function tableBody<T extends Tables>(h: HasherState<T>, db: CowDb<T>, ti: number, info: BaseHash, changed: ReadonlyMap<string, string | null>): string {
+  const table = h.tables[ti];
+  const lay = info.layout[ti];
+  const base = db.base[table] as Record<string, unknown>;
+  return db.ids(table).sort().map((id) => {
+    const mine = changed.get(id);
+    const k = mine !== undefined || !Object.prototype.hasOwnProperty.call(base, id) ? -1 : lowerBound(lay.ids, id);
+    const json = k >= 0 ? info.stream.toString('latin1', lay.valueStart[k], lay.end[k]) : (mine ?? dumpRecord(db.get(table, id), h.recordTypes[table]));
+    return pyString(id) + ': ' + json;
+  }).join(', ');
+}
+
+/** The view's stream as edits of the pristine one (sorted by start), from its {@link changesOf}. */
+function editsOf<T extends Tables>(h: HasherState<T>, db: CowDb<T>, info: BaseHash, changes: readonly RecordChange[]): StreamEdit[] {
+  const edits: StreamEdit[] = [];
+  for (let i = 0; i < changes.length; ) {
+    const table = changes[i].table;
+    const ti = h.tables.indexOf(table as keyof T & string);
+    const lay = info.layout[ti];
+    const base = db.base[table] as Record<string, object>;
+    const mine = new Map<string, string | null>();
+    for (; i < changes.length && changes[i].table === table; i++) mine.set(changes[i].id, changes[i].json);
+    if ([...mine.values()].includes(null)) {
+      edits.push({ start: lay.bodyStart, end: lay.bodyEnd, text: tableBody(h, db, ti, info, mine) });
+      continue;
+    }
+    const added: string[] = [];
+    for (const [id, json] of mine) {
+      if (!Object.prototype.hasOwnProperty.call(base, id)) added.push(id);
+      else {
+        const k = lowerBound(lay.ids, id);
+        edits.push({ start: lay.valueStart[k], end: lay.end[k], text: json! });
+      }
+    }
+    insertions(edits, lay, added, (id) => pyString(id) + ': ' + mine.get(id)!);
+  }
+  return edits.sort((a, b) => a.start - b.start || a.end - b.end);
+}
+
+/** The memo of `base`'s view digests (`digest-memo.ts`), kept beside its hash stream on disk when that is. */
+function memoOf<T extends Tables>(h: HasherState<T>, base: T): DigestMemo {
+  let memo = h.memos.get(base);
+  if (!memo) h.memos.set(base, (memo = createDigestMemo(hashCacheFiles(base, h.recordTypes)?.digests ?? null)));
+  return memo;
 }
 
 /**
