@@ -20,11 +20,13 @@ import type { RunPlan } from './run-plan.js';
 /**
  * The run's id: `--resume`'s, else `--run-id`'s, else `run-<domain>-<time>` (the current time,
  * ISO 8601 with `:` and `.` as `-`).
- * @throws BadInputError for an empty `--run-id`, and for `--shard` (`shard` given) without `--run-id` or `--resume`.
+ * @throws BadInputError for an empty `--run-id` or `--resume`, and for `--shard` (`shard` given) without `--run-id` or `--resume`.
  */
 export function runIdOf(flags: Record<string, any>, shard: Shard | undefined): string {
   // An empty id would be stored as a run no command, URL or --resume can name.
   if (flags.runId !== undefined && flags.runId.trim() === '') throw new BadInputError(`--run-id names no run (got '${flags.runId}'); give an id, or leave the flag out for run-<domain>-<time>`);
+  // An empty --resume began a new run under the empty id (it read as no --resume).
+  if (flags.resume !== undefined && flags.resume.trim() === '') throw new BadInputError(`--resume names no run (got '${flags.resume}'); give the id of the run to continue (servicegym view lists the stored runs)`);
   if (shard && !flags.runId && !flags.resume) throw new BadInputError('--shard needs --run-id NAME (the same on every shard), so that the shard stores merge into one run');
   return flags.resume ?? flags.runId ?? `run-${flags.domain}-${new Date().toISOString().replace(/[:.]/g, '-')}`;
 }

@@ -492,6 +492,10 @@ describe('--run-id of a run already in the store', () => {
       const none = await cli([...base(), '--tasks', 'T01', '--db', db, '--run-id', empty, '--json']);
       expect(none.code).toBe(2);
       expect(none.err).toContain(`--run-id names no run (got '${empty}')`);
+      // An empty --resume began a new run stored under the empty id.
+      const nothing = await cli([...base(), '--tasks', 'T01', '--db', db, '--resume', empty, '--json']);
+      expect(nothing.code).toBe(2);
+      expect(nothing.err).toContain(`--resume names no run (got '${empty}'); give the id of the run to continue`);
     }
     expect(mock.server.requests.length).toBe(calls);
     // --resume of it still works, and another id is a new run.
