@@ -18,7 +18,9 @@ import { combineVerdicts, type ComponentResult } from './evidence.js';
 import { replayGold, type GoldReplay } from './gold.js';
 import type { ReplayEnvOptions } from './initial-state.js';
 import { judgeNlAssertions, nlComponent, type NlVerdict } from './nl.js';
-import { indexActions } from './trace-index.js';
+import { indexActions, type LoggedCall } from './trace-index.js';
+import type { CheckContext } from './checks/context.js';
+import type { Receipt } from '../spec/receipt.js';
 import { crossSideUse } from './cross-side.js';
 import type { CheckResult, EpisodeTrace, RubricResult, TaskEvaluation, TerminationReason } from './types.js';
 import { resolveStrict, strictBasis, transferClaimCheck, TRANSFER_CLAIM_FLAG, type StrictSetting } from './strict.js';
@@ -145,66 +147,19 @@ export async function evaluateTask<S>(opts: EvaluateTaskOptions<S>): Promise<Tas
   const unwritten = trace.finalState !== gold.initialState && plainOps.unwrittenFork?.(gold.initialState, trace.finalState) === true;
   const ops = rememberComparisons(plainOps, gold, trace.finalState, unwritten);
 
-  // One judge call for the tau2 NL assertions (when they count) and the servicegym `nl` checks.
-  const tau2Nl = criteria?.nl_assertions ?? [];
-  const judgeTau2Nl = tau2Nl.length > 0 && (basis.includes('NL_ASSERTION') || opts.judgeAllNl === true);
+  const nl = await judgeNl(opts, basis);
+  const components = tau2Components(opts, { ops, gold, calls, nl, strict: strict !== null });
+  const ctx: CheckContext<S> = { task, trace, calls, gold, initialState: gold.initialState, domain, ops, persona: opts.persona };
+  const { sgChecks, ruleReceipts } = await servicegymChecks(opts, ctx, nl.sgNlVerdicts, unwritten);
   const sg = task.servicegym;
-  const sgNl = (sg?.checks ?? []).flatMap((c) => (c.kind === 'nl' ? [c] : []));
-  const sent = [...(judgeTau2Nl ? tau2Nl : []), ...sgNl.map((c) => c.assertion)];
-  const judged = await judgeNlAssertions(opts.judge, trace.messages, sent);
-  const tau2NlVerdicts = judgeTau2Nl ? judged.verdicts.slice(0, tau2Nl.length) : [];
-  const offset = tau2NlVerdicts.length;
-  const sgNlVerdicts = new Map<string, NlVerdict>(sgNl.map((c, i) => [c.id, judged.verdicts[offset + i]]));
-
-  const components: Record<RewardBasis, ComponentResult> = {
-    DB: dbComponent(ops, gold, trace.finalState),
-    ENV_ASSERTION: envAssertionComponent(domain, criteria?.env_assertions, trace.finalState),
-    COMMUNICATE: communicateComponent(criteria?.communicate_info, trace.messages),
-    NL_ASSERTION: nlComponent(
-      tau2NlVerdicts,
-      tau2Nl.length > 0 && !judgeTau2Nl ? `${tau2Nl.length} assertion(s) not sent to the judge: NL_ASSERTION is not in reward_basis` : undefined,
-    ),
-    ACTION: actionComponent(strict ? requiredGoldActions(criteria?.actions, gold.errors) : criteria?.actions, calls),
-  };
-
-  const ctx = { task, trace, calls, gold, initialState: gold.initialState, domain, ops, persona: opts.persona };
-  // Transcript rules with an assertion: judged by the LLM when there is a judge, else by their patterns.
-  const votes = opts.judgeVotes ?? 3;
-  const judgedRules = (sg?.checks ?? []).flatMap((c) =>
-    c.kind === 'transcript' && c.assertion !== undefined && !(c.personas && !personaApplies(c.personas, opts.persona)) ? [{ id: c.id, assertion: c.assertion }] : [],
-  );
-  const ruleVotes = opts.judge && judgedRules.length > 0 ? await judgeTranscriptRules(opts.judge, trace.messages, judgedRules, votes) : undefined;
-  const sgChecks = (sg?.checks ?? []).map((c) => {
-    const r = unwritten && !c.personas && stateOnlyCheckKinds.has(c.kind) ? unwrittenStateCheck(gold, c, () => runCheck(c, ctx, sgNlVerdicts)) : runCheck(c, ctx, sgNlVerdicts);
-    return c.kind === 'transcript' && !r.evidence.startsWith('not applicable') ? applyRuleVotes(r, ruleVotes?.byRule.get(c.id), votes) : r;
-  });
   const byId = new Map(sgChecks.map((c) => [c.id, c]));
-  const rubric: RubricResult[] = (sg?.partial_credit ?? []).map((item) => ({
-    id: item.id,
-    weight: item.weight,
-    description: item.description,
-    verdict: combineVerdicts(item.checks.map((id) => byId.get(id)!.verdict)),
-    checks: [...item.checks],
-  }));
+  const rubric = rubricOf(sg, byId);
 
   const strictChecks = strict ? [transferClaimCheck(trace.messages, calls, strict.transferTools)] : [];
   const flags = strictChecks.some((c) => c.verdict === 'fail') ? [TRANSFER_CLAIM_FLAG] : [];
   const basisScores = basis.map((b) => components[b].score);
-  let reward: number | null;
-  if (premature) reward = 0;
-  else if (flags.length) reward = 0;
-  else if (basisScores.includes(0)) reward = 0;
-  else if (basisScores.includes(null)) reward = null;
-  else reward = basisScores.reduce<number>((p, s) => p * (s as number), 1);
-
-  let partial: number;
-  if (premature) partial = 0;
-  else if (sg) {
-    const zeroed = sg.zero_if_failed.some((id) => byId.get(id)!.verdict === 'fail');
-    partial = zeroed ? 0 : rubric.reduce((s, r) => s + (r.verdict === 'pass' ? r.weight : 0), 0) / 100;
-  } else {
-    partial = basis.length === 0 ? 1 : basisScores.reduce<number>((s, x) => s + (x ?? 0), 0) / basis.length;
-  }
+  const reward = rewardOf(premature, flags.length > 0, basisScores);
+  const partial = partialOf(premature, sg, byId, rubric, basisScores);
 
   const scoring: CheckResult[] = basis.map((b) => components[b].check);
   if (sg) {
@@ -226,8 +181,112 @@ export async function evaluateTask<S>(opts: EvaluateTaskOptions<S>): Promise<Tas
     checks: [...COMPONENTS.map((b) => components[b].check), ...sgChecks, ...strictChecks],
     rubric,
     db_diff: components.DB.check.diff ?? [],
-    receipts: [...judged.receipts, ...(ruleVotes?.receipts ?? [])],
+    receipts: [...nl.receipts, ...ruleReceipts],
     ...(strict ? { strict: true, flags } : {}),
     ...(crossSide && crossSide.count > 0 ? { cross_side: crossSide } : {}),
   };
+}
+
+/** An episode's NL verdicts ({@link judgeNl}): the tau2 assertions' and the servicegym `nl` checks' (by check id). */
+interface NlJudging {
+  /** How many tau2 NL assertions the task has, sent to the judge or not. */
+  tau2Count: number;
+  /** Whether they were sent (NL_ASSERTION counts, or `judgeAllNl`). */
+  tau2Sent: boolean;
+  tau2Verdicts: NlVerdict[];
+  sgNlVerdicts: Map<string, NlVerdict>;
+  /** The judge call, if one was made. */
+  receipts: Receipt[];
+}
+
+/** One judge call for the tau2 NL assertions (when they count, or with `judgeAllNl`) and the servicegym `nl` checks. */
+async function judgeNl<S>(opts: EvaluateTaskOptions<S>, basis: readonly RewardBasis[]): Promise<NlJudging> {
+  const tau2Nl = opts.task.evaluation_criteria?.nl_assertions ?? [];
+  const judgeTau2Nl = tau2Nl.length > 0 && (basis.includes('NL_ASSERTION') || opts.judgeAllNl === true);
+  const sgNl = (opts.task.servicegym?.checks ?? []).flatMap((c) => (c.kind === 'nl' ? [c] : []));
+  const sent = [...(judgeTau2Nl ? tau2Nl : []), ...sgNl.map((c) => c.assertion)];
+  const judged = await judgeNlAssertions(opts.judge, opts.trace.messages, sent);
+  const tau2Verdicts = judgeTau2Nl ? judged.verdicts.slice(0, tau2Nl.length) : [];
+  const offset = tau2Verdicts.length;
+  const sgNlVerdicts = new Map<string, NlVerdict>(sgNl.map((c, i) => [c.id, judged.verdicts[offset + i]]));
+  return { tau2Count: tau2Nl.length, tau2Sent: judgeTau2Nl, tau2Verdicts, sgNlVerdicts, receipts: judged.receipts };
+}
+
+/** The tau2 components of one episode, in {@link COMPONENTS} order; with `strict`, ACTION requires only the gold actions that did not fail in the gold replay. */
+function tau2Components<S>(
+  opts: EvaluateTaskOptions<S>,
+  e: { ops: StateOps<S>; gold: GoldReplay<S>; calls: LoggedCall[]; nl: NlJudging; strict: boolean },
+): Record<RewardBasis, ComponentResult> {
+  const criteria = opts.task.evaluation_criteria ?? null;
+  const { trace } = opts;
+  return {
+    DB: dbComponent(e.ops, e.gold, trace.finalState),
+    ENV_ASSERTION: envAssertionComponent(opts.loaded.domain, criteria?.env_assertions, trace.finalState),
+    COMMUNICATE: communicateComponent(criteria?.communicate_info, trace.messages),
+    NL_ASSERTION: nlComponent(
+      e.nl.tau2Verdicts,
+      e.nl.tau2Count > 0 && !e.nl.tau2Sent ? `${e.nl.tau2Count} assertion(s) not sent to the judge: NL_ASSERTION is not in reward_basis` : undefined,
+    ),
+    ACTION: actionComponent(e.strict ? requiredGoldActions(criteria?.actions, e.gold.errors) : criteria?.actions, e.calls),
+  };
+}
+
+/**
+ * The servicegym checks in task order. Transcript rules with an assertion are judged by the LLM
+ * (`judgeVotes` votes, majority decides) when there is a judge, else by their patterns; state
+ * checks of an unwritten episode are made once per gold replay.
+ */
+async function servicegymChecks<S>(
+  opts: EvaluateTaskOptions<S>,
+  ctx: CheckContext<S>,
+  sgNlVerdicts: ReadonlyMap<string, NlVerdict>,
+  unwritten: boolean,
+): Promise<{ sgChecks: CheckResult[]; ruleReceipts: Receipt[] }> {
+  const checks = opts.task.servicegym?.checks ?? [];
+  const votes = opts.judgeVotes ?? 3;
+  const judgedRules = checks.flatMap((c) =>
+    c.kind === 'transcript' && c.assertion !== undefined && !(c.personas && !personaApplies(c.personas, opts.persona)) ? [{ id: c.id, assertion: c.assertion }] : [],
+  );
+  const ruleVotes = opts.judge && judgedRules.length > 0 ? await judgeTranscriptRules(opts.judge, opts.trace.messages, judgedRules, votes) : undefined;
+  const sgChecks = checks.map((c) => {
+    const r = unwritten && !c.personas && stateOnlyCheckKinds.has(c.kind) ? unwrittenStateCheck(ctx.gold, c, () => runCheck(c, ctx, sgNlVerdicts)) : runCheck(c, ctx, sgNlVerdicts);
+    return c.kind === 'transcript' && !r.evidence.startsWith('not applicable') ? applyRuleVotes(r, ruleVotes?.byRule.get(c.id), votes) : r;
+  });
+  return { sgChecks, ruleReceipts: ruleVotes?.receipts ?? [] };
+}
+
+/** The rubric items of a servicegym block with their verdicts (all of an item's checks combined); none without one. */
+function rubricOf(sg: Task['servicegym'], byId: ReadonlyMap<string, CheckResult>): RubricResult[] {
+  return (sg?.partial_credit ?? []).map((item) => ({
+    id: item.id,
+    weight: item.weight,
+    description: item.description,
+    verdict: combineVerdicts(item.checks.map((id) => byId.get(id)!.verdict)),
+    checks: [...item.checks],
+  }));
+}
+
+/** The reward: 0 on premature termination, a flag or a basis component at 0; null when a basis component is not judged; else the product. */
+function rewardOf(premature: boolean, flagged: boolean, basisScores: readonly (number | null)[]): number | null {
+  if (premature) return 0;
+  if (flagged) return 0;
+  if (basisScores.includes(0)) return 0;
+  if (basisScores.includes(null)) return null;
+  return basisScores.reduce<number>((p, s) => p * (s as number), 1);
+}
+
+/** The partial score: 0 on premature termination; the rubric's (zeroed by a failed `zero_if_failed` check) with a servicegym block; else the mean of the basis scores. */
+function partialOf(
+  premature: boolean,
+  sg: Task['servicegym'],
+  byId: ReadonlyMap<string, CheckResult>,
+  rubric: readonly RubricResult[],
+  basisScores: readonly (number | null)[],
+): number {
+  if (premature) return 0;
+  if (sg) {
+    const zeroed = sg.zero_if_failed.some((id) => byId.get(id)!.verdict === 'fail');
+    return zeroed ? 0 : rubric.reduce((s, r) => s + (r.verdict === 'pass' ? r.weight : 0), 0) / 100;
+  }
+  return basisScores.length === 0 ? 1 : basisScores.reduce<number>((s, x) => s + (x ?? 0), 0) / basisScores.length;
 }
