@@ -210,9 +210,9 @@ describe('a snippet around a match', () => {
   it('holds the match when the text before it has letters whose lower case is longer (Turkish \u0130 lower-cases to i and a dot above)', () => {
     // 30 letters \u0130 before the match: the snippet started 30 characters too far on (past the match, with over 50 of them).
     const text = 'İADE İSTİYORUM! İSTANBUL-İZMİR UÇUŞUM İPTAL EDİLDİ. BİLETİMİN İADESİNİ İSTİYORUM, İŞLEM İÇİN İLETİŞİM BİLGİLERİM: İSİM İLKİM İNCE. İYİ GÜNLER. İNTERNETTEN ALDIM, İKİ KİŞİYİZ, İKİSİ DE İPTAL. Reservation 8KQ2ZD, please refund it';
-    const index = [indexEpisode('T01#0', { episode: { task_id: 'T01', label: 'run' }, transcript: [{ kind: 'user', text } as EpisodeDetail['transcript'][number]], checks: [] })];
+    const index = [indexEpisode('T01#0', { episode: { task_id: 'T01', label: 'run' }, transcript: [{ kind: 'customer', text }], checks: [] })];
     const [hit] = searchIndex(index, 'reservation 8kq2zd');
-    expect(hit).toEqual({ episode_id: 'T01#0', where: 'turn 0 (user)', snippet: '…. İNTERNETTEN ALDIM, İKİ KİŞİYİZ, İKİSİ DE İPTAL. Reservation 8KQ2ZD, please refund it' });
+    expect(hit).toEqual({ episode_id: 'T01#0', where: 'turn 0 (customer)', snippet: '…. İNTERNETTEN ALDIM, İKİ KİŞİYİZ, İKİSİ DE İPTAL. Reservation 8KQ2ZD, please refund it' });
     // The query as the text lower-cases ('i' and U+0307 for each letter U+0130): the name, 50 characters either side.
     expect(searchIndex(index, 'İLKİM'.toLowerCase())[0].snippet).toBe('…İ İSTİYORUM, İŞLEM İÇİN İLETİŞİM BİLGİLERİM: İSİM İLKİM İNCE. İYİ GÜNLER. İNTERNETTEN ALDIM, İKİ KİŞİYİZ,…');
   });
