@@ -473,6 +473,25 @@ export class RunStore {
   }
 
   /**
+   * `read()`, every read it makes through this store seeing the store as it was at the first of
+   * them, whatever other processes commit meanwhile (one read transaction): for a reader of many
+   * parts that must agree with each other, such as a static export of a store a run is writing.
+   * Keep it short: while it lasts, a writer's log cannot start over.
+   *
+   * @throws what `read` throws; BadInputError when the store is locked by another process, or is corrupt (naming the file).
+   */
+  snapshot<T>(read: () => T): T {
+    this.flushQueues();
+    let out: { value: T } | undefined;
+    this.guard(() =>
+      this.inTransaction(() => {
+        out = { value: read() };
+      }),
+    );
+    return out!.value;
+  }
+
+  /**
    * A cheap stamp of run `runId`'s stored episodes (a covering-index read; the results' sizes come
    * from their record headers, not their text): the number of episodes, the highest rowid and the
    * results' total size in bytes. Any write changes it — an added episode raises the count, a

@@ -105,7 +105,8 @@ export function exportStaticSite(opts: ExportOptions): ExportResult {
   const store = RunStore.open(opts.dbPath, { readonly: true });
   let site: StaticSite;
   try {
-    site = buildStaticSite(store, opts.taskInfo);
+    // One snapshot: the runs list and each run's pages agree while a run is being written.
+    site = store.snapshot(() => buildStaticSite(store, opts.taskInfo));
   } finally {
     store.close();
   }

@@ -600,4 +600,33 @@ describe('static export', () => {
     expect(sites[1]).toEqual(sites[0]);
     expect(sites[0]['data.js']).not.toContain('2027-');
   });
+
+  it('reads the store as one snapshot: an episode a run stores meanwhile is in neither the runs list nor the run page', () => {
+    const db = path.join(tmpDir('sg-viewer-export-snapshot-'), 'store.db');
+    fs.copyFileSync(s.db, db);
+    const writer = new Database(db);
+    // A run stores an episode after the export read the runs list, before it reads the run's page.
+    const getRun = RunStore.prototype.getRun;
+    const spy = vi.spyOn(RunStore.prototype, 'getRun').mockImplementation(function (this: RunStore, id: string) {
+      if (spy.mock.calls.length === 1) {
+        writer.prepare("INSERT INTO episodes (run_id, episode_id, task_id, trial, label, reward, partial, termination, result) SELECT run_id, 'T01#9', task_id, 9, label, reward, partial, termination, result FROM episodes WHERE run_id = ? AND episode_id = 'T01#0'").run(s.faultyId);
+      }
+      return getRun.call(this, id);
+    });
+    const out = path.join(tmpDir('sg-viewer-export-snapshot-out-'), 'site');
+    try {
+      exportStaticSite({ dbPath: db, outDir: out, uiDir });
+    } finally {
+      spy.mockRestore();
+      writer.close();
+    }
+    const sandbox = { window: {} as { __SERVICEGYM_DATA__?: StaticData } };
+    vm.runInNewContext(fs.readFileSync(path.join(out, 'data.js'), 'utf8'), sandbox);
+    const data = sandbox.window.__SERVICEGYM_DATA__!;
+    const faulty = data.details[data.runs[1].id];
+    expect(data.runs[1].id).toBe(s.faultyId);
+    expect(faulty.episodes).toHaveLength(10);
+    expect(faulty.run).toEqual(data.runs[1]);
+    expect(Object.keys(data.episode_files[s.faultyId])).toHaveLength(10);
+  });
 });
