@@ -151,89 +151,29 @@ interface Exchange {
   wake?: () => void;
 }
 
-/** Starts the mock server on 127.0.0.1 and resolves once it is listening. */
+/** A running mock server's state, shared by its requests. */
+interface MockState {
+  opts: MockServerOptions;
+  /** The request log (`MockServer.requests`), filled when `keepLog`. */
+  requests: MockRequestLog[];
+  keepLog: boolean;
+  /** Chat-completions requests received so far: the next one's index. */
+  received: number;
+  /** The script's replies not sent yet. */
+  script: NonNullable<MockServerOptions['script']>;
+  /** How to end each pending wait (see {@link waitFor}). */
+  waiters: Set<() => void>;
+  closing: boolean;
+}
+
+/**
+ * Starts the mock server on 127.0.0.1 (`opts.port`, default an ephemeral port) and resolves once it
+ * is listening; rejects with the listen error (e.g. EADDRINUSE). See {@link MockServerOptions} for
+ * the replies and {@link MockServer} for what it returns.
+ */
 export async function startMockServer(opts: MockServerOptions = {}): Promise<MockServer> {
-  const requests: MockRequestLog[] = [];
-  const keepLog = opts.log !== false;
-  let received = 0;
-  const script = [...(opts.script ?? [])];
-  const waiters = new Set<() => void>();
-  let closing = false;
-
-  /** Resolves after `ms` (Infinity: never), when the client disconnects, or when the server closes. */
-  const wait = (ms: number, ex: Exchange): Promise<void> =>
-    new Promise((resolve) => {
-      if (closing || ex.gone) return resolve();
-      const done = () => {
-        clearTimeout(timer);
-        ex.wake = undefined;
-        waiters.delete(done);
-        resolve();
-      };
-      const timer = Number.isFinite(ms) ? setTimeout(done, ms) : undefined;
-      ex.wake = done;
-      waiters.add(done);
-    });
-
-  /** Replies to one chat-completions request whose body is `text`, `delay` ms after `arrived` (performance.now()). */
-  const answer = async (res: http.ServerResponse, ex: Exchange, text: string, arrived: number, log: MockRequestLog): Promise<void> => {
-    let body: any;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = text;
-    }
-    log.body = body;
-    const index = received++;
-    if (keepLog) requests.push(log);
-
-    let reply: MockReply & { delayMs?: number };
-    if (opts.script) reply = script.shift() ?? { status: 500, error: 'mock script exhausted' };
-    else if (opts.handler) reply = await opts.handler(body, { index, log: requests });
-    else reply = { status: 500, error: 'mock server has neither script nor handler' };
-
-    const due = arrived + (opts.delayMs ?? 0) + (reply.delayMs ?? 0);
-    const left = due - performance.now();
-    if (left > 0) await wait(left, ex);
-    if ('hang' in reply) await wait(Infinity, ex);
-    if (closing || ex.gone || 'hang' in reply) return send(res, 503, null);
-
-    if ('raw' in reply) return send(res, 200, JSON.stringify(reply.raw));
-    if ('status' in reply) {
-      const message = reply.error ?? `mock error ${reply.status}`;
-      return send(res, reply.status, JSON.stringify({ error: { message, type: errorType(reply.status), code: String(reply.status) } }), reply.headers);
-    }
-    send(res, 200, JSON.stringify(completionOf(reply, index, body, text, opts)));
-  };
-
-  const server = http.createServer((req, res) => {
-    const arrived = performance.now();
-    const at = Date.now();
-    const q = req.url!.indexOf('?');
-    const path = q < 0 ? req.url! : req.url!.slice(0, q);
-    if (req.method === 'GET' && path === '/v1/models') return send(res, 200, MODELS);
-    if (req.method !== 'POST' || path !== '/v1/chat/completions') {
-      req.resume();
-      res.writeHead(404, { 'content-type': 'text/plain; charset=UTF-8' }).end('404 Not Found');
-      return;
-    }
-    const ex: Exchange = { gone: false };
-    res.once('close', () => {
-      ex.gone = true;
-      ex.wake?.();
-    });
-    const log: MockRequestLog = { body: undefined, headers: keepLog ? headerRecord(req.rawHeaders) : {}, at };
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      let text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      answer(res, ex, text, arrived, log).catch((e: unknown) => {
-        const message = `mock handler failed: ${e instanceof Error ? e.message : String(e)}`;
-        send(res, 500, JSON.stringify({ error: { message, type: 'server_error', code: '500' } }));
-      });
-    });
-  });
+  const state: MockState = { opts, requests: [], keepLog: opts.log !== false, received: 0, script: [...(opts.script ?? [])], waiters: new Set(), closing: false };
+  const server = http.createServer((req, res) => onRequest(state, req, res));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, '127.0.0.1', () => {
@@ -245,13 +185,91 @@ export async function startMockServer(opts: MockServerOptions = {}): Promise<Moc
 
   return {
     url: `http://127.0.0.1:${port}/v1`,
-    requests,
+    requests: state.requests,
     close: () =>
       new Promise<void>((resolve, reject) => {
-        closing = true;
-        for (const release of [...waiters]) release();
+        state.closing = true;
+        for (const release of [...state.waiters]) release();
         server.close((err) => (err ? reject(err) : resolve()));
         server.closeAllConnections();
       }),
   };
+}
+
+/** One HTTP request: the models list, a 404, or a chat-completions request read in full and then answered. */
+function onRequest(state: MockState, req: http.IncomingMessage, res: http.ServerResponse): void {
+  const arrived = performance.now();
+  const at = Date.now();
+  const q = req.url!.indexOf('?');
+  const path = q < 0 ? req.url! : req.url!.slice(0, q);
+  if (req.method === 'GET' && path === '/v1/models') return send(res, 200, MODELS);
+  if (req.method !== 'POST' || path !== '/v1/chat/completions') {
+    req.resume();
+    res.writeHead(404, { 'content-type': 'text/plain; charset=UTF-8' }).end('404 Not Found');
+    return;
+  }
+  const ex: Exchange = { gone: false };
+  res.once('close', () => {
+    ex.gone = true;
+    ex.wake?.();
+  });
+  const log: MockRequestLog = { body: undefined, headers: state.keepLog ? headerRecord(req.rawHeaders) : {}, at };
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => {
+    let text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    answer(state, res, ex, text, arrived, log).catch((e: unknown) => {
+      const message = `mock handler failed: ${e instanceof Error ? e.message : String(e)}`;
+      send(res, 500, JSON.stringify({ error: { message, type: 'server_error', code: '500' } }));
+    });
+  });
+}
+
+/** Resolves after `ms` (Infinity: never), when the client disconnects, or when the server closes. */
+function waitFor(state: MockState, ms: number, ex: Exchange): Promise<void> {
+  return new Promise((resolve) => {
+    if (state.closing || ex.gone) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      ex.wake = undefined;
+      state.waiters.delete(done);
+      resolve();
+    };
+    const timer = Number.isFinite(ms) ? setTimeout(done, ms) : undefined;
+    ex.wake = done;
+    state.waiters.add(done);
+  });
+}
+
+/** Replies to one chat-completions request whose body is `text`, `delay` ms after `arrived` (performance.now()). */
+async function answer(state: MockState, res: http.ServerResponse, ex: Exchange, text: string, arrived: number, log: MockRequestLog): Promise<void> {
+  const { opts } = state;
+  let body: any;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = text;
+  }
+  log.body = body;
+  const index = state.received++;
+  if (state.keepLog) state.requests.push(log);
+
+  let reply: MockReply & { delayMs?: number };
+  if (opts.script) reply = state.script.shift() ?? { status: 500, error: 'mock script exhausted' };
+  else if (opts.handler) reply = await opts.handler(body, { index, log: state.requests });
+  else reply = { status: 500, error: 'mock server has neither script nor handler' };
+
+  const due = arrived + (opts.delayMs ?? 0) + (reply.delayMs ?? 0);
+  const left = due - performance.now();
+  if (left > 0) await waitFor(state, left, ex);
+  if ('hang' in reply) await waitFor(state, Infinity, ex);
+  if (state.closing || ex.gone || 'hang' in reply) return send(res, 503, null);
+
+  if ('raw' in reply) return send(res, 200, JSON.stringify(reply.raw));
+  if ('status' in reply) {
+    const message = reply.error ?? `mock error ${reply.status}`;
+    return send(res, reply.status, JSON.stringify({ error: { message, type: errorType(reply.status), code: String(reply.status) } }), reply.headers);
+  }
+  send(res, 200, JSON.stringify(completionOf(reply, index, body, text, opts)));
 }

@@ -1,8 +1,8 @@
 /**
- * No function in the folders of src/ listed in ROOTS (the optimiser, the command-line layer, the
- * queue, the campaign runner, the evaluation) runs past 80 lines: every function declaration,
- * method, arrow function and function expression is measured from its first to its last line with
- * the TypeScript parser. A failure names each long function with its file, line and length.
+ * No function in the folders of src/ listed in ROOTS runs past 80 lines: every function
+ * declaration, method, arrow function and function expression is measured from its first to its
+ * last line with the TypeScript parser. A failure names each long function with its file, line
+ * and length.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 
 const MAX_LINES = 80;
 /** The folders checked, with how many functions each has at least (a check that measures nothing fails). */
-const ROOTS: [string, number][] = [['optimizer', 100], ['cli', 100], ['queue', 50], ['campaign', 40], ['evaluation', 300]];
+const ROOTS: [string, number][] = [['optimizer', 100], ['cli', 100], ['queue', 50], ['campaign', 40], ['evaluation', 300], ['models', 100]];
 const SRC = path.resolve(__dirname, '../../src');
 
 interface Measured {
