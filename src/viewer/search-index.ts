@@ -109,6 +109,13 @@ export class SearchIndexCache {
    * @throws BadInputError as {@link buildSearchIndex} does.
    */
   index(store: RunStore, runId: string): IndexedEpisode[] {
+    // One snapshot: the stamp and the rows read agree whatever a run commits meanwhile (else a
+    // commit between them made the episodes stored since read as a changed run, read whole again).
+    return store.snapshot(() => this.indexNow(store, runId));
+  }
+
+  /** {@link index}, inside its snapshot. */
+  private indexNow(store: RunStore, runId: string): IndexedEpisode[] {
     const now = store.episodeStamp(runId);
     let kept = this.runs.get(runId);
     this.runs.delete(runId);

@@ -8,7 +8,7 @@
  * episodes stored since; a deleted one makes it read the run again.
  */
 import Database from 'better-sqlite3';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { RunStore } from '../../src/store/store.js';
 import { allEpisodePayloads, runDetail, searchRun } from '../../src/viewer/queries.js';
 import { buildSearchIndex, SearchIndexCache } from '../../src/viewer/search-index.js';
@@ -201,6 +201,43 @@ describe('search over a run', () => {
       expect(cache.reads).toEqual({ whole: 2, newer: 3 });
       expect(cache.index(store, run.id)).toEqual(buildSearchIndex(store, run.id));
     } finally {
+      store.close();
+    }
+  });
+
+  it('reads only the episodes stored since even when a run stores another while they are read (one snapshot)', () => {
+    const db = `${tmpDir('sg-viewer-search-snapshot-')}/store.db`;
+    const src = RunStore.open(s.db, { readonly: true });
+    const rows = src.episodes(s.validateId);
+    const run = src.getRun(s.validateId)!;
+    src.close();
+    const store = RunStore.open(db);
+    const writer = new Database(db);
+    try {
+      store.saveRun(run);
+      store.appendEpisodes(rows.slice(0, 2));
+      const cache = new SearchIndexCache();
+      cache.index(store, run.id);
+      store.appendEpisodes([rows[2]]);
+      // The run stores episode 3 just after the index read episode 2 (the episodes stored since).
+      const forEach = store.forEachEpisode.bind(store);
+      const spy = vi.spyOn(store, 'forEachEpisode').mockImplementation((id, visit, after) => {
+        forEach(id, visit, after);
+        const r = rows[3];
+        if (after) writer.prepare('INSERT INTO episodes (run_id, episode_id, task_id, trial, label, reward, partial, termination, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run(r.run_id, r.episode_id, r.task_id, r.trial, r.label, r.reward, r.partial, r.termination, JSON.stringify(r.result));
+      });
+      try {
+        expect(cache.index(store, run.id).map((e) => e.episode_id).sort()).toEqual(rows.slice(0, 3).map((r) => r.episode_id).sort());
+      } finally {
+        spy.mockRestore();
+      }
+      expect(cache.reads).toEqual({ whole: 1, newer: 1 });
+      // The next search reads the one stored meanwhile, and only it.
+      expect(cache.index(store, run.id)).toEqual(buildSearchIndex(store, run.id));
+      expect(cache.index(store, run.id)).toHaveLength(4);
+      expect(cache.reads).toEqual({ whole: 1, newer: 2 });
+    } finally {
+      writer.close();
       store.close();
     }
   });
