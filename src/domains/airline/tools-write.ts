@@ -109,26 +109,7 @@ export const makeBookReservation = (now: string): AirlineTool<BookArgs> => ({
   name: 'book_reservation',
   description:
     "Book a new reservation for a user. The payments must add up exactly to the total: each flight's price in the chosen cabin times the number of passengers, plus $30 per passenger for insurance, plus $50 per non-free bag. Payment methods must be saved in the user's profile.",
-  parameters: z.strictObject({
-    user_id: userIdArg,
-    origin: airportArg('trip origin'),
-    destination: airportArg('trip destination'),
-    flight_type: z.enum(['one_way', 'round_trip']).describe("'one_way' or 'round_trip'."),
-    cabin: cabinArg,
-    flights: z.array(flightInfoArg).describe('Every flight segment of the trip, in travel order.'),
-    passengers: z.array(passengerArg).describe('Everyone travelling (same flights and cabin for all).'),
-    payment_methods: z
-      .array(
-        z.object({
-          payment_id: paymentIdArg,
-          amount: intArg('Whole dollars charged to this payment method.'),
-        }),
-      )
-      .describe('How the total is split across saved payment methods.'),
-    total_baggages: intArg('Total number of checked bags on the reservation.'),
-    nonfree_baggages: intArg('How many of those bags are paid ($50 each).'),
-    insurance: z.enum(['yes', 'no']).describe("Travel insurance ($30 per passenger): 'yes' or 'no'."),
-  }),
+  parameters: bookParameters(),
   kind: 'write',
   requestor: 'assistant',
   invoke: (a, { state: db }) => {
@@ -136,32 +117,9 @@ export const makeBookReservation = (now: string): AirlineTool<BookArgs> => ({
     const reservationId = NEW_RESERVATION_IDS.find((id) => !db.has('reservations', id));
     if (!reservationId) throw new ToolError('Too many reservations');
     const n = a.passengers.length;
-    const segments: ReservationFlight[] = [];
-    let total = 0;
-    for (const f of a.flights) {
-      const seg = newSegment(db, f.flight_number, f.date, a.cabin, n);
-      segments.push(seg);
-      total += seg.price * n;
-    }
-    if (a.insurance === 'yes') total += 30 * n;
-    total += 50 * a.nonfree_baggages;
-    for (const p of a.payment_methods) {
-      if (!has(user.payment_methods, p.payment_id)) throw new ToolError(`Payment method ${p.payment_id} not found`);
-      const pm = user.payment_methods[p.payment_id];
-      if (pm.source !== 'credit_card' && pm.amount < p.amount) throw new ToolError(`Not enough balance in payment method ${p.payment_id}`);
-    }
-    const paid = a.payment_methods.reduce((s, p) => s + p.amount, 0);
-    if (paid !== total) throw new ToolError(`Payment amount does not add up, total price is ${pyNumberStr(total)}, but paid ${pyNumberStr(paid)}`);
-
-    const u = db.mut('users', a.user_id);
-    for (const p of a.payment_methods) {
-      const pm = u.payment_methods[p.payment_id];
-      // A certificate listed twice is already gone: tau2 fails here with a KeyError, after the
-      // earlier debits of this loop have been applied.
-      if (pm === undefined) throw new ToolError(`'${p.payment_id}'`);
-      if (pm.source === 'gift_card') pm.amount -= p.amount;
-      else if (pm.source === 'certificate') delete u.payment_methods[p.payment_id];
-    }
+    const { segments, total } = priceBooking(db, a, n);
+    checkBookingPayments(user, a.payment_methods, total);
+    const u = debitBookingPayments(db, a.user_id, a.payment_methods);
     for (const seg of segments) {
       const dd = db.mut('flights', seg.flight_number).dates[seg.date];
       if (dd.status === 'available') dd.available_seats[a.cabin] = cabinValue(dd.available_seats, a.cabin) - n;
@@ -187,6 +145,69 @@ export const makeBookReservation = (now: string): AirlineTool<BookArgs> => ({
     return finish(reservation);
   },
 });
+
+/** The arguments schema of `book_reservation` (a new one per tool, as each tool had its own). */
+function bookParameters() {
+  return z.strictObject({
+    user_id: userIdArg,
+    origin: airportArg('trip origin'),
+    destination: airportArg('trip destination'),
+    flight_type: z.enum(['one_way', 'round_trip']).describe("'one_way' or 'round_trip'."),
+    cabin: cabinArg,
+    flights: z.array(flightInfoArg).describe('Every flight segment of the trip, in travel order.'),
+    passengers: z.array(passengerArg).describe('Everyone travelling (same flights and cabin for all).'),
+    payment_methods: z
+      .array(
+        z.object({
+          payment_id: paymentIdArg,
+          amount: intArg('Whole dollars charged to this payment method.'),
+        }),
+      )
+      .describe('How the total is split across saved payment methods.'),
+    total_baggages: intArg('Total number of checked bags on the reservation.'),
+    nonfree_baggages: intArg('How many of those bags are paid ($50 each).'),
+    insurance: z.enum(['yes', 'no']).describe("Travel insurance ($30 per passenger): 'yes' or 'no'."),
+  });
+}
+
+/** A booking's new segments (see {@link newSegment}, checked in travel order) and its total price for `n` passengers, insurance and non-free bags. */
+function priceBooking(db: AirlineState, a: BookArgs, n: number): { segments: ReservationFlight[]; total: number } {
+  const segments: ReservationFlight[] = [];
+  let total = 0;
+  for (const f of a.flights) {
+    const seg = newSegment(db, f.flight_number, f.date, a.cabin, n);
+    segments.push(seg);
+    total += seg.price * n;
+  }
+  if (a.insurance === 'yes') total += 30 * n;
+  total += 50 * a.nonfree_baggages;
+  return { segments, total };
+}
+
+/** Checks each payment alone (a saved method; enough balance unless a credit card), then that they add up to `total`; throws tau2's errors. */
+function checkBookingPayments(user: ReturnType<typeof getUser>, payments: readonly Payment[], total: number): void {
+  for (const p of payments) {
+    if (!has(user.payment_methods, p.payment_id)) throw new ToolError(`Payment method ${p.payment_id} not found`);
+    const pm = user.payment_methods[p.payment_id];
+    if (pm.source !== 'credit_card' && pm.amount < p.amount) throw new ToolError(`Not enough balance in payment method ${p.payment_id}`);
+  }
+  const paid = payments.reduce((s, p) => s + p.amount, 0);
+  if (paid !== total) throw new ToolError(`Payment amount does not add up, total price is ${pyNumberStr(total)}, but paid ${pyNumberStr(paid)}`);
+}
+
+/** Debits gift cards and deletes used certificates whole in the user's writable record, which it returns. */
+function debitBookingPayments(db: AirlineState, userId: string, payments: readonly Payment[]) {
+  const u = db.mut('users', userId);
+  for (const p of payments) {
+    const pm = u.payment_methods[p.payment_id];
+    // A certificate listed twice is already gone: tau2 fails here with a KeyError, after the
+    // earlier debits of this loop have been applied.
+    if (pm === undefined) throw new ToolError(`'${p.payment_id}'`);
+    if (pm.source === 'gift_card') pm.amount -= p.amount;
+    else if (pm.source === 'certificate') delete u.payment_methods[p.payment_id];
+  }
+  return u;
+}
 
 /** `book_reservation` as tau2 has it (created at 2024-05-15T15:00:00). */
 export const bookReservation = makeBookReservation(AIRLINE_TAU2_NOW);
