@@ -90,21 +90,31 @@ function apiError(c: Context, status: 400 | 404 | 503, body: ApiError) {
   return c.json(body, status);
 }
 
+/** Answers `value` as JSON, not to be cached. */
+function json(c: Context, value: unknown) {
+  c.header('Cache-Control', 'no-store');
+  return c.json(value as object);
+}
+
 /**
  * The viewer as a Hono app (usable in-process with `app.request(path)`). Opens nothing at
  * creation: every API request opens the store read-only.
  */
 export function createViewerApp(opts: ViewerOptions): Hono {
   const uiDir = opts.uiDir ?? defaultUiDir();
-  const busyTimeoutMs = opts.busyTimeoutMs ?? 2000;
   const app = new Hono();
-  const allow = opts.allowHosts ?? [];
-  const read: ReadOptions = { isWriting: (runId) => runLockHeld(opts.dbPath, runId) };
-  const searches = new SearchIndexCache();
+  guardHosts(app, opts.allowHosts ?? []);
+  addApiRoutes(app, opts);
+  addUiRoutes(app, uiDir);
+  return app;
+}
 
-  // DNS rebinding: a page on another site that resolves its name to 127.0.0.1 sends its own Host.
-  // Only loopback (or explicitly allowed) hosts are served; anything but a plain GET/HEAD must also
-  // come from an allowed Origin.
+/**
+ * DNS rebinding: a page on another site that resolves its name to 127.0.0.1 sends its own Host.
+ * Only loopback (or `allow`ed) hosts are served (403 otherwise); anything but a plain GET/HEAD
+ * must also come from an allowed Origin.
+ */
+function guardHosts(app: Hono, allow: readonly string[]): void {
   app.use('*', async (c, next) => {
     const host = c.req.header('host') ?? new URL(c.req.url).host;
     if (!hostAllowed(host, allow)) return c.text(`host '${host}' is not allowed (loopback only; servicegym view --allow-host NAME adds one)`, 403);
@@ -115,7 +125,13 @@ export function createViewerApp(opts: ViewerOptions): Hono {
     }
     await next();
   });
+}
 
+/** The `/api/*` routes, each reading the store opened read-only for that request (503 when it cannot be read), then a 404 for any other API path. */
+function addApiRoutes(app: Hono, opts: ViewerOptions): void {
+  const busyTimeoutMs = opts.busyTimeoutMs ?? 2000;
+  const read: ReadOptions = { isWriting: (runId) => runLockHeld(opts.dbPath, runId) };
+  const searches = new SearchIndexCache();
   const withStore = <T>(c: Context, read: (store: RunStore) => T, respond: (value: T) => Response) => {
     let store: RunStore | undefined;
     try {
@@ -129,22 +145,19 @@ export function createViewerApp(opts: ViewerOptions): Hono {
       store?.close();
     }
   };
-  const json = (c: Context, value: unknown) => {
-    c.header('Cache-Control', 'no-store');
-    return c.json(value as object);
-  };
+  const noRun = (c: Context, id: string) => apiError(c, 404, { error: `no run '${id}' in the store`, kind: 'not_found' });
 
   // The store's file name only: an absolute path would tell any reader the user's folders.
   app.get('/api/status', (c) => withStore(c, () => ({ ok: true, db: path.basename(opts.dbPath) }), (v) => json(c, v)));
   app.get('/api/runs', (c) => withStore(c, (s) => listRunItems(s, read), (v) => json(c, v)));
   app.get('/api/runs/:id', (c) => {
     const id = c.req.param('id');
-    return withStore(c, (s) => runDetail(s, id, read), (v) => (v ? json(c, v) : apiError(c, 404, { error: `no run '${id}' in the store`, kind: 'not_found' })));
+    return withStore(c, (s) => runDetail(s, id, read), (v) => (v ? json(c, v) : noRun(c, id)));
   });
   app.get('/api/runs/:id/search', (c) => {
     const id = c.req.param('id');
     const q = c.req.query('q') ?? '';
-    return withStore(c, (s) => searchRun(s, id, q, searches), (v) => (v ? json(c, v) : apiError(c, 404, { error: `no run '${id}' in the store`, kind: 'not_found' })));
+    return withStore(c, (s) => searchRun(s, id, q, searches), (v) => (v ? json(c, v) : noRun(c, id)));
   });
   app.get('/api/runs/:id/episodes/:eid', (c) => {
     const { id, eid } = c.req.param();
@@ -161,14 +174,13 @@ export function createViewerApp(opts: ViewerOptions): Hono {
     const a = c.req.query('a');
     const b = c.req.query('b');
     if (!a || !b) return apiError(c, 400, { error: 'compare needs two run ids: /api/compare?a=RUN&b=RUN', kind: 'bad_request' });
-    return withStore(
-      c,
-      (s) => comparePayload(s, a, b, read),
-      (v) => ('missing' in v ? apiError(c, 404, { error: `no run '${v.missing}' in the store`, kind: 'not_found' }) : json(c, v)),
-    );
+    return withStore(c, (s) => comparePayload(s, a, b, read), (v) => ('missing' in v ? noRun(c, v.missing) : json(c, v)));
   });
   app.all('/api/*', (c) => apiError(c, 404, { error: `no API route ${c.req.path}`, kind: 'not_found' }));
+}
 
+/** The UI: `/` and `/index.html` (500 naming the missing build when there is none), `/data.js` (live mode) and `/assets/:name` from `uiDir`. */
+function addUiRoutes(app: Hono, uiDir: string): void {
   const sendFile = (c: Context, file: string) => {
     if (!fs.existsSync(file)) return c.text('not found', 404);
     c.header('Content-Type', CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream');
@@ -190,7 +202,6 @@ export function createViewerApp(opts: ViewerOptions): Hono {
     if (name !== path.basename(name) || name.startsWith('.')) return c.text('not found', 404);
     return sendFile(c, path.join(uiDir, 'assets', name));
   });
-  return app;
 }
 
 /** A running viewer server. */
