@@ -205,6 +205,7 @@ let slabUsed = 0;
  * thousand calls in flight, each ~12 KB, this spares the allocation of an ArrayBuffer of its own
  * per call, whose external memory the garbage collector otherwise counts and sweeps for.
  * The caller never changes the bytes it gets.
+ * @throws RangeError when `size` is not the pieces' total byte length.
  */
 export function joinChunks(chunks: readonly Buffer[], size: number): Buffer {
   if (chunks.length === 1) return chunks[0];
@@ -216,6 +217,8 @@ export function joinChunks(chunks: readonly Buffer[], size: number): Buffer {
   const out = slab.subarray(slabUsed, slabUsed + size);
   let at = 0;
   for (const c of chunks) at += c.copy(out, at);
+  // A size other than the pieces' total would send stale slab bytes (or cut the body): a caller's bug.
+  if (at !== size || chunks.reduce((n, c) => n + c.byteLength, 0) !== size) throw new RangeError(`joinChunks: size ${size} is not the pieces' total`);
   // The next piece starts 8-byte aligned, as Node's pool aligns its pieces.
   slabUsed = (slabUsed + size + 7) & ~7;
   return out;

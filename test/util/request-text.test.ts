@@ -65,5 +65,8 @@ describe('request text from parts serialized once', () => {
     const spans = bodies.map(({ got }) => ({ buf: got.buffer, from: got.byteOffset, to: got.byteOffset + got.byteLength })).sort((a, b) => a.from - b.from);
     for (let i = 1; i < spans.length; i++) for (let j = 0; j < i; j++) if (spans[j].buf === spans[i].buf) expect(spans[i].from >= spans[j].to || spans[j].from >= spans[i].to).toBe(true);
     expect(new Set(bodies.map(({ got }) => got.buffer)).size).toBeLessThan(20);
+    // a size that is not the pieces' total is refused, not sent with stale bytes
+    expect(() => joinChunks([piece(10, 1), piece(10, 2)], 30)).toThrow(RangeError);
+    expect(() => joinChunks([piece(10, 1), piece(10, 2)], 15)).toThrow(RangeError);
   });
 });
