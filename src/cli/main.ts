@@ -6,6 +6,7 @@
 import { Command, CommanderError, Help, type Option } from 'commander';
 import { BadInputError, ProviderError, ReplayMissError } from '../spec/errors.js';
 import { packageVersion } from './paths.js';
+import { COMMAND_SUMMARIES } from './command-summaries.js';
 
 /** How a command module adds its command to the program. */
 type Register = (program: Command, setExit: (code: number) => void) => void;
@@ -38,17 +39,54 @@ export const COMMANDS: Record<string, () => Promise<Register>> = {
 };
 
 /**
- * The commands to register for `argv`: the named command alone when the first argument names
- * one (its parsing, help and errors are the same with or without the others), else all of them
- * (the program's help, `--version`, an unknown command and its suggestions).
+ * Which commands `argv` needs: `load`, whose modules are loaded and registered, and `listed`,
+ * added only as their help entry ({@link COMMAND_SUMMARIES}). The named command alone when the
+ * first argument names one (its parsing, help and errors are the same with or without the
+ * others); else every command a later argument names is loaded (`help run`, `-- run`: commander
+ * dispatches to those) and the rest are listed, which is all the program's help, `--version` and
+ * an unknown command's suggestions read of them.
  */
-function commandsFor(argv: string[]): string[] {
-  const first = argv[2];
-  return first !== undefined && Object.hasOwn(COMMANDS, first) ? [first] : Object.keys(COMMANDS);
+function commandsFor(argv: string[]): { load: string[]; listed: string[] } {
+  const args = argv.slice(2);
+  if (args[0] !== undefined && Object.hasOwn(COMMANDS, args[0])) return { load: [args[0]], listed: [] };
+  const named = new Set(args);
+  const names = Object.keys(COMMANDS);
+  return { load: names.filter((n) => named.has(n)), listed: names.filter((n) => !named.has(n)) };
+}
+
+/** Commands added by {@link listCommand}: the help prints their term from {@link COMMAND_SUMMARIES}. */
+const listedOnly = new WeakSet<Command>();
+
+/**
+ * Adds command `name` as its help entry alone. Nothing dispatches to it ({@link commandsFor}
+ * loads every command an argument names); if something did, it fails as an internal error
+ * rather than doing nothing.
+ */
+function listCommand(program: Command, name: string): void {
+  const cmd = program
+    .command(name)
+    .description(COMMAND_SUMMARIES[name].description)
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(() => {
+      throw new Error(`command ${name} was listed but not loaded`);
+    });
+  listedOnly.add(cmd);
+}
+
+/** Commander's term of a command in the program's help; a listed-only command's from its summary. */
+function subcommandTerm(this: Help, cmd: Command): string {
+  return listedOnly.has(cmd) ? COMMAND_SUMMARIES[cmd.name()].term : Help.prototype.subcommandTerm.call(this, cmd);
+}
+
+/** Options of {@link main}. */
+export interface MainOptions {
+  /** Load every command's module even where its help entry would do (tests compare the two). */
+  loadAll?: boolean;
 }
 
 /** Runs the CLI on `argv` (as process.argv) and returns the exit code; never calls process.exit. */
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], options: MainOptions = {}): Promise<number> {
   let code = 0;
   const setExit = (c: number) => (code = c);
   const program = new Command()
@@ -57,11 +95,16 @@ export async function main(argv: string[]): Promise<number> {
     .version(packageVersion(), '-V, --version', 'print the version')
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s), outputError: (s, write) => write(`servicegym: ${s}`) })
-    .configureHelp({ optionDescription: requiredNoted })
+    .configureHelp({ optionDescription: requiredNoted, subcommandTerm })
     .showHelpAfterError('(add --help for usage)');
-  const names = commandsFor(argv);
-  const registers = await Promise.all(names.map((n) => COMMANDS[n]()));
-  for (const register of registers) register(program, setExit);
+  const { load, listed } = options.loadAll ? { load: Object.keys(COMMANDS), listed: [] } : commandsFor(argv);
+  const registers = new Map(await Promise.all(load.map(async (n) => [n, await COMMANDS[n]()] as const)));
+  // In the order of COMMANDS, as the help lists them.
+  for (const name of Object.keys(COMMANDS)) {
+    const register = registers.get(name);
+    if (register) register(program, setExit);
+    else if (listed.includes(name)) listCommand(program, name);
+  }
   try {
     await program.parseAsync(argv);
     return code;

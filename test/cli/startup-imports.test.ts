@@ -45,6 +45,11 @@ describe('start-up', () => {
     }
   }, 300_000);
 
+  it("servicegym --help lists the commands from their summaries: it resolves no command's module", () => {
+    const loaded = resolvedModules(['--help']);
+    expect(loaded.filter((u) => [...OTHER_COMMANDS, /\/src\/cli\/validate\.ts$/].some((re) => re.test(u)))).toEqual([]);
+  }, 300_000);
+
   /** What `validate` on domain `name` must not resolve: other domains, the eager registries, the non-API surfaces and their libraries. */
   const foreignTo = (name: string): RegExp[] => [
     ...[...DOMAIN_PACKAGE_NAMES, ...DOMAIN_NAMES].filter((d) => d !== name).map((d) => new RegExp(`/src/domains/${d}/`)),
