@@ -21,6 +21,7 @@ import { episodeJsonText, latencyOf } from './run-end.js';
 import { episodeKey, runEpisodeJson } from './run-json.js';
 import type { RunPlan } from './run-plan.js';
 import type { RunStart } from './run-resume.js';
+import { watchInterrupt } from './run-interrupt.js';
 
 /** What the episodes of a run came to, wherever they ran. */
 export interface RunResult {
@@ -28,8 +29,8 @@ export interface RunResult {
   usage: UsageByRole;
   /** Why the provider stopped the run (a refused credential), when it did. */
   stopped?: string;
-  /** The `--max-cost` stop, when it was reached: why, and how many episodes did not start. */
-  halted?: { reason: string; notStarted: number };
+  /** The `--max-cost` stop or a Ctrl-C (src/cli/run-interrupt.ts), when one came: why, and how many episodes did not start. */
+  halted?: { reason: string; notStarted: number; interrupted?: boolean };
   /** Report rows of this attempt's episodes, when read back from the store (threads, queue). */
   rows?: EpisodeReportRow[];
   records: DomainEpisodeRecord[];
@@ -82,7 +83,7 @@ export async function executeRun(place: RunPlace): Promise<RunOutcome> {
   const only = shard ? place.sharding!.shardEpisodes(plan.tasks, plan.trials, plan.personas, shard) : undefined;
   bar.start(only ? only.length : plan.tasks.reduce((n, t) => n + plan.trials * episodesPerTrial(t, plan.personas), 0), start.finished.length);
   const maxCost = plan.extras.maxCostUsd;
-  const halt = () => (maxCost !== null && (bar.tally.costUsd ?? 0) >= maxCost ? `--max-cost $${maxCost} reached (provider-reported cost $${bar.tally.costUsd!.toFixed(4)})` : undefined);
+  const costHalt = () => (maxCost !== null && (bar.tally.costUsd ?? 0) >= maxCost ? `--max-cost $${maxCost} reached (provider-reported cost $${bar.tally.costUsd!.toFixed(4)})` : undefined);
   // Episodes leave memory once stored: the report keeps one row (and the model latency) per episode.
   const fresh: EpisodeReportRow[] = [];
   const latency = new Map<string, number>();
@@ -93,10 +94,10 @@ export async function executeRun(place: RunPlace): Promise<RunOutcome> {
     ? await (await import('./run-queue.js')).runQueued({ // BullMQ and Redis are loaded only for --queue
         flags, loaded: plan.loaded, tasks: plan.tasks, trials: plan.trials, personas: plan.personas, strict: plan.strict, temperature: plan.temperature, judgeVotes: plan.judgeVotes, maxSteps: plan.extras.maxSteps ?? null, runId, store, finished: start.finished, only,
         surface: plan.surface, surfaceOptions: surfaceOptionsOf(flags), imageDelivery: flags.screenshots, systemPrompt: plan.extras.systemPrompt, threads: plan.threads,
-        halt: maxCost !== null ? halt : undefined,
+        halt: maxCost !== null ? costHalt : undefined,
         onStored: (n, label, cost, row) => (bar.tally.addCost(cost), bar.tally.addScore(row), bar.count(n, label)),
       })
-    : await runDomainTasks({
+    : await runInProcess(place, costHalt, (halt) => runDomainTasks({
         loaded: plan.loaded, tasks: plan.tasks, trials: plan.trials, concurrency: Number(flags.concurrency), agent: 'llm', user: 'llm', agentModel: plan.agentModel, userModel: plan.userModel, judge: plan.judge, judgeVotes: plan.judgeVotes,
         temperature: plan.temperature, store, runId, finished: start.finished, personas: plan.personas, strict: plan.strict, only, surface: plan.surface, imageDelivery: flags.screenshots, settings: plan.extras.maxSteps ? { maxSteps: plan.extras.maxSteps } : undefined,
         ...(plan.extras.systemPrompt !== null ? { systemPrompt: plan.extras.systemPrompt } : {}),
@@ -111,10 +112,25 @@ export async function executeRun(place: RunPlace): Promise<RunOutcome> {
           for (const [k, v] of latencyOf([rec])) latency.set(k, v);
           bar.episode(done, rec);
         },
-      });
+      }));
   bar.stop();
   const unattached = storeRunEnd(place, { meta, attempts, runName, res });
   return { res, runName, fresh, latency, jsonTexts, costUsd: bar.tally.costUsd, unattached };
+}
+
+/**
+ * Runs the in-process episodes (`episodes(halt)`) under a watch for Ctrl-C and SIGTERM
+ * (src/cli/run-interrupt.ts): `halt` gives the first signal's reason, else `costHalt`'s; the
+ * result's `halted.interrupted` says whether the signal was what stopped it.
+ */
+async function runInProcess(place: RunPlace, costHalt: () => string | undefined, episodes: (halt: () => string | undefined) => Promise<RunResult>): Promise<RunResult> {
+  const watch = watchInterrupt((line) => process.stderr.write(`\n${line}\n`), `--resume ${shellArg(place.runId)}`);
+  try {
+    const res = await episodes(() => watch.reason() ?? costHalt());
+    return res.halted && watch.gave(res.halted.reason) ? { ...res, halted: { ...res.halted, interrupted: true } } : res;
+  } finally {
+    watch.dispose();
+  }
 }
 
 /**

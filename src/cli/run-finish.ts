@@ -14,6 +14,7 @@ import { episodeKey, runEpisodeJson } from './run-json.js';
 import type { RunOutcome } from './run-execute.js';
 import type { RunPlan } from './run-plan.js';
 import type { RunStart } from './run-resume.js';
+import { EXIT_INTERRUPTED } from './run-interrupt.js';
 
 /** A run at its end: its flags, plan, id, start and what its episodes came to. */
 export interface FinishedRun {
@@ -25,7 +26,8 @@ export interface FinishedRun {
 }
 
 /**
- * Writes the end of run `runId` (see the module comment) and sets the exit code: 1 when an
+ * Writes the end of run `runId` (see the module comment) and sets the exit code: 130 when Ctrl-C
+ * (or SIGTERM) stopped the run before every episode started (src/cli/run-interrupt.ts); 1 when an
  * episode had an infrastructure error, the provider refused the credential, `--max-cost` stopped
  * the run or `--fail-under` failed; else 0. Writes the `-o` file (its parent folders created).
  * @throws what writing the results file throws (a path that cannot be written).
@@ -42,14 +44,14 @@ export async function finishRun(run: FinishedRun, setExit: (code: number) => voi
   } else process.stdout.write(await runReportText(run, rows));
   if (extras.output) plan.log(writeResults(extras.output, rows, { suite: runId, classname: `servicegym.${flags.domain}`, timestamp: start.createdAt }, res.rows ? latencyOf(res.records) : outcome.latency));
   if (res.stopped) process.stderr.write(`servicegym: the run stopped: the provider refused the credential (${res.stopped}); fix the key and continue with --resume ${shellArg(runId)}\n`);
-  if (res.halted) process.stderr.write(`servicegym: the run stopped: ${res.halted.reason}; ${res.halted.notStarted} episode(s) not started; continue with --resume ${shellArg(runId)} and a higher --max-cost\n`);
+  if (res.halted) process.stderr.write(`servicegym: the run stopped: ${res.halted.reason}; ${res.halted.notStarted} episode(s) not started; continue with --resume ${shellArg(runId)}${res.halted.interrupted ? '' : ' and a higher --max-cost'}\n`);
   // A cap on provider-reported cost caps nothing when the provider reports none: say so rather than let the user believe it held.
   const maxCost = extras.maxCostUsd;
   if (maxCost !== null && outcome.costUsd === null && rows.some((r) => !r.kept)) process.stderr.write(`servicegym: --max-cost $${maxCost} had no effect: the provider reported no cost for any call of this run (the cap counts provider-reported costs only)\n`);
   const failUnder = failUnderMessage(res.summary, extras.failUnder);
   if (failUnder) process.stderr.write(`servicegym: ${failUnder}\n`);
   if (!flags.quiet) process.stderr.write(`${endHint(runId, flags.db, res.summary.infraErrors > 0 || !!res.stopped || !!res.halted)}\n`);
-  setExit(res.summary.infraErrors > 0 || res.stopped || res.halted || failUnder ? 1 : 0);
+  setExit(res.halted?.interrupted ? EXIT_INTERRUPTED : res.summary.infraErrors > 0 || res.stopped || res.halted || failUnder ? 1 : 0);
 }
 
 /**

@@ -13,16 +13,24 @@ const open = new Set<Closable>();
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 let installed = false;
 
-async function onSignal(signal: NodeJS.Signals): Promise<void> {
+/**
+ * A signal while environments are open: with no other listener (the signal would end the process
+ * at once) the environments are closed, then the signal's default action (exit) is restored and
+ * the signal raised again. Another listener is a command's own stop (a run's gentle Ctrl-C,
+ * `worker`'s): it decides what happens next, and the episodes still running close their
+ * environments as they end, so nothing is closed under them here.
+ */
+async function closeAndRaise(signal: NodeJS.Signals): Promise<void> {
   await closeOpenEnvironments();
-  // Another listener (e.g. a command's own stop handler) decides what happens next; otherwise
-  // the signal's default action (exit) is restored and the signal raised again.
   if (process.listenerCount(signal) > 1) return;
   uninstall();
   process.kill(process.pid, signal);
 }
 
-const handler = (signal: NodeJS.Signals) => void onSignal(signal);
+const handler = (signal: NodeJS.Signals) => {
+  if (process.listenerCount(signal) > 1) return;
+  void closeAndRaise(signal);
+};
 
 function install(): void {
   if (installed) return;

@@ -1,0 +1,59 @@
+/**
+ * Ctrl-C during `servicegym run` (episodes in this process), as users of test runners expect:
+ *
+ * - The first SIGINT (Ctrl-C) or SIGTERM (a service manager's stop) stops the run gently: no new
+ *   episode starts, the running ones finish and are stored, the report of what ran is printed and
+ *   the command exits 130 (128 + SIGINT), saying how many episodes did not start and the
+ *   `--resume` that runs them.
+ * - The second signal ends the process at once, as the signal does by default. Nothing stored is
+ *   lost: `--resume` runs the episodes that did not finish, serving the calls they had made from
+ *   their stored receipts instead of sending them again.
+ *
+ * While the run is gentle-stopping, environments with a resource (a browser, a terminal session:
+ * src/env/open-environments.ts) are left to the episodes that use them, which close them as they
+ * end. Runs on worker threads or a queue keep the signal's default (the process ends at once; the
+ * queue's jobs and `--resume` carry the rest).
+ */
+
+/** The signals that stop a run: Ctrl-C, and the polite stop of `kill` and service managers. */
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/** Exit code of a run stopped by a signal before every episode started: 128 + SIGINT, as shells report Ctrl-C. */
+export const EXIT_INTERRUPTED = 130;
+
+/** What users call each signal, in the run's messages. */
+const SIGNAL_NAMES: Record<(typeof SIGNALS)[number], string> = { SIGINT: 'Ctrl-C', SIGTERM: 'SIGTERM' };
+
+/** A run's watch for the stop signals ({@link watchInterrupt}). */
+export interface InterruptWatch {
+  /** Why the run stops (`interrupted (Ctrl-C)`), once a first signal came; else undefined. */
+  reason(): string | undefined;
+  /** Whether `reason` is a stop this watch gave (the run's halt may have other reasons, e.g. `--max-cost`). */
+  gave(reason: string | undefined): boolean;
+  /** Stops watching (the signals' default comes back); call when the run's episodes are done. */
+  dispose(): void;
+}
+
+/**
+ * Watches SIGINT and SIGTERM for one run (see the module comment). `say(line)` tells the user
+ * what the first signal does (stderr; shown even with `-q`: the user asked for it).
+ * `resumeHint` is the command that continues the run (`--resume <id>`).
+ */
+export function watchInterrupt(say: (line: string) => void, resumeHint: string): InterruptWatch {
+  let reason: string | undefined;
+  const onSignal = (signal: (typeof SIGNALS)[number]) => {
+    if (reason === undefined) {
+      reason = `interrupted (${SIGNAL_NAMES[signal]})`;
+      say(`servicegym: stopping: no new episode starts; the running ones finish and are stored (${SIGNAL_NAMES.SIGINT} again to stop at once; ${resumeHint} continues)`);
+      return;
+    }
+    // The second signal: its default action, with whatever else listens to it (open environments close first).
+    dispose();
+    process.kill(process.pid, signal);
+  };
+  const dispose = () => {
+    for (const s of SIGNALS) process.off(s, onSignal);
+  };
+  for (const s of SIGNALS) process.on(s, onSignal);
+  return { reason: () => reason, gave: (r) => r !== undefined && r === reason, dispose };
+}
