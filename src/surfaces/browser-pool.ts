@@ -6,10 +6,16 @@
  *
  * playwright-core downloads no browser: the executable is Debian's `chromium` at
  * `/usr/bin/chromium`, or the path in `SERVICEGYM_CHROMIUM`.
+ *
+ * Signals: playwright's own Ctrl-C and SIGTERM handling (close the browser and exit 130) is off,
+ * so a command that stops gently on Ctrl-C (`run`: src/cli/run-interrupt.ts) keeps the browser its
+ * running episodes use. The running browser is tracked as an open resource instead
+ * (src/env/open-environments.ts): a signal that ends the process closes it first.
  */
 import fs from 'node:fs';
 import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
 import { BadInputError } from '../spec/errors.js';
+import { trackOpen, untrackOpen, type Closable } from '../env/open-environments.js';
 
 /** Where Chromium is looked for when `SERVICEGYM_CHROMIUM` is unset. */
 export const DEFAULT_CHROMIUM = '/usr/bin/chromium';
@@ -41,6 +47,9 @@ export function hasChromium(): boolean {
 
 let launching: Promise<Browser> | null = null;
 
+/** The shared browser as an open resource: a signal that ends the process closes it (see the module comment). */
+const RUNNING_BROWSER: Closable = { close: () => closeSharedBrowser() };
+
 /**
  * The process's browser, launched on first call (concurrent callers share one launch). A browser
  * that disconnected (crashed or was closed) is relaunched on the next call, once however many
@@ -59,9 +68,11 @@ export async function sharedBrowser(): Promise<Browser> {
   if (!fs.existsSync(exe)) {
     throw new BadInputError(`Chromium not found at ${exe}: install it (Debian: apt-get install -y chromium) or set SERVICEGYM_CHROMIUM`);
   }
-  launching = import('playwright-core').then(({ chromium }) =>
-    chromium.launch({ executablePath: exe, args: [...CHROMIUM_ARGS] }),
-  );
+  launching = import('playwright-core').then(async ({ chromium }) => {
+    const browser = await chromium.launch({ executablePath: exe, args: [...CHROMIUM_ARGS], handleSIGINT: false, handleSIGTERM: false });
+    trackOpen(RUNNING_BROWSER);
+    return browser;
+  });
   launching.catch(() => {
     launching = null;
   });
@@ -82,6 +93,7 @@ export async function newEpisodeContext(options: BrowserContextOptions = {}): Pr
 export async function closeSharedBrowser(): Promise<void> {
   const p = launching;
   launching = null;
+  untrackOpen(RUNNING_BROWSER);
   if (!p) return;
   const b = await p.catch(() => null);
   if (b) await b.close().catch(() => undefined);
