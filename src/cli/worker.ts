@@ -1,8 +1,10 @@
 /**
  * `servicegym worker --queue redis://HOST:6379 [-j n]`: runs episodes of distributed runs
  * (`servicegym run --queue …`) and rollouts of `servicegym optimize --queue …` with this
- * machine's own domain data and model key, until stopped (Ctrl-C / SIGTERM finish the running
- * jobs first). A worker whose servicegym version, dataset, surface or suite differs from a run's
+ * machine's own domain data and model key, until stopped: the first Ctrl-C or SIGTERM takes no
+ * new job and lets the running ones finish (their environments, and a browser they use, stay
+ * open until they end); a second one ends the process at once (its jobs run again elsewhere
+ * after their lease). A worker whose servicegym version, dataset, surface or suite differs from a run's
  * refuses it and exits 2 without running any of its jobs.
  */
 import type { Command } from 'commander';
@@ -30,13 +32,18 @@ export function registerWorker(program: Command, setExit: (code: number) => void
         if (!flags.quiet || line.startsWith('stopped')) process.stderr.write(`servicegym worker: ${line}\n`);
       };
       const worker = startWorker({ url: flags.queue, queueName: checkQueueName(flags.queueName), concurrency: Number(flags.concurrency), leaseSeconds: lease, baseUrl: flags.baseUrl, log });
-      const stop = () => void worker.close();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      let stopping = false;
+      const stop = (signal: NodeJS.Signals) => {
+        if (!stopping) return void ((stopping = true), worker.close());
+        // The second signal: its default action, with whatever else listens (open environments close first).
+        unwatch();
+        process.kill(process.pid, signal);
+      };
+      const unwatch = () => ['SIGINT', 'SIGTERM'].forEach((s) => process.off(s, stop));
+      ['SIGINT', 'SIGTERM'].forEach((s) => process.on(s, stop));
       log(`waiting for episodes on ${flags.queueName} (pid ${process.pid})`);
       const code = await worker.stopped;
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+      unwatch();
       setExit(code);
     });
 }
