@@ -69,20 +69,13 @@ export function secretValues(env: NodeJS.ProcessEnv = process.env): string[] {
 }
 
 /**
- * Resolves the live configuration. Throws {@link BadInputError} before any call when the key or
- * the model is missing, naming the variable or flag to set.
+ * Resolves the live configuration. Throws {@link BadInputError} before any call when the base URL
+ * is not a URL or carries credentials, or when the key or the model is missing, naming the
+ * variable or flag to set (the URL is checked first: whether a key is needed depends on it).
  */
 export function resolveLiveModelConfig(flags: LiveModelFlags, env: NodeJS.ProcessEnv = process.env): LiveModelConfig {
   const baseURL = (flags.baseUrl ?? first(env, ['SERVICEGYM_BASE_URL', 'OPENAI_BASE_URL']) ?? 'https://api.openai.com/v1').replace(/\/+$/, '');
-  // Surrounding whitespace (a key file's trailing newline) is no part of a key: HTTP cannot send it.
-  const apiKey = first(env, ['SERVICEGYM_API_KEY', 'OPENAI_API_KEY'])?.trim() || (isLoopbackUrl(baseURL) ? '' : undefined);
-  if (apiKey === undefined) {
-    throw new BadInputError(
-      'no API key: set SERVICEGYM_API_KEY (or OPENAI_API_KEY) in the environment for live model calls (a loopback base URL such as http://127.0.0.1:11434/v1 needs none); replay needs no key',
-    );
-  }
-  const model = flags.model ?? first(env, ['SERVICEGYM_MODEL', 'OPENAI_MODEL']);
-  if (!model) throw new BadInputError('no model: pass --model or set SERVICEGYM_MODEL');
+  // The URL first: a placeholder left in it (`--base-url BASE_URL`) is the mistake to report, not the key it makes look needed.
   let host = 'openai-compatible';
   let parsedUrl: URL;
   try {
@@ -95,6 +88,15 @@ export function resolveLiveModelConfig(flags: LiveModelFlags, env: NodeJS.Proces
     // The key goes as a Bearer token; a user:pass@ in the URL could only leak (and fetch refuses it).
     throw new BadInputError(`base URL '${redactUrlCredentials(baseURL)}' carries credentials (user:pass@host); put the credential in SERVICEGYM_API_KEY instead`);
   }
+  // Surrounding whitespace (a key file's trailing newline) is no part of a key: HTTP cannot send it.
+  const apiKey = first(env, ['SERVICEGYM_API_KEY', 'OPENAI_API_KEY'])?.trim() || (isLoopbackUrl(baseURL) ? '' : undefined);
+  if (apiKey === undefined) {
+    throw new BadInputError(
+      'no API key: set SERVICEGYM_API_KEY (or OPENAI_API_KEY) in the environment for live model calls (a loopback base URL such as http://127.0.0.1:11434/v1 needs none); replay needs no key',
+    );
+  }
+  const model = flags.model ?? first(env, ['SERVICEGYM_MODEL', 'OPENAI_MODEL']);
+  if (!model) throw new BadInputError('no model: pass --model or set SERVICEGYM_MODEL');
   const timeoutSeconds = Number(flags.timeout ?? env.SERVICEGYM_TIMEOUT ?? LIVE_MODEL_DEFAULTS.timeoutSeconds);
   const maxRetries = Number(flags.maxRetries ?? env.SERVICEGYM_MAX_RETRIES ?? LIVE_MODEL_DEFAULTS.maxRetries);
   if (!(timeoutSeconds > 0)) throw new BadInputError(`timeout must be a positive number of seconds, got '${flags.timeout ?? env.SERVICEGYM_TIMEOUT}'`);

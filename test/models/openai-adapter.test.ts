@@ -142,6 +142,13 @@ describe('OpenAICompatibleModel against the mock server', () => {
 });
 
 describe('resolveLiveModelConfig', () => {
+  it('reports a base URL that is not a URL (a placeholder left in) before a missing key', () => {
+    // Without a key: the placeholder is the mistake, not the key a non-loopback URL would need.
+    expect(() => resolveLiveModelConfig({ model: 'm', baseUrl: 'BASE_URL' }, {})).toThrow("base URL 'BASE_URL' is not a URL (SERVICEGYM_BASE_URL / --base-url)");
+    expect(() => resolveLiveModelConfig({ model: 'm' }, { SERVICEGYM_BASE_URL: 'BASE_URL' })).toThrow(/is not a URL/);
+    expect(() => resolveLiveModelConfig({ model: 'm', baseUrl: 'https://api.example.com/v1' }, {})).toThrow(/no API key/);
+  });
+
   it('refuses without a key, naming SERVICEGYM_API_KEY', () => {
     expect(() => resolveLiveModelConfig({ model: 'm' }, {})).toThrow(BadInputError);
     expect(() => resolveLiveModelConfig({ model: 'm' }, { SERVICEGYM_API_KEY: '' })).toThrow(/SERVICEGYM_API_KEY/);
