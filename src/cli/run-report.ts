@@ -48,8 +48,19 @@ function withoutEndpoint(message: string): string {
 /**
  * Model calls and their retries from per-role usage, e.g.
  * `model calls: 42 (7 retried: 9 extra attempts, 3.5 s waited; rate_limited 4, server_error 3, timeout 2)`.
+ * Usage counts answered calls; `failedEpisodes` (episodes that ended in an infrastructure error:
+ * a call that failed after all its attempts) adds that those are not among them, e.g.
+ * `model calls: 0 answered (no retries); 2 episode(s) ended on a call that failed after its retries`,
+ * so the line does not read as if nothing was tried.
  */
-export function callsText(usage: UsageByRole): string {
+export function callsText(usage: UsageByRole, failedEpisodes = 0): string {
+  const text = answeredCallsText(usage);
+  if (failedEpisodes <= 0) return text;
+  return `${text.replace(/^model calls: \d+/, (m) => `${m} answered`)}; ${failedEpisodes} episode(s) ended on a call that failed after its retries (see the infrastructure errors)`;
+}
+
+/** {@link callsText} of the answered calls alone. */
+function answeredCallsText(usage: UsageByRole): string {
   let calls = 0, retried = 0, extra = 0, waited = 0;
   const faults: Record<string, number> = {};
   for (const u of Object.values(usage)) {
