@@ -31,6 +31,8 @@ export interface RunResult {
   stopped?: string;
   /** The `--max-cost` stop or a Ctrl-C (src/cli/run-interrupt.ts), when one came: why, and how many episodes did not start. */
   halted?: { reason: string; notStarted: number; interrupted?: boolean };
+  /** The stop signal (Ctrl-C's SIGINT, SIGTERM) that came while the episodes ran in this process, whether or not every episode had started. */
+  signal?: NodeJS.Signals;
   /** Report rows of this attempt's episodes, when read back from the store (threads, queue). */
   rows?: EpisodeReportRow[];
   records: DomainEpisodeRecord[];
@@ -121,13 +123,16 @@ export async function executeRun(place: RunPlace): Promise<RunOutcome> {
 /**
  * Runs the in-process episodes (`episodes(halt)`) under a watch for Ctrl-C and SIGTERM
  * (src/cli/run-interrupt.ts): `halt` gives the first signal's reason, else `costHalt`'s; the
- * result's `halted.interrupted` says whether the signal was what stopped it.
+ * result's `halted.interrupted` says whether the signal was what stopped it, and `signal` which
+ * signal came (also when every episode had started before it).
  */
 async function runInProcess(place: RunPlace, costHalt: () => string | undefined, episodes: (halt: () => string | undefined) => Promise<RunResult>): Promise<RunResult> {
   const watch = watchInterrupt((line) => process.stderr.write(`\n${line}\n`), `--resume ${shellArg(place.runId)}`);
   try {
     const res = await episodes(() => watch.reason() ?? costHalt());
-    return res.halted && watch.gave(res.halted.reason) ? { ...res, halted: { ...res.halted, interrupted: true } } : res;
+    const signal = watch.signal();
+    const signalled = signal ? { ...res, signal } : res;
+    return res.halted && watch.gave(res.halted.reason) ? { ...signalled, halted: { ...res.halted, interrupted: true } } : signalled;
   } finally {
     watch.dispose();
   }

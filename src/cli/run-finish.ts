@@ -14,7 +14,7 @@ import { episodeKey, runEpisodeJson } from './run-json.js';
 import type { RunOutcome } from './run-execute.js';
 import type { RunPlan } from './run-plan.js';
 import type { RunStart } from './run-resume.js';
-import { EXIT_INTERRUPTED } from './run-interrupt.js';
+import { EXIT_INTERRUPTED, endBySignalAtExit } from './run-interrupt.js';
 
 /** A run at its end: its flags, plan, id, start and what its episodes came to. */
 export interface FinishedRun {
@@ -26,8 +26,10 @@ export interface FinishedRun {
 }
 
 /**
- * Writes the end of run `runId` (see the module comment) and sets the exit code: 130 when Ctrl-C
- * (or SIGTERM) stopped the run before every episode started (src/cli/run-interrupt.ts); 1 when an
+ * Writes the end of run `runId` (see the module comment) and sets the exit code. After Ctrl-C (or
+ * SIGTERM) during the episodes, the process ends by that signal once it has exited
+ * (src/cli/run-interrupt.ts: a shell shows 130, or 143 for SIGTERM), whether or not every episode
+ * had started, and 130 is the exit code should the signal not end it. Else 1 when an
  * episode had an infrastructure error, the provider refused the credential, `--max-cost` stopped
  * the run or `--fail-under` failed; else 0. Writes the `-o` file (its parent folders created).
  * @throws what writing the results file throws (a path that cannot be written).
@@ -50,8 +52,10 @@ export async function finishRun(run: FinishedRun, setExit: (code: number) => voi
   if (maxCost !== null && outcome.costUsd === null && rows.some((r) => !r.kept)) process.stderr.write(`servicegym: --max-cost $${maxCost} had no effect: the provider reported no cost for any call of this run (the cap counts provider-reported costs only)\n`);
   const failUnder = failUnderMessage(res.summary, extras.failUnder);
   if (failUnder) process.stderr.write(`servicegym: ${failUnder}\n`);
+  if (res.signal && !res.halted) process.stderr.write(`servicegym: every episode had started when ${res.signal} came: the run is complete\n`);
   if (!flags.quiet) process.stderr.write(`${endHint(runId, flags.db, res.summary.infraErrors > 0 || !!res.stopped || !!res.halted)}\n`);
-  setExit(res.halted?.interrupted ? EXIT_INTERRUPTED : res.summary.infraErrors > 0 || res.stopped || res.halted || failUnder ? 1 : 0);
+  if (res.signal) endBySignalAtExit(res.signal);
+  setExit(res.signal ? EXIT_INTERRUPTED : res.summary.infraErrors > 0 || res.stopped || res.halted || failUnder ? 1 : 0);
 }
 
 /**

@@ -2,9 +2,12 @@
  * Ctrl-C during `servicegym run` (episodes in this process), as users of test runners expect:
  *
  * - The first SIGINT (Ctrl-C) or SIGTERM (a service manager's stop) stops the run gently: no new
- *   episode starts, the running ones finish and are stored, the report of what ran is printed and
- *   the command exits 130 (128 + SIGINT), saying how many episodes did not start and the
- *   `--resume` that runs them.
+ *   episode starts, the running ones finish and are stored, the report of what ran is printed,
+ *   saying how many episodes did not start and the `--resume` that runs them. The process then
+ *   ends by that signal ({@link endBySignalAtExit}; a shell shows 130 for Ctrl-C, 143 for
+ *   SIGTERM), even when every episode had started: a shell running it in a script or a loop stops
+ *   there too, as it does for a program Ctrl-C kills, instead of going on to the next command (a
+ *   program that *exits* 130 is taken to have handled Ctrl-C itself).
  * - The second signal ends the process at once, as the signal does by default. Nothing stored is
  *   lost: `--resume` runs the episodes that did not finish, serving the calls they had made from
  *   their stored receipts instead of sending them again.
@@ -28,6 +31,8 @@ const SIGNAL_NAMES: Record<(typeof SIGNALS)[number], string> = { SIGINT: 'Ctrl-C
 export interface InterruptWatch {
   /** Why the run stops (`interrupted (Ctrl-C)`), once a first signal came; else undefined. */
   reason(): string | undefined;
+  /** The first signal that came (`SIGINT`, `SIGTERM`); else undefined. */
+  signal(): NodeJS.Signals | undefined;
   /** Whether `reason` is a stop this watch gave (the run's halt may have other reasons, e.g. `--max-cost`). */
   gave(reason: string | undefined): boolean;
   /** Stops watching (the signals' default comes back); call when the run's episodes are done. */
@@ -41,8 +46,10 @@ export interface InterruptWatch {
  */
 export function watchInterrupt(say: (line: string) => void, resumeHint: string): InterruptWatch {
   let reason: string | undefined;
+  let first: NodeJS.Signals | undefined;
   const onSignal = (signal: (typeof SIGNALS)[number]) => {
     if (reason === undefined) {
+      first = signal;
       reason = `interrupted (${SIGNAL_NAMES[signal]})`;
       say(`servicegym: stopping: no new episode starts; the running ones finish and are stored (${SIGNAL_NAMES.SIGINT} again to stop at once; ${resumeHint} continues)`);
       return;
@@ -55,5 +62,20 @@ export function watchInterrupt(say: (line: string) => void, resumeHint: string):
     for (const s of SIGNALS) process.off(s, onSignal);
   };
   for (const s of SIGNALS) process.on(s, onSignal);
-  return { reason: () => reason, gave: (r) => r !== undefined && r === reason, dispose };
+  return { reason: () => reason, signal: () => first, gave: (r) => r !== undefined && r === reason, dispose };
+}
+
+/**
+ * Makes the process end by `signal` (its default action: termination, as if the signal had not
+ * been handled) when it exits, after everything else has run: the report written, the store and
+ * its lock released, the browser closed (the process's `exit` event). Shells tell a program a
+ * signal killed from one that exited with a code, and stop a script only for the former (bash's
+ * "wait and cooperative exit"); this keeps a gentle stop from continuing the user's script. The
+ * exit code set before stays as the fallback should the signal not end the process.
+ */
+export function endBySignalAtExit(signal: NodeJS.Signals): void {
+  process.once('exit', () => {
+    process.removeAllListeners(signal);
+    process.kill(process.pid, signal);
+  });
 }

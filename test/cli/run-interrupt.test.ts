@@ -1,8 +1,8 @@
 /**
  * Ctrl-C during `servicegym run` (src/cli/run-interrupt.ts): the first SIGINT starts no new
- * episode, lets the running ones finish and be stored, prints the report and exits 130 naming the
- * episodes not started and the `--resume` that runs them; a second SIGINT ends the process at
- * once. Either way `--resume` completes the run with every episode stored exactly once. The
+ * episode, lets the running ones finish and be stored, prints the report naming the episodes not
+ * started and the `--resume` that runs them, and ends the process by SIGINT (so a shell running it
+ * in a script stops there too); a second SIGINT ends the process at once. Either way `--resume` completes the run with every episode stored exactly once. The
  * signals are sent on events the mock model sees (a request arriving), not after a delay.
  */
 import fs from 'node:fs';
@@ -26,9 +26,9 @@ interface Ended {
   stdout: string;
 }
 
-/** Spawns `servicegym run` of T01 x {@link TRIALS} at -j 2 on `mock`; `onChild` gets the child before it runs. */
-function runChild(mock: TwoRoleMock, db: string, extra: string[], onChild: (child: ReturnType<typeof spawn>, stderr: () => string) => void): Promise<Ended> {
-  const args = ['run', '--tasks', 'T01', '--trials', String(TRIALS), '-j', '2', '--agent-model', 'mock-agent', '--user-model', 'mock-user', '--base-url', mock.server.url, '--db', db, '-q', '--json', ...extra];
+/** Spawns `servicegym run` of T01 x `trials` at -j 2 on `mock`; `onChild` gets the child before it runs. */
+function runChild(mock: TwoRoleMock, db: string, extra: string[], onChild: (child: ReturnType<typeof spawn>, stderr: () => string) => void, trials = TRIALS): Promise<Ended> {
+  const args = ['run', '--tasks', 'T01', '--trials', String(trials), '-j', '2', '--agent-model', 'mock-agent', '--user-model', 'mock-user', '--base-url', mock.server.url, '--db', db, '-q', '--json', ...extra];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'bin.ts'), ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', SERVICEGYM_API_KEY: 'test-key' } });
     let stderr = '';
@@ -62,7 +62,7 @@ async function resumeCompletes(mock: TwoRoleMock, db: string, runId: string): Pr
 }
 
 describe('Ctrl-C during a run', () => {
-  it('the first stops gently: running episodes finish and are stored, the rest do not start, exit 130; --resume runs the rest', async () => {
+  it('the first stops gently: running episodes finish and are stored, the rest do not start, the process ends by SIGINT; --resume runs the rest', async () => {
     let child: ReturnType<typeof spawn> | undefined;
     let signalled = false;
     const mock = await startTwoRoleMock({
@@ -77,7 +77,8 @@ describe('Ctrl-C during a run', () => {
       const db = path.join(dir, 'gentle.db');
       const ended = await runChild(mock, db, [], (c) => (child = c));
       expect(signalled).toBe(true);
-      expect(ended.code, ended.stderr).toBe(130);
+      // Ended by the signal, not by exit 130: a shell stops a script only for a program the signal ended.
+      expect(ended.signal, ended.stderr).toBe('SIGINT');
       const { runId, ids } = storedEpisodes(db);
       // Each episode that started finished and was stored (-j 2: one or two had started).
       expect(ids.length).toBeGreaterThanOrEqual(1);
@@ -94,6 +95,31 @@ describe('Ctrl-C during a run', () => {
       store.close();
       expect(summary.halted).toEqual({ reason: 'interrupted (Ctrl-C)', not_started: TRIALS - ids.length });
       await resumeCompletes(mock, db, runId);
+    } finally {
+      await mock.close();
+    }
+  }, 180_000);
+
+  it('after every episode had started, the run completes and the process still ends by the signal', async () => {
+    let child: ReturnType<typeof spawn> | undefined;
+    let signalled = false;
+    const mock = await startTwoRoleMock({
+      agent: () => {
+        // -j 2 and 2 trials: both episodes have started when the first agent question arrives.
+        if (!signalled && child) (signalled = true), child.kill('SIGTERM');
+        return { content: 'Basic economy cannot be changed. ###STOP###' };
+      },
+      user: (messages) => (messages.length <= 2 ? { content: 'Move 8KQ2ZD please.' } : { content: '###STOP###' }),
+    });
+    try {
+      const db = path.join(dir, 'all-started.db');
+      const ended = await runChild(mock, db, [], (c) => (child = c), 2);
+      expect(signalled).toBe(true);
+      expect(ended.signal, ended.stderr).toBe('SIGTERM');
+      expect([...storedEpisodes(db).ids].sort()).toEqual(['T01#0', 'T01#1']);
+      expect(JSON.parse(ended.stdout).episodes).toHaveLength(2);
+      expect(ended.stderr).toContain('servicegym: every episode had started when SIGTERM came: the run is complete\n');
+      expect(ended.stderr).not.toContain('not started');
     } finally {
       await mock.close();
     }
