@@ -34,7 +34,12 @@ export function registerWorker(program: Command, setExit: (code: number) => void
       const worker = startWorker({ url: flags.queue, queueName: checkQueueName(flags.queueName), concurrency: Number(flags.concurrency), leaseSeconds: lease, baseUrl: flags.baseUrl, log });
       let stopping = false;
       const stop = (signal: NodeJS.Signals) => {
-        if (!stopping) return void ((stopping = true), worker.close());
+        if (!stopping) {
+          stopping = true;
+          // Said even with -q, as a run says it: the user asked, and a running episode may take minutes.
+          process.stderr.write('servicegym worker: stopping: no new episode is taken; the running ones finish (Ctrl-C again to stop at once)\n');
+          return void worker.close();
+        }
         // The second signal: its default action, with whatever else listens (open environments close first).
         unwatch();
         process.kill(process.pid, signal);
