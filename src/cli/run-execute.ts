@@ -127,7 +127,9 @@ export async function executeRun(place: RunPlace): Promise<RunOutcome> {
  * signal came (also when every episode had started before it).
  */
 async function runInProcess(place: RunPlace, costHalt: () => string | undefined, episodes: (halt: () => string | undefined) => Promise<RunResult>): Promise<RunResult> {
-  const watch = watchInterrupt((line) => process.stderr.write(`\n${line}\n`), `--resume ${shellArg(place.runId)}`);
+  // A live progress bar (a terminal, no -q) holds the last line: the message starts below it. In a pipe or file, or with -q, every line is whole already.
+  const below = process.stderr.isTTY && !place.flags.quiet ? '\n' : '';
+  const watch = watchInterrupt((line) => process.stderr.write(`${below}${line}\n`), `--resume ${shellArg(place.runId)}`);
   try {
     const res = await episodes(() => watch.reason() ?? costHalt());
     const signal = watch.signal();

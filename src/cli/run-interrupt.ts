@@ -51,7 +51,7 @@ export function watchInterrupt(say: (line: string) => void, resumeHint: string):
     if (reason === undefined) {
       first = signal;
       reason = `interrupted (${SIGNAL_NAMES[signal]})`;
-      say(`servicegym: stopping: no new episode starts; the running ones finish and are stored (${SIGNAL_NAMES.SIGINT} again to stop at once; ${resumeHint} continues)`);
+      say(`servicegym: stopping: no new episode starts; the running ones finish and are stored (${SIGNAL_NAMES[signal]} again to stop at once; ${resumeHint} continues)`);
       return;
     }
     // The second signal: its default action, with whatever else listens to it (open environments close first).

@@ -83,7 +83,8 @@ describe('Ctrl-C during a run', () => {
       // Each episode that started finished and was stored (-j 2: one or two had started).
       expect(ids.length).toBeGreaterThanOrEqual(1);
       expect(ids.length).toBeLessThanOrEqual(2);
-      expect(ended.stderr).toContain('servicegym: stopping: no new episode starts; the running ones finish and are stored');
+      // Piped stderr and -q: no progress line to step below, so no blank line first.
+      expect(ended.stderr).toMatch(/^servicegym: stopping: no new episode starts; the running ones finish and are stored \(Ctrl-C again to stop at once; --resume run-\S+ continues\)\n/);
       expect(ended.stderr).toContain(`servicegym: the run stopped: interrupted (Ctrl-C); ${TRIALS - ids.length} episode(s) not started; continue with --resume ${runId}\n`);
       expect(ended.stderr).not.toContain('--max-cost');
       // The report of what ran is printed, and the run row says why it stopped.
@@ -118,6 +119,8 @@ describe('Ctrl-C during a run', () => {
       expect(ended.signal, ended.stderr).toBe('SIGTERM');
       expect([...storedEpisodes(db).ids].sort()).toEqual(['T01#0', 'T01#1']);
       expect(JSON.parse(ended.stdout).episodes).toHaveLength(2);
+      // SIGTERM (kill, a service manager) is told to send SIGTERM again, not to press Ctrl-C.
+      expect(ended.stderr).toContain('the running ones finish and are stored (SIGTERM again to stop at once;');
       expect(ended.stderr).toContain('servicegym: every episode had started when SIGTERM came: the run is complete\n');
       expect(ended.stderr).not.toContain('not started');
     } finally {
