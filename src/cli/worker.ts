@@ -37,7 +37,7 @@ export function registerWorker(program: Command, setExit: (code: number) => void
         if (!stopping) {
           stopping = true;
           // Said even with -q, as a run says it: the user asked, and a running episode may take minutes.
-          process.stderr.write('servicegym worker: stopping: no new episode is taken; the running ones finish (Ctrl-C again to stop at once)\n');
+          process.stderr.write(`servicegym worker: stopping: no new episode is taken; the running ones finish (${signal === 'SIGINT' ? 'Ctrl-C' : signal} again to stop at once)\n`);
           return void worker.close();
         }
         // The second signal: its default action, with whatever else listens (open environments close first).

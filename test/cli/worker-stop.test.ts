@@ -25,7 +25,8 @@ describe.skipIf(lacks(REDIS_NEED))(needing('worker stopped by a signal', REDIS_N
       await until('the worker to wait for episodes', () => w.lines.some((l) => l.includes('waiting for episodes')));
       w.child.kill(signal);
       expect(await w.exited).toBe(0);
-      expect(w.lines).toContain('servicegym worker: stopping: no new episode is taken; the running ones finish (Ctrl-C again to stop at once)');
+      // Ctrl-C is named for SIGINT; SIGTERM (kill, a service manager) is told to send SIGTERM again.
+      expect(w.lines).toContain(`servicegym worker: stopping: no new episode is taken; the running ones finish (${signal === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again to stop at once)`);
     }, 120_000);
   }
 });
