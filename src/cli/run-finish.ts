@@ -42,7 +42,7 @@ export async function finishRun(run: FinishedRun, setExit: (code: number) => voi
   const rows = withTasks(mergeReportRows(tasks.map((t) => t.id), start.kept, res.rows ?? outcome.fresh), tasks);
   if (flags.json) {
     const jsonEpisode = (r: EpisodeReportRow) => runEpisodeJson(r, plan.personas, !!flags.resume);
-    writeRunJson((text) => process.stdout.write(text), { run_id: runId, name: outcome.runName, tags: extras.tags, strict: plan.strict, summary: cleanFloats(snakeKeys(res.summary)), usage: cleanFloats(res.usage), excluded_known_bad: plan.excluded }, rows, (r) => (!r.kept && outcome.jsonTexts.get(episodeKey(r))) || episodeJsonText(jsonEpisode(r)));
+    writeRunJson((text) => process.stdout.write(text), { run_id: runId, name: outcome.runName, tags: extras.tags, strict: plan.strict, summary: cleanFloats(snakeKeys(jsonSummary(res))), usage: cleanFloats(res.usage), excluded_known_bad: plan.excluded }, rows, (r) => (!r.kept && outcome.jsonTexts.get(episodeKey(r))) || episodeJsonText(jsonEpisode(r)));
   } else process.stdout.write(await runReportText(run, rows));
   if (extras.output) plan.log(writeResults(extras.output, rows, { suite: runId, classname: `servicegym.${flags.domain}`, timestamp: start.createdAt }, res.rows ? latencyOf(res.records) : outcome.latency));
   if (res.stopped) process.stderr.write(`servicegym: the run stopped: the provider refused the credential (${res.stopped}); fix the key and continue with --resume ${shellArg(runId)}\n`);
@@ -69,4 +69,14 @@ async function runReportText(run: FinishedRun, rows: readonly EpisodeReportRow[]
   const [{ callsText, episodeTable, personaTable, summaryText, usageTable }, { painter }] = await Promise.all([import('./run-report.js'), import('./colour.js')]);
   const stopNote = passHatKStopNote(res.summary, rows, trials * Math.max(...tasks.map((t) => episodesPerTrial(t, personas))));
   return `run ${runId}${strict ? ' (strict)' : ''}\n\n${episodeTable(rows, painter())}\n\n${personas ? `${personaTable(rows, personas)}\n\n` : ''}${excludedLines(excluded)}${summaryText(res.summary)}\n${stopNote ? `${stopNote}\n` : ''}${callsText(res.usage, res.summary.infraErrors)}\n\n${usageTable(res.usage)}\n`;
+}
+
+/**
+ * The run's summary as `--json` prints it (camelCase; the caller makes it snake_case): with
+ * `halted` ({reason, notStarted}: why the run stopped before every episode started — `--max-cost`
+ * or Ctrl-C/SIGTERM — and how many did not), as the stored run's summary has it, so a reader of the
+ * JSON can tell a stopped run from a complete one.
+ */
+function jsonSummary(res: RunOutcome['res']): Record<string, unknown> {
+  return res.halted ? { ...res.summary, halted: { reason: res.halted.reason, notStarted: res.halted.notStarted } } : { ...res.summary };
 }

@@ -91,6 +91,8 @@ describe('Ctrl-C during a run', () => {
       const report = JSON.parse(ended.stdout);
       expect(report.run_id).toBe(runId);
       expect(report.episodes).toHaveLength(ids.length);
+      // The JSON says the run stopped, as the stored run does, so a reader does not take it for a complete run.
+      expect(report.summary.halted).toEqual({ reason: 'interrupted (Ctrl-C)', not_started: TRIALS - ids.length });
       const store = RunStore.open(db, { readonly: true });
       const summary = store.getRun(runId)!.summary as { halted?: unknown };
       store.close();
@@ -119,6 +121,7 @@ describe('Ctrl-C during a run', () => {
       expect(ended.signal, ended.stderr).toBe('SIGTERM');
       expect([...storedEpisodes(db).ids].sort()).toEqual(['T01#0', 'T01#1']);
       expect(JSON.parse(ended.stdout).episodes).toHaveLength(2);
+      expect(JSON.parse(ended.stdout).summary.halted).toBeUndefined();
       // SIGTERM (kill, a service manager) is told to send SIGTERM again, not to press Ctrl-C.
       expect(ended.stderr).toContain('the running ones finish and are stored (SIGTERM again to stop at once;');
       expect(ended.stderr).toContain('servicegym: every episode had started when SIGTERM came: the run is complete\n');

@@ -180,6 +180,7 @@ describe('run flags', () => {
     const r = await cli([...base(), '--tasks', 'T01', '--trials', '4', '-j', '1', '--db', dbIn(dir), '--max-cost', '0.001', '--json']);
     expect(r.code).toBe(1);
     expect(JSON.parse(r.out).episodes).toHaveLength(1);
+    expect(JSON.parse(r.out).summary.halted).toEqual({ reason: expect.stringMatching(/^--max-cost \$0\.001 reached/), not_started: 3 });
     expect(r.err).toMatch(/the run stopped: --max-cost \$0\.001 reached \(provider-reported cost \$0\.\d{4}\); 3 episode\(s\) not started; continue with --resume run-airline-/);
   });
 
