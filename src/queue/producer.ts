@@ -102,6 +102,8 @@ export async function runOnQueue(opts: QueueRunOptions): Promise<QueueRunResult>
   const queue = new Queue<EpisodeJob>(opts.queueName, { connection: redis });
   const { jobs, pending } = episodeJobsOf(runId, opts.manifest.prompt_sha256 ?? null, opts.episodes);
   let halted: { reason: string; notStarted: number } | undefined;
+  // Every episode stored: the run's results queue is removed from Redis (an unfinished run keeps it for --resume).
+  let complete = false;
   let finish!: () => void;
   let fail!: (e: Error) => void;
   const done = new Promise<void>((res, rej) => ((finish = res), (fail = rej)));
@@ -155,13 +157,32 @@ export async function runOnQueue(opts: QueueRunOptions): Promise<QueueRunResult>
     }
     if (pending.size === 0) finish();
     await done;
+    complete = !halted && !writer.stopped;
   } finally {
     clearInterval(watch);
     await results.close();
+    if (complete) await removeResultsQueue(manifest.results_queue, redis);
     await queue.close();
     await claim.release();
     await redis.quit().catch(() => {});
   }
   const { stored, duplicates, stopped } = writer;
   return { stored, duplicates, ...(stopped ? { stopped } : {}), ...(halted ? { halted } : {}) };
+}
+
+/**
+ * Removes a finished run's results queue from Redis (its BullMQ keys: id counter, meta, event
+ * stream of up to 10,000 entries), so a Redis that serves many runs does not keep one queue per
+ * run forever. A late duplicate result (a stalled job that also finished elsewhere) would make
+ * the queue again with that one result, which nothing reads; a failure here only leaves the keys.
+ */
+async function removeResultsQueue(name: string, redis: Redis): Promise<void> {
+  const results = new Queue(name, { connection: redis });
+  try {
+    await results.obliterate({ force: true });
+  } catch {
+    // the keys stay; the run is stored either way
+  } finally {
+    await results.close();
+  }
 }

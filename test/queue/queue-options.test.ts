@@ -128,6 +128,13 @@ describe.skipIf(lacks(REDIS_NEED))(needing('run --queue with --prompt-file, --su
     expect(queued.err).toBe('');
     expect(queued.code).toBe(0);
     expect(lines.filter((l) => / finished: /.test(l))).toHaveLength(6);
+    // The finished run's results queue is gone from Redis (its id counter, meta and event stream included).
+    const conn = new Redis(redis.url);
+    try {
+      expect(await conn.keys(`bull:${queueName}-results-*`)).toEqual([]);
+    } finally {
+      conn.disconnect();
+    }
 
     const one = episodes(path.join(dir, 'single.db'));
     const many = episodes(queuedDb);
