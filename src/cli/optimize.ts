@@ -120,6 +120,7 @@ async function optimizeInOutput(loaded: LoadedOptimizeConfig, suite: Suite, mode
   // The queue's run claim comes before the output folder is touched: a second optimiser of the run exits 2 having changed nothing.
   const outDir = outputDir(loaded, flags.outDir);
   const runner = flags.queue ? await (await import('./optimize-queue.js')).openRolloutQueue(loaded, suite, flags) : undefined;
+  let finished = false;
   try {
     if (flags.fresh) clearOutput(outDir);
     markOutput(outDir);
@@ -128,9 +129,11 @@ async function optimizeInOutput(loaded: LoadedOptimizeConfig, suite: Suite, mode
     if (traffic) throw new BadInputError(`this run's canary was decided on traffic (${traffic.type === 'note' ? traffic.text : ''}); resuming would rebuild record.json without that decision — start a new run with --fresh or another --out-dir`, { file: path.join(outDir, 'events.jsonl') });
     const cache = cfg.cache_file ? Journal.open(resolveConfigPath(loaded, cfg.cache_file), { resume: true }) : undefined;
     if (runner) log(`rollouts go to the workers on ${flags.queueName} (servicegym worker --queue ... --queue-name ${flags.queueName})`);
-    return { outDir, result: await runOptimization({ config: cfg, identity: loaded.identity, suite, models, journal, cache, clock: SystemClock, outDir, onProgress: log, runner }) };
+    const result = await runOptimization({ config: cfg, identity: loaded.identity, suite, models, journal, cache, clock: SystemClock, outDir, onProgress: log, runner });
+    finished = true;
+    return { outDir, result };
   } finally {
-    await runner?.close();
+    await runner?.close({ finished });
   }
 }
 

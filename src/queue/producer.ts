@@ -16,6 +16,7 @@ import { redisConnection, redisReady } from './redis-url.js';
 import { claimRun } from './run-owner.js';
 import { resultsQueueName, writeManifest, type EpisodeJob, type EpisodeResultMessage, type RunManifest } from './jobs.js';
 import { shellArg } from '../util/shell-arg.js';
+import { removeResultsQueue } from './results-queue.js';
 
 /** Options of {@link runOnQueue}. */
 export interface QueueRunOptions {
@@ -170,19 +171,3 @@ export async function runOnQueue(opts: QueueRunOptions): Promise<QueueRunResult>
   return { stored, duplicates, ...(stopped ? { stopped } : {}), ...(halted ? { halted } : {}) };
 }
 
-/**
- * Removes a finished run's results queue from Redis (its BullMQ keys: id counter, meta, event
- * stream of up to 10,000 entries), so a Redis that serves many runs does not keep one queue per
- * run forever. A late duplicate result (a stalled job that also finished elsewhere) would make
- * the queue again with that one result, which nothing reads; a failure here only leaves the keys.
- */
-async function removeResultsQueue(name: string, redis: Redis): Promise<void> {
-  const results = new Queue(name, { connection: redis });
-  try {
-    await results.obliterate({ force: true });
-  } catch {
-    // the keys stay; the run is stored either way
-  } finally {
-    await results.close();
-  }
-}

@@ -16,6 +16,7 @@ import type { RolloutRunner } from '../optimizer/rollout-runner.js';
 import type { Rollout, RolloutRequest } from '../optimizer/suite.js';
 import { sha256Hex } from '../util/canonical.js';
 import { resultsQueueName, writeManifest } from './jobs.js';
+import { removeResultsQueue } from './results-queue.js';
 import { redisConnection, redisReady } from './redis-url.js';
 import { claimRun, type RunClaim } from './run-owner.js';
 import { rolloutJobId, type RolloutJob, type RolloutManifest, type RolloutResultMessage } from './rollout-jobs.js';
@@ -139,9 +140,11 @@ export class QueueRolloutRunner implements RolloutRunner {
   /**
    * Stops listening: jobs of this run no worker has started are taken off the queue (a run that
    * ended early, e.g. after a failed rollout, leaves no work behind), running ones finish on their
-   * workers and their rollouts wait on the results queue for a resume.
+   * workers and their rollouts wait on the results queue for a resume. `finished`: the
+   * optimisation ended with its decision (every rollout it needs is in its journal), so the run's
+   * results queue is removed from Redis too (`results-queue.ts`).
    */
-  async close(): Promise<void> {
+  async close(opts: { finished?: boolean } = {}): Promise<void> {
     clearInterval(this.watch);
     for (const id of [...this.waiting.keys()]) {
       const state = await this.queue.getJobState(id).catch(() => 'unknown');
@@ -149,6 +152,7 @@ export class QueueRolloutRunner implements RolloutRunner {
     }
     this.failAll(new Error(`the rollout runner of run ${this.o.manifest.run_id} was closed`));
     await this.results.close();
+    if (opts.finished) await removeResultsQueue(resultsQueueName(this.o.queueName, this.o.manifest.run_id), this.redis);
     await this.queue.close();
     await this.claim.release();
     await this.redis.quit().catch(() => {});

@@ -141,6 +141,13 @@ describe.skipIf(lacks(REDIS_NEED))(needing('optimize --queue', REDIS_NEED), () =
     const queued = await runCli(['optimize', file, '-q', '--out-dir', path.join(dir, 'queued'), '--db', path.join(dir, 'queued.db'), '--queue', redis.url, '--queue-name', queueName]);
     expect(queued.stderr).toBe('');
     expect(queued.code).toBe(0);
+    // The finished optimisation's results queue is gone from Redis.
+    const conn = new Redis(redis.url);
+    try {
+      expect(await conn.keys(`bull:${queueName}-results-*`)).toEqual([]);
+    } finally {
+      conn.disconnect();
+    }
 
     // The same decisions: record.json and every hashed release record, byte for byte.
     const read = (sub: string, f: string) => fs.readFileSync(path.join(dir, sub, f));
