@@ -84,6 +84,20 @@ async function cancelNotStarted(queue: Queue, pending: Map<string, string>): Pro
 }
 
 /**
+ * Every 2 s, looks for a job of this run (`pending`: job id -> episode) that failed on the
+ * workers after all its attempts, and ends the run with `fail` naming it and its reason (the
+ * bug). Returns the timer, to clear at the end.
+ */
+function watchFailedJobs(queue: Queue<EpisodeJob>, pending: Map<string, string>, runId: string, fail: (e: Error) => void): NodeJS.Timeout {
+  return setInterval(() => {
+    void queue.getFailed(0, 200).then((failed) => {
+      const mine = failed.find((j) => j.id && pending.has(j.id));
+      if (mine) fail(new Error(`episode ${pending.get(mine.id!)} of run ${runId} failed on a worker after ${mine.attemptsMade} attempts: ${mine.failedReason}; fix the cause and continue with --resume ${shellArg(runId)}`));
+    }, () => {});
+  }, 2000);
+}
+
+/**
  * Runs the episodes through workers on `queueName` and stores them as they return. Resolves once
  * every episode of `episodes` is stored (or, after a halt or a refused credential, every episode a
  * worker had started); rejects when an episode job failed on the workers after its attempts (the
@@ -138,13 +152,7 @@ export async function runOnQueue(opts: QueueRunOptions): Promise<QueueRunResult>
   await writeManifest(redis, opts.queueName, manifest);
   const results = new Worker<EpisodeResultMessage>(manifest.results_queue, async (job: Job<EpisodeResultMessage>) => store(job.data), { connection: redis, concurrency: RESULTS_AT_ONCE, removeOnComplete: { count: 0 }, removeOnFail: { age: 24 * 3600 } });
   results.on('failed', (job, err) => fail(new Error(`storing episode ${job?.data.episode.episode_id ?? '?'} failed: ${err.message}`)));
-  // A job that failed on the workers after all its attempts ends the run (its reason names the bug).
-  const watch = setInterval(() => {
-    void queue.getFailed(0, 200).then((failed) => {
-      const mine = failed.find((j) => j.id && pending.has(j.id));
-      if (mine) fail(new Error(`episode ${pending.get(mine.id!)} of run ${runId} failed on a worker after ${mine.attemptsMade} attempts: ${mine.failedReason}; fix the cause and continue with --resume ${shellArg(runId)}`));
-    }, () => {});
-  }, 2000);
+  const watch = watchFailedJobs(queue, pending, runId, fail);
   try {
     if (haltNow()) {
       halted!.notStarted = pending.size;
