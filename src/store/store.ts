@@ -23,6 +23,7 @@ import { BUSY_TIMEOUT_MS, fromJson, mapSqliteError } from './store-errors.js';
 import { STORE_SCHEMA_VERSION, ensureSchema } from './schema.js';
 import { ReceiptTables, type EncodedReceipt, type ReceiptRow, type ReceiptTextRow } from './receipt-tables.js';
 import { checkpointInBackground, WRITER_AUTOCHECKPOINT_PAGES, type BackgroundCheckpointer } from './checkpointer.js';
+import { readerMayOpenReadWrite } from './reader-open.js';
 
 export { STORE_SCHEMA_VERSION };
 export type { ReceiptRow, ReceiptTextRow };
@@ -79,42 +80,6 @@ type RunDbRow = Omit<RunRow, 'summary' | 'record'> & { summary: string; record: 
 type EpisodeDbRow = Omit<EpisodeRow, 'result'> & { result: string };
 
 const episodeDbRow = (r: EpisodeRow): EpisodeDbRow => ({ ...r, result: toJson(r.result) });
-
-/**
- * Whether a read-only open of `file` uses a read-write connection with `query_only` set. A
- * read-only connection to a WAL-mode store creates its `-wal` and `-shm` files but cannot remove
- * them (that is the last connection's checkpoint on close, a write), so every read-only command
- * left two empty files beside the store. A `query_only` connection writes nothing through its
- * statements, and as the last connection its close removes the files its reads made. Only when
- * no log with a frame in it is there: a log holding frames belongs to a writer (open, or killed with
- * commits the next writer checkpoints), and a reader then opens read-only and leaves it as it is;
- * so does a reader of a file or folder it may not write. An empty log is one a writer left when it
- * closed while another connection was open (its close, not the last, could not remove it): it
- * holds no commit, and without this every later reader left it there until the next write.
- */
-function readerMayOpenReadWrite(file: string): boolean {
-  if (logHoldsFrames(`${file}-wal`)) return false;
-  try {
-    fs.accessSync(file, fs.constants.W_OK);
-    fs.accessSync(path.dirname(path.resolve(file)), fs.constants.W_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** A write-ahead log's header, and the smallest frame (a 24-byte frame header and a page of at least 512 bytes), bytes. */
-const WAL_HEADER_BYTES = 32;
-const WAL_MIN_FRAME_BYTES = 24 + 512;
-
-/** Whether the write-ahead log `wal` may hold a frame (a commit's pages): it is long enough for one, or cannot be looked at. */
-function logHoldsFrames(wal: string): boolean {
-  try {
-    return fs.statSync(wal).size >= WAL_HEADER_BYTES + WAL_MIN_FRAME_BYTES;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code !== 'ENOENT';
-  }
-}
 
 /** A handle on one SQLite store file. Not safe to share across worker threads. */
 export class RunStore {
