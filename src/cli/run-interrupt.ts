@@ -24,8 +24,36 @@ const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 /** Exit code of a run stopped by a signal before every episode started: 128 + SIGINT, as shells report Ctrl-C. */
 export const EXIT_INTERRUPTED = 130;
 
-/** What users call each signal, in the run's messages. */
-const SIGNAL_NAMES: Record<(typeof SIGNALS)[number], string> = { SIGINT: 'Ctrl-C', SIGTERM: 'SIGTERM' };
+/** A signal that stops a run or a worker. */
+export type StopSignal = (typeof SIGNALS)[number];
+
+/** What users call each signal, in the run's and the worker's messages. */
+export const SIGNAL_NAMES: Record<StopSignal, string> = { SIGINT: 'Ctrl-C', SIGTERM: 'SIGTERM' };
+
+/**
+ * The two-stage stop of `run` and `worker` on SIGINT and SIGTERM: the first signal calls
+ * `onFirst(signal)` (the command stops gently: nothing new starts, the running work finishes);
+ * the second ends the process by that signal at once (its default action, after whatever else
+ * listens to it: open environments close first, src/env/open-environments.ts). `first()` is the
+ * first signal that came, if any; `dispose()` stops watching (the signals' default comes back).
+ */
+export function watchStopSignals(onFirst: (signal: StopSignal) => void): { first(): StopSignal | undefined; dispose(): void } {
+  let first: StopSignal | undefined;
+  const onSignal = (signal: StopSignal) => {
+    if (first === undefined) {
+      first = signal;
+      onFirst(signal);
+      return;
+    }
+    dispose();
+    process.kill(process.pid, signal);
+  };
+  const dispose = () => {
+    for (const s of SIGNALS) process.off(s, onSignal);
+  };
+  for (const s of SIGNALS) process.on(s, onSignal);
+  return { first: () => first, dispose };
+}
 
 /** A run's watch for the stop signals ({@link watchInterrupt}). */
 export interface InterruptWatch {
@@ -46,23 +74,11 @@ export interface InterruptWatch {
  */
 export function watchInterrupt(say: (line: string) => void, resumeHint: string): InterruptWatch {
   let reason: string | undefined;
-  let first: NodeJS.Signals | undefined;
-  const onSignal = (signal: (typeof SIGNALS)[number]) => {
-    if (reason === undefined) {
-      first = signal;
-      reason = `interrupted (${SIGNAL_NAMES[signal]})`;
-      say(`servicegym: stopping: no new episode starts; the running ones finish and are stored (${SIGNAL_NAMES[signal]} again to stop at once; ${resumeHint} continues)`);
-      return;
-    }
-    // The second signal: its default action, with whatever else listens to it (open environments close first).
-    dispose();
-    process.kill(process.pid, signal);
-  };
-  const dispose = () => {
-    for (const s of SIGNALS) process.off(s, onSignal);
-  };
-  for (const s of SIGNALS) process.on(s, onSignal);
-  return { reason: () => reason, signal: () => first, gave: (r) => r !== undefined && r === reason, dispose };
+  const watch = watchStopSignals((signal) => {
+    reason = `interrupted (${SIGNAL_NAMES[signal]})`;
+    say(`servicegym: stopping: no new episode starts; the running ones finish and are stored (${SIGNAL_NAMES[signal]} again to stop at once; ${resumeHint} continues)`);
+  });
+  return { reason: () => reason, signal: () => watch.first(), gave: (r) => r !== undefined && r === reason, dispose: watch.dispose };
 }
 
 /**

@@ -32,23 +32,15 @@ export function registerWorker(program: Command, setExit: (code: number) => void
         if (!flags.quiet || line.startsWith('stopped')) process.stderr.write(`servicegym worker: ${line}\n`);
       };
       const worker = startWorker({ url: flags.queue, queueName: checkQueueName(flags.queueName), concurrency: Number(flags.concurrency), leaseSeconds: lease, baseUrl: flags.baseUrl, log });
-      let stopping = false;
-      const stop = (signal: NodeJS.Signals) => {
-        if (!stopping) {
-          stopping = true;
-          // Said even with -q, as a run says it: the user asked, and a running episode may take minutes.
-          process.stderr.write(`servicegym worker: stopping: no new episode is taken; the running ones finish (${signal === 'SIGINT' ? 'Ctrl-C' : signal} again to stop at once)\n`);
-          return void worker.close();
-        }
-        // The second signal: its default action, with whatever else listens (open environments close first).
-        unwatch();
-        process.kill(process.pid, signal);
-      };
-      const unwatch = () => ['SIGINT', 'SIGTERM'].forEach((s) => process.off(s, stop));
-      ['SIGINT', 'SIGTERM'].forEach((s) => process.on(s, stop));
+      const { SIGNAL_NAMES, watchStopSignals } = await import('./run-interrupt.js');
+      const watch = watchStopSignals((signal) => {
+        // Said even with -q, as a run says it: the user asked, and a running episode may take minutes.
+        process.stderr.write(`servicegym worker: stopping: no new episode is taken; the running ones finish (${SIGNAL_NAMES[signal]} again to stop at once)\n`);
+        void worker.close();
+      });
       log(`waiting for episodes on ${flags.queueName} (pid ${process.pid})`);
       const code = await worker.stopped;
-      unwatch();
+      watch.dispose();
       setExit(code);
     });
 }

@@ -61,22 +61,31 @@ async function resumeCompletes(mock: TwoRoleMock, db: string, runId: string): Pr
   expect([...ids].sort()).toEqual(Array.from({ length: TRIALS }, (_, t) => `T01#${t}`).sort());
 }
 
+/**
+ * A mock model whose episodes end after one exchange, and that sends `signal` to the attached
+ * run (once) when the first agent request arrives: the signal follows an event, not a delay.
+ */
+async function signallingMock(signal: NodeJS.Signals): Promise<{ mock: TwoRoleMock; attach: (child: ReturnType<typeof spawn>) => void; signalled: () => boolean }> {
+  let child: ReturnType<typeof spawn> | undefined;
+  let sent = false;
+  const mock = await startTwoRoleMock({
+    agent: () => {
+      if (!sent && child) (sent = true), child.kill(signal);
+      return { content: 'Basic economy cannot be changed. ###STOP###' };
+    },
+    user: (messages) => (messages.length <= 2 ? { content: 'Move 8KQ2ZD please.' } : { content: '###STOP###' }),
+  });
+  return { mock, attach: (c) => (child = c), signalled: () => sent };
+}
+
 describe('Ctrl-C during a run', () => {
   it('the first stops gently: running episodes finish and are stored, the rest do not start, the process ends by SIGINT; --resume runs the rest', async () => {
-    let child: ReturnType<typeof spawn> | undefined;
-    let signalled = false;
-    const mock = await startTwoRoleMock({
-      agent: () => {
-        // Ctrl-C as the first episode's agent is asked its first question: the episodes started finish.
-        if (!signalled && child) (signalled = true), child.kill('SIGINT');
-        return { content: 'Basic economy cannot be changed. ###STOP###' };
-      },
-      user: (messages) => (messages.length <= 2 ? { content: 'Move 8KQ2ZD please.' } : { content: '###STOP###' }),
-    });
+    // Ctrl-C as the first episode's agent is asked its first question: the episodes started finish.
+    const { mock, attach, signalled } = await signallingMock('SIGINT');
     try {
       const db = path.join(dir, 'gentle.db');
-      const ended = await runChild(mock, db, [], (c) => (child = c));
-      expect(signalled).toBe(true);
+      const ended = await runChild(mock, db, [], attach);
+      expect(signalled()).toBe(true);
       // Ended by the signal, not by exit 130: a shell stops a script only for a program the signal ended.
       expect(ended.signal, ended.stderr).toBe('SIGINT');
       const { runId, ids } = storedEpisodes(db);
@@ -104,20 +113,12 @@ describe('Ctrl-C during a run', () => {
   }, 180_000);
 
   it('after every episode had started, the run completes and the process still ends by the signal', async () => {
-    let child: ReturnType<typeof spawn> | undefined;
-    let signalled = false;
-    const mock = await startTwoRoleMock({
-      agent: () => {
-        // -j 2 and 2 trials: both episodes have started when the first agent question arrives.
-        if (!signalled && child) (signalled = true), child.kill('SIGTERM');
-        return { content: 'Basic economy cannot be changed. ###STOP###' };
-      },
-      user: (messages) => (messages.length <= 2 ? { content: 'Move 8KQ2ZD please.' } : { content: '###STOP###' }),
-    });
+    // -j 2 and 2 trials: both episodes have started when the first agent question arrives.
+    const { mock, attach, signalled } = await signallingMock('SIGTERM');
     try {
       const db = path.join(dir, 'all-started.db');
-      const ended = await runChild(mock, db, [], (c) => (child = c), 2);
-      expect(signalled).toBe(true);
+      const ended = await runChild(mock, db, [], attach, 2);
+      expect(signalled()).toBe(true);
       expect(ended.signal, ended.stderr).toBe('SIGTERM');
       expect([...storedEpisodes(db).ids].sort()).toEqual(['T01#0', 'T01#1']);
       expect(JSON.parse(ended.stdout).episodes).toHaveLength(2);
