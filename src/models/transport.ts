@@ -19,7 +19,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { connectionPools, poolRequest } from './http-pool.js';
-import { joinChunks, requestBytes, requestChunks, type RequestChunks } from '../util/request-text.js';
+import { joinChunks, releaseJoined, requestBytes, requestChunks, type RequestChunks } from '../util/request-text.js';
 import { jsonBoundsProblem, MAX_RESPONSE_BODY_CHARS } from '../util/json-bounds.js';
 
 /** What went wrong in one failed attempt. */
@@ -387,7 +387,10 @@ function withoutAuthorization(headers: Record<string, string>): Record<string, s
  * {@link requestBytes}, whose parts are serialized once per process.
  */
 export function requestJson(request: unknown): string {
-  return requestBytes(request).toString('utf8');
+  const bytes = requestBytes(request);
+  const text = bytes.toString('utf8');
+  releaseJoined(bytes);
+  return text;
 }
 
 /**
@@ -402,24 +405,29 @@ export async function postJsonWithRetries(request: unknown, o: TransportOptions)
   const faults: FaultKind[] = [];
   let waited = 0;
   const retries = (): CallRetries => ({ attempts: faults.length + 1, waited_seconds: Math.round(waited) / 1000, faults: [...faults] });
-  for (let n = 0; ; n++) {
-    const left = o.deadlineMs - (Date.now() - started);
-    const out = await attempt(body, target, o, Math.max(1, left));
-    if ('body' in out) return { body: out.body, retries: faults.length ? retries() : undefined };
-    faults.push(out.fault);
-    const done = (why: string, fatal = false) => {
-      const r = retries();
-      r.attempts = faults.length;
-      return new TransportError(`${out.detail}${why}`, out.status, r, fatal);
-    };
-    if (out.fault === 'auth') throw done(' (the credential was refused; not retried)', true);
-    if (out.fault === 'client_error') throw done(' (not retried)');
-    if (n >= o.maxRetries) throw done(` (after ${faults.length} attempt${faults.length === 1 ? '' : 's'})`);
-    const backoff = Math.min(8000, 500 * 2 ** n) * (1 - 0.25 * (o.random ?? Math.random)());
-    const wait = out.retryAfterMs !== undefined ? Math.min(out.retryAfterMs, o.maxRetryAfterMs) : backoff;
-    const remaining = o.deadlineMs - (Date.now() - started);
-    if (wait >= remaining) throw done(` (gave up: the call's ${(o.deadlineMs / 1000).toFixed(0)} s deadline leaves no time for attempt ${faults.length + 1})`);
-    await sleep(wait);
-    waited += wait;
+  try {
+    for (let n = 0; ; n++) {
+      const left = o.deadlineMs - (Date.now() - started);
+      const out = await attempt(body, target, o, Math.max(1, left));
+      if ('body' in out) return { body: out.body, retries: faults.length ? retries() : undefined };
+      faults.push(out.fault);
+      const done = (why: string, fatal = false) => {
+        const r = retries();
+        r.attempts = faults.length;
+        return new TransportError(`${out.detail}${why}`, out.status, r, fatal);
+      };
+      if (out.fault === 'auth') throw done(' (the credential was refused; not retried)', true);
+      if (out.fault === 'client_error') throw done(' (not retried)');
+      if (n >= o.maxRetries) throw done(` (after ${faults.length} attempt${faults.length === 1 ? '' : 's'})`);
+      const backoff = Math.min(8000, 500 * 2 ** n) * (1 - 0.25 * (o.random ?? Math.random)());
+      const wait = out.retryAfterMs !== undefined ? Math.min(out.retryAfterMs, o.maxRetryAfterMs) : backoff;
+      const remaining = o.deadlineMs - (Date.now() - started);
+      if (wait >= remaining) throw done(` (gave up: the call's ${(o.deadlineMs / 1000).toFixed(0)} s deadline leaves no time for attempt ${faults.length + 1})`);
+      await sleep(wait);
+      waited += wait;
+    }
+  } finally {
+    // Every attempt is over (answered, refused or abandoned): the joined body is read no more.
+    if (body.whole) releaseJoined(body.whole);
   }
 }

@@ -194,32 +194,81 @@ export function requestBytes(request: unknown): Buffer {
 const SLAB_PIECE_MAX = 128 * 1024;
 /** Size of one slab, bytes. */
 const SLAB_SIZE = 1024 * 1024;
-let slab: Buffer | undefined;
-let slabUsed = 0;
+/** Most slabs kept for reuse once every body cut from them is released (more are left to the collector). */
+const SLABS_KEPT = 8;
+
+/** A slab and how many bodies cut from it are still in use (not released). */
+interface Slab {
+  bytes: Buffer;
+  used: number;
+  live: number;
+}
+
+let current: Slab | undefined;
+let made = 0;
+/** Slabs none of whose bodies is in use: written again from their start. */
+const spare: Slab[] = [];
+/** The slab each body in use was cut from (a body's entry goes when it is released). */
+const owners = new WeakMap<Buffer, Slab>();
+
+function keepSpare(s: Slab): void {
+  s.used = 0;
+  if (spare.length < SLABS_KEPT) spare.push(s);
+}
+
+/** A slab with `size` bytes free: the current one, else a spare one, else a new one. */
+function slabFor(size: number): Slab {
+  if (current && current.used + size <= SLAB_SIZE) return current;
+  const full = current;
+  current = spare.pop() ?? (made++, { bytes: Buffer.allocUnsafeSlow(SLAB_SIZE), used: 0, live: 0 });
+  if (full && full.live === 0) keepSpare(full);
+  return current;
+}
 
 /**
  * `chunks` joined into one buffer of `size` bytes (their total), as `Buffer.concat(chunks, size)`
  * gives, for the one buffer a request body is sent from. A body of at most 128 KiB is a view into
- * a shared 1 MiB slab, append-only: no later body ever writes where an earlier one lies, and a slab
- * is freed once no view of it is left (as Node's own pool does for buffers under 4 KiB). At a
- * thousand calls in flight, each ~12 KB, this spares the allocation of an ArrayBuffer of its own
- * per call, whose external memory the garbage collector otherwise counts and sweeps for.
- * The caller never changes the bytes it gets.
+ * a shared 1 MiB slab: at a thousand calls in flight, each ~12 KB, this spares the allocation of
+ * an ArrayBuffer of its own per call, whose external memory the garbage collector otherwise counts
+ * and sweeps for. The caller never changes the bytes it gets, and hands the body back with
+ * {@link releaseJoined} once nothing reads it any more: a slab is written again from its start
+ * only when every body cut from it has been released, which spares the page faults a fresh
+ * megabyte costs on its first write (a 1,000-episode run sends ~60 MB of bodies: 0.2-0.3 s of CPU
+ * in fresh slabs on a 2-core machine, a few ms in reused ones). A body never released is never
+ * overwritten (its slab is left to the collector).
  * @throws RangeError when `size` is not the pieces' total byte length.
  */
 export function joinChunks(chunks: readonly Buffer[], size: number): Buffer {
   if (chunks.length === 1) return chunks[0];
   if (size > SLAB_PIECE_MAX) return Buffer.concat(chunks, size);
-  if (!slab || slabUsed + size > slab.byteLength) {
-    slab = Buffer.allocUnsafeSlow(SLAB_SIZE);
-    slabUsed = 0;
-  }
-  const out = slab.subarray(slabUsed, slabUsed + size);
+  if (chunks.reduce((n, c) => n + c.byteLength, 0) !== size) throw new RangeError(`joinChunks: size ${size} is not the pieces' total`);
+  const s = slabFor(size);
+  const out = s.bytes.subarray(s.used, s.used + size);
   let at = 0;
   for (const c of chunks) at += c.copy(out, at);
-  // A size other than the pieces' total would send stale slab bytes (or cut the body): a caller's bug.
-  if (at !== size || chunks.reduce((n, c) => n + c.byteLength, 0) !== size) throw new RangeError(`joinChunks: size ${size} is not the pieces' total`);
   // The next piece starts 8-byte aligned, as Node's pool aligns its pieces.
-  slabUsed = (slabUsed + size + 7) & ~7;
+  s.used = (s.used + size + 7) & ~7;
+  s.live++;
+  owners.set(out, s);
   return out;
+}
+
+/** How many 1 MiB slabs {@link joinChunks} has allocated in this process (for tests and benchmarks). */
+export function slabsMade(): number {
+  return made;
+}
+
+/**
+ * Hands back a body {@link joinChunks} gave, once nothing reads it any more (its request has been
+ * answered or abandoned: the model client's sockets are done with it). Its bytes may then be
+ * overwritten by a later body. A body not cut from a slab, or released already, is ignored.
+ */
+export function releaseJoined(body: Buffer): void {
+  const s = owners.get(body);
+  if (!s) return;
+  owners.delete(body);
+  s.live--;
+  if (s.live > 0) return;
+  if (s === current) s.used = 0;
+  else keepSpare(s);
 }

@@ -7,6 +7,7 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { postJsonWithRetries, type TransportError } from '../../src/models/transport.js';
+import { slabsMade } from '../../src/util/request-text.js';
 
 const servers: net.Server[] = [];
 afterEach(async () => {
@@ -17,6 +18,8 @@ interface Raw {
   url: URL;
   /** Request heads received, in order. */
   heads: string[];
+  /** Request bodies received, in order (UTF-8). */
+  bodies: string[];
   /** Connections accepted. */
   connections: () => number;
 }
@@ -24,6 +27,7 @@ interface Raw {
 /** A TCP server: for each request (head + content-length body) read on a connection, `answer(n, socket)` writes the reply. */
 async function raw(answer: (n: number, socket: net.Socket) => void): Promise<Raw> {
   const heads: string[] = [];
+  const bodies: string[] = [];
   let connections = 0;
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
@@ -39,6 +43,7 @@ async function raw(answer: (n: number, socket: net.Socket) => void): Promise<Raw
         const head = buf.toString('latin1', 0, end);
         const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0);
         if (buf.length < end + 4 + length) return;
+        bodies.push(buf.toString('utf8', end + 4, end + 4 + length));
         buf = buf.subarray(end + 4 + length);
         heads.push(head);
         answer(heads.length - 1, socket);
@@ -51,7 +56,7 @@ async function raw(answer: (n: number, socket: net.Socket) => void): Promise<Raw
   server.close = ((cb?: (err?: Error) => void) => (sockets.forEach((s) => s.destroy()), close(cb))) as typeof server.close;
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: new URL(`http://127.0.0.1:${(server.address() as net.AddressInfo).port}/v1/chat/completions?x=1`), heads, connections: () => connections };
+  return { url: new URL(`http://127.0.0.1:${(server.address() as net.AddressInfo).port}/v1/chat/completions?x=1`), heads, bodies, connections: () => connections };
 }
 
 const opts = (url: URL, extra: Partial<Parameters<typeof postJsonWithRetries>[1]> = {}) => ({ url: url.toString(), headers: { authorization: 'Bearer k' }, timeoutMs: 5000, bodyTimeoutMs: 2000, maxRetries: 0, maxRetryAfterMs: 0, deadlineMs: 10_000, ...extra });
@@ -92,6 +97,37 @@ describe('transport on the wire', () => {
     expect(chains.flat()).toHaveLength(32);
     expect(s.heads).toHaveLength(32);
     expect(s.connections()).toBe(8);
+  });
+
+  it('sends every body intact, a retry the same bytes, and reuses the memory of answered calls for later bodies', async () => {
+    // Bodies are cut from shared 1 MiB slabs and handed back when their call is over: 24 conversations
+    // x 16 calls of 16-45 KB (over 10 MiB) fit in a few slabs (one filling, one whose last bodies are in flight, one spare), and none may see another's bytes.
+    // every 7th request is refused once with a 500 (retry at once): its second attempt must carry the same bytes
+    const refused = new Set<string>();
+    const s: Raw = await raw((n, socket) => {
+      const first = n % 7 === 3 && !refused.has(s.bodies[n]);
+      if (first) refused.add(s.bodies[n]);
+      setTimeout(() => socket.write(first ? answer('500 Oops', '{}', 'Retry-After: 0\r\n') : answer('200 OK', '{"ok":1}')), 2);
+    });    const policy = { role: 'system', content: 'policy '.repeat(2000) };
+    const before = slabsMade();
+    const sent: string[] = [];
+    const chain = async (c: number) => {
+      const messages: object[] = [policy];
+      for (let i = 0; i < 16; i++) {
+        messages.push({ role: 'user', content: `conversation ${c} turn ${i} ${'é'.repeat(900 + c)}` });
+        const request = { model: 'm', messages: [...messages] };
+        sent.push(JSON.stringify(request));
+        await postJsonWithRetries(request, opts(s.url, { maxRetries: 2 }));
+      }
+    };
+    await Promise.all(Array.from({ length: 24 }, (_, c) => chain(c)));
+    expect(s.bodies.length).toBeGreaterThan(24 * 16); // the 500s were retried
+    expect(new Set(s.bodies)).toEqual(new Set(sent));
+    expect(sent.reduce((n, b) => n + Buffer.byteLength(b), 0)).toBeGreaterThan(10 * 2 ** 20);
+    // a refused call was sent again, byte for byte
+    expect(refused.size).toBeGreaterThan(35);
+    for (const b of refused) expect(s.bodies.filter((x) => x === b)).toHaveLength(2);
+    expect(slabsMade() - before).toBeLessThanOrEqual(4);
   });
 
   it('skips 1xx answers, keeps the first of a repeated retry-after, and reads an unframed body until close', async () => {

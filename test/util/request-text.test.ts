@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { joinChunks, requestBytes, requestChunks, requestParts } from '../../src/util/request-text.js';
+import { joinChunks, releaseJoined, requestBytes, requestChunks, requestParts } from '../../src/util/request-text.js';
 
 const tool = (name: string) => ({ type: 'function', function: { name, description: `Does ${name} — "quoted", é`, parameters: { type: 'object', properties: { user_id: { type: 'string' } } } } });
 
@@ -68,5 +68,44 @@ describe('request text from parts serialized once', () => {
     // a size that is not the pieces' total is refused, not sent with stale bytes
     expect(() => joinChunks([piece(10, 1), piece(10, 2)], 30)).toThrow(RangeError);
     expect(() => joinChunks([piece(10, 1), piece(10, 2)], 15)).toThrow(RangeError);
+  });
+
+  it('writes a slab again only once every body cut from it is released, and never a body in use', () => {
+    const body = (i: number) => {
+      const chunks = [Buffer.alloc(6000, i % 256), Buffer.alloc(6500 + (i % 7), (i * 3) % 256)];
+      const size = chunks.reduce((n, c) => n + c.byteLength, 0);
+      return { got: joinChunks(chunks, size), want: Buffer.concat(chunks, size) };
+    };
+    const overlaps = (a: Buffer, b: Buffer) => a.buffer === b.buffer && a.byteOffset < b.byteOffset + b.byteLength && b.byteOffset < a.byteOffset + a.byteLength;
+    // 250 bodies of ~12.5 KB span three 1 MiB slabs; all in use: 200 more (released at once) never overlap them
+    const held = Array.from({ length: 250 }, (_, i) => body(i));
+    for (let i = 0; i < 200; i++) {
+      const b = body(1000 + i);
+      expect(held.some((h) => overlaps(h.got, b.got))).toBe(false);
+      releaseJoined(b.got);
+    }
+    for (const { got, want } of held) expect(got.equals(want)).toBe(true);
+    // released twice counts once: the other bodies of a slab cut only for held bodies stay in use and intact
+    // (~83 bodies fill a slab: body 125's slab holds no body of an earlier test, nor of the ones above)
+    const first = held[125].got.buffer;
+    const firstSlab = held.filter((b) => b.got.buffer === first);
+    releaseJoined(firstSlab[0].got);
+    releaseJoined(firstSlab[0].got);
+    for (let i = 0; i < 300; i++) {
+      const b = body(2000 + i);
+      expect(b.got.buffer).not.toBe(first);
+      releaseJoined(b.got);
+    }
+    for (const { got, want } of firstSlab.slice(1)) expect(got.equals(want)).toBe(true);
+    // once every body of a slab is released, later bodies are cut from it again (no fresh megabyte)
+    for (const b of held) releaseJoined(b.got);
+    const later = Array.from({ length: 200 }, (_, i) => body(3000 + i));
+    expect(later.some((b) => b.got.buffer === first)).toBe(true);
+    for (const { got, want } of later) expect(got.equals(want)).toBe(true);
+    // a body not cut from a slab (one piece, over 128 KiB) is ignored
+    const one = Buffer.alloc(10, 1);
+    releaseJoined(one);
+    releaseJoined(joinChunks([Buffer.alloc(100_000, 1), Buffer.alloc(40_000, 2)], 140_000));
+    expect(one.equals(Buffer.alloc(10, 1))).toBe(true);
   });
 });
