@@ -58,7 +58,7 @@ const attr = (long: string) => long.replace(/-([a-z])/g, (_, c: string) => c.toU
  * (flags, or "agent-model" and "user-model" in the --config file)`; null when none is missing.
  * With a config file the problem carries its name. `skip` holds keys already reported as wrong.
  */
-function missingRequired(flags: Record<string, any>, required: readonly string[], file: string | undefined, skip: ReadonlySet<string>): BadInputError | null {
+export function missingRequired(flags: Record<string, any>, required: readonly string[], file: string | undefined, skip: ReadonlySet<string>): BadInputError | null {
   const missing = required.filter((k) => !flags[attr(k)] && !skip.has(k));
   if (!missing.length) return null;
   const and = (xs: string[]) => (xs.length === 1 ? xs[0] : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
@@ -84,12 +84,13 @@ export function applyConfigFile(cmd: Command, flags: Record<string, any>): void 
  * {@link applyConfigFile}, then each value the file gave checked as the command would check it
  * (`checks`, by key: src/cli/flag-checks.ts `FLAG_CHECKS`), so that every value error of the file
  * is reported at once with its JSON path (`FILE at $.trials: --trials must be …`), together with
- * the key and type errors, instead of one per attempt. `required` (long names without the dashes)
+ * the key and type errors, instead of one per attempt. `required` (long names without the dashes,
+ * or a function of the flags after the file is applied giving them)
  * are the options the command cannot run without: the ones neither a flag nor the file set are
  * named together, after the file's other problems (with or without a config file).
  * @throws BadInputError listing every problem of the file, one line each.
  */
-export async function applyConfigFileChecked(cmd: Command, flags: Record<string, any>, checks: Readonly<Record<string, (flags: Record<string, any>) => unknown>>, required: readonly string[] = []): Promise<void> {
+export async function applyConfigFileChecked(cmd: Command, flags: Record<string, any>, checks: Readonly<Record<string, (flags: Record<string, any>) => unknown>>, required: readonly string[] | ((flags: Record<string, any>) => readonly string[]) = []): Promise<void> {
   const read = readConfigFile(cmd, flags);
   const problems = read?.problems ?? [];
   for (const [key, at] of read?.taken ?? []) {
@@ -104,7 +105,7 @@ export async function applyConfigFileChecked(cmd: Command, flags: Record<string,
   // In file order, as the key and type problems are; missing options after them.
   const rank = (p: BadInputError) => read!.order.indexOf(p.path ?? '');
   problems.sort((a, b) => rank(a) - rank(b));
-  const missing = missingRequired(flags, required, read?.file, new Set(problems.map((p) => p.path?.replace(/^\$\./, '') ?? '')));
+  const missing = missingRequired(flags, typeof required === 'function' ? required(flags) : required, read?.file, new Set(problems.map((p) => p.path?.replace(/^\$\./, '') ?? '')));
   if (missing) problems.push(missing);
   throwProblems(read?.file, problems);
 }

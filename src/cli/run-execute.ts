@@ -16,6 +16,8 @@ import { shellArg } from '../util/shell-arg.js';
 import { surfaceOptionsConfig, surfaceOptionsOf } from './surface-flags.js';
 import { datasetVariantConfig } from './dataset-variant.js';
 import { runExtrasMeta } from './run-options.js';
+import { resumeSettingsMeta } from './run-stored-settings.js';
+import { secretValues } from '../models/config.js';
 import { RunProgress, RunTally, reportedCost } from './run-progress.js';
 import { episodeJsonText, latencyOf } from './run-end.js';
 import { episodeKey, runEpisodeJson } from './run-json.js';
@@ -143,12 +145,13 @@ async function runInProcess(place: RunPlace, costHalt: () => string | undefined,
 /**
  * The settings the run row's `summary` holds from the start (the shard, models, provider, tasks,
  * trials, temperature, personas, dataset, mode, strictness, surface and its options, dataset
- * variant, screenshots, left-out known-bad tasks, `attempts`, and runExtrasMeta), keys in that
+ * variant, screenshots, left-out known-bad tasks, `attempts`, runExtrasMeta, and what a later
+ * `--resume` takes besides: resumeSettingsMeta, src/cli/run-stored-settings.ts), keys in that
  * order. `attempts` is held by reference: a replayed-calls count set later is stored at the end.
  */
 function runMeta(flags: Record<string, any>, plan: RunPlan, shard: Shard | undefined, attempts: RunAttempt[]): Record<string, unknown> {
   const { agentModel, userModel, judge, tasks, trials, temperature, personas, loaded, strict, surface, excluded, extras } = plan;
-  return { ...(shard ? { shard } : {}), agent_model: agentModel.model, user_model: userModel.model, judge_model: judge?.model ?? null, provider: agentModel.provider, tasks: tasks.length, task_ids: tasks.map((t) => t.id).join(','), trials, temperature, personas: personas ?? null, data: loaded.source, mode: loaded.mode, strict, surface: surface.name, ...surfaceOptionsConfig(flags), ...datasetVariantConfig(flags), screenshots: surface.images ? flags.screenshots : null, excluded_known_bad: excluded.map((k) => k.id), attempts, ...runExtrasMeta(extras) };
+  return { ...(shard ? { shard } : {}), agent_model: agentModel.model, user_model: userModel.model, judge_model: judge?.model ?? null, provider: agentModel.provider, tasks: tasks.length, task_ids: tasks.map((t) => t.id).join(','), trials, temperature, personas: personas ?? null, data: loaded.source, mode: loaded.mode, strict, surface: surface.name, ...surfaceOptionsConfig(flags), ...datasetVariantConfig(flags), screenshots: surface.images ? flags.screenshots : null, excluded_known_bad: excluded.map((k) => k.id), attempts, ...runExtrasMeta(extras), ...resumeSettingsMeta(flags, plan, secretValues()) };
 }
 
 /**

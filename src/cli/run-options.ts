@@ -17,7 +17,7 @@ import { readTextFile } from '../util/json-file.js';
 import { writableResultsFormat } from '../run/results-export.js';
 import { refuseOverwrite, storeFiles } from '../util/same-file.js';
 import { DEFAULT_STORE_PATH } from '../store/paths.js';
-import { applyConfigFileChecked } from './config-file.js';
+import { applyConfigFileChecked, missingRequired } from './config-file.js';
 
 /** Adds the options of this module to the `run` command (listed after its own in `--help`). */
 export function withRunOptions(cmd: Command): Command {
@@ -41,12 +41,23 @@ const RUN_REQUIRED = ['agent-model', 'user-model'] as const;
 /**
  * `run`'s config: {@link applyConfigFileChecked} with `checks` and the models required
  * ({@link RUN_REQUIRED}), so that every missing model is named at once, together with the config
- * file's other problems.
+ * file's other problems. With `--resume` (a flag or in the file) the models are not required
+ * here: the stored run gives them (src/cli/run-stored-settings.ts; {@link requireModels} after).
  * @throws BadInputError for an unknown key, a wrong type or a value outside an option's choices
  *   (file + JSON path), or missing models.
  */
 export async function applyRunConfig(cmd: Command, flags: Record<string, any>, checks: Readonly<Record<string, (flags: Record<string, any>) => unknown>> = {}): Promise<void> {
-  await applyConfigFileChecked(cmd, flags, checks, RUN_REQUIRED);
+  await applyConfigFileChecked(cmd, flags, checks, (f) => (f.resume !== undefined ? [] : RUN_REQUIRED));
+}
+
+/**
+ * Refuses a run without its models after a resumed run's stored settings were taken (a stored
+ * run that names none): `--agent-model and --user-model are required …`, as for a new run.
+ * @throws BadInputError naming the missing flags.
+ */
+export function requireModels(flags: Record<string, any>): void {
+  const missing = missingRequired(flags, RUN_REQUIRED, undefined, new Set());
+  if (missing) throw missing;
 }
 
 /** The parsed options of this module. */

@@ -18,7 +18,8 @@ import { parsePersonas } from '../users/personas.js';
 import { LocalRateLimiter, parseRateLimit, RateLimitedModel } from '../models/rate-limit.js';
 import { progressLogger } from './output.js';
 import { surfaceFromFlags, tasksOnSurface } from './surface-flags.js';
-import { applyRunConfig, parseRunExtras, selectRunTasks, type RunExtras } from './run-options.js';
+import { applyRunConfig, parseRunExtras, requireModels, selectRunTasks, type RunExtras } from './run-options.js';
+import { takeStoredSettings, type TakenSettings } from './run-stored-settings.js';
 import { checkConcurrency, checkJudgeVotes, checkScreenshots, checkTemperature, checkThreads, checkTrials, FLAG_CHECKS } from './flag-checks.js';
 import { withDefaultDomainHint } from './domain-hint.js';
 
@@ -49,6 +50,10 @@ export interface RunPlan {
   judge: ChatModel | undefined;
   /** `--judge-votes`, at least 1. */
   judgeVotes: number;
+  /** The base URL the models are called at (the flag's, the environment's or the default). */
+  baseUrl: string;
+  /** With `--resume`: the settings taken from the stored run (src/cli/run-stored-settings.ts); else none. */
+  stored: TakenSettings;
 }
 
 /**
@@ -66,15 +71,18 @@ export function threadCount(flags: Record<string, any>, surface: { name: string;
 
 /**
  * The plan of `run` from its parsed `flags` (commander's camelCase option values) and `cmd`:
- * applies the `--config` file (with the checks of FLAG_CHECKS), loads the domain (with the
+ * applies the `--config` file (with the checks of FLAG_CHECKS), with `--resume` takes the
+ * settings not given from the stored run (src/cli/run-stored-settings.ts; reads the store), loads the domain (with the
  * default-domain hint), checks `--screenshots`, `--trials`, `-j`, `--queue`'s URL, `--threads`,
  * `--temperature`, `--personas`, `--rate-limit` and `--judge-votes` in that order, and makes the
  * agent's, user simulator's and judge's models (rate-limited together by one limiter when the
- * run's episodes run in this thread). Touches no store.
+ * run's episodes run in this thread). Writes to no store.
  * @throws BadInputError naming the flag, file or task at fault (the first one found, in the order above).
  */
 export async function planRun(flags: Record<string, any>, cmd: Command): Promise<RunPlan> {
   await applyRunConfig(cmd, flags, FLAG_CHECKS);
+  const stored = takeStoredSettings(cmd, flags);
+  requireModels(flags);
   const log = progressLogger(flags.quiet);
   const loaded = await withDefaultDomainHint(cmd, flags as { domain: string }, () => loadDomainAsync(flags.domain, { dataDir: flags.dataDir, policy: flags.policyVariant, solo: flags.solo === true }));
   const strict = flags.strict === true;
@@ -96,7 +104,8 @@ export async function planRun(flags: Record<string, any>, cmd: Command): Promise
   const userModel = live(flags.userModel);
   const judge = flags.judgeModel ? live(flags.judgeModel) : undefined;
   const judgeVotes = checkJudgeVotes(flags.judgeVotes);
-  return { log, loaded, strict, extras, surface, tasks, excluded, trials, threads, temperature, personas, agentModel, userModel, judge, judgeVotes };
+  const baseUrl = resolveLiveModelConfig({ ...flags, model: agentModel.model }).baseURL;
+  return { log, loaded, strict, extras, surface, tasks, excluded, trials, threads, temperature, personas, agentModel, userModel, judge, judgeVotes, baseUrl, stored };
 }
 
 /**

@@ -14,7 +14,11 @@ import type { UsageByRole } from '../models/usage.js';
 import type { Shard } from '../queue/shard.js';
 import { BadInputError } from '../spec/errors.js';
 import { shellArg } from '../util/shell-arg.js';
+import { canonicalEqual } from '../util/canonical.js';
 import { runExtrasMeta } from './run-options.js';
+import { otherSettingsError, resumableRun } from './run-stored-settings.js';
+import { surfaceOptionsConfig } from './surface-flags.js';
+import { datasetVariantConfig } from './dataset-variant.js';
 import type { RunPlan } from './run-plan.js';
 
 /**
@@ -75,13 +79,9 @@ export async function runStart(store: RunStore, runId: string, flags: Record<str
  *   `run` (a validate, campaign … run), or it was started with other settings or personas.
  */
 async function resumedRun(store: RunStore, runId: string, flags: Record<string, any>, plan: RunPlan): Promise<RunStart> {
-  const stored = store.getRun(runId);
-  if (!stored) throw new BadInputError(`no run '${runId}' in the store`, { file: flags.db });
+  const stored = resumableRun(store, runId, flags.db);
   const createdAt = stored.created_at;
   const started = (stored.summary ?? {}) as Record<string, unknown>;
-  if (stored.kind !== 'run' || started.agent_model === 'oracle') {
-    throw new BadInputError(`run '${runId}' was not started by 'servicegym run' (${stored.kind === 'run' ? 'it is a validate run' : `it is a ${stored.kind} run`}); only such runs can be resumed`, { file: flags.db });
-  }
   checkSameSettings(runId, stored, flags, plan);
   const [{ readEpisodeLogs }, { PaidCalls }, { reportRowOfStored }, { EpisodeReplays, storedCalls }] = await Promise.all([import('../store/run-log.js'), import('../run/receipt-accounting.js'), import('../run/report-rows.js'), import('../run/episode-replay.js')]);
   const storedRows = readEpisodeLogs(store, runId);
@@ -108,22 +108,26 @@ async function resumedRun(store: RunStore, runId: string, flags: Record<string, 
   if (JSON.stringify(before) !== JSON.stringify(plan.personas ?? null)) {
     throw new BadInputError(`run '${runId}' was started with personas ${before ? before.join(',') : '(none)'}; resume it with the same --personas`, { file: flags.db });
   }
-  plan.log(`resuming ${runId}: ${finished.length} finished episodes kept${replays?.size ? `; ${replays.size} episode(s) in flight continue from their stored calls` : ''}`);
+  const taken = plan.stored.text ? `settings from the stored run: ${plan.stored.text}; ` : '';
+  plan.log(`resuming ${runId}: ${taken}${finished.length} finished episodes kept${replays?.size ? `; ${replays.size} episode(s) in flight continue from their stored calls` : ''}`);
   return { finished, kept, createdAt, unattached, attempts, paid, replays };
 }
 
 /**
  * Refuses to resume run `runId` with other settings than it was started with: domain, models,
- * trials, dataset, mode, temperature, task ids, strictness, step limit and prompt, each compared
- * when the stored summary has it.
+ * trials, dataset, mode, temperature, task ids, strictness, step limit, prompt, surface, surface
+ * options and dataset variant, each compared when the stored summary has it. A prompt file taken
+ * from the stored run (src/cli/run-stored-settings.ts) that no longer has the stored text is
+ * refused on its own, naming the file.
  * @throws BadInputError (naming `flags.db`) listing each differing setting as `key: stored vs now`.
  */
 function checkSameSettings(runId: string, stored: Pick<RunRow, 'domain' | 'summary'>, flags: Record<string, any>, plan: RunPlan): void {
   const was = (stored.summary ?? {}) as Record<string, unknown>;
-  const now: Record<string, unknown> = { domain: flags.domain, agent_model: plan.agentModel.model, user_model: plan.userModel.model, judge_model: plan.judge?.model ?? null, trials: plan.trials, data: plan.loaded.source, mode: plan.loaded.mode, temperature: plan.temperature, task_ids: plan.tasks.map((t) => t.id).join(','), strict: plan.strict, max_steps: plan.extras.maxSteps, prompt_sha256: runExtrasMeta(plan.extras).prompt_sha256 };
-  const differs = Object.keys(now).filter((k) => k in was && JSON.stringify(was[k]) !== JSON.stringify(now[k]) && !(k === 'domain' && stored.domain === now.domain));
-  if (stored.domain !== flags.domain) differs.unshift('domain');
-  if (differs.length) {
-    throw new BadInputError(`run '${runId}' was started with other settings (${differs.map((k) => `${k}: ${JSON.stringify(k === 'domain' ? stored.domain : was[k])} vs ${JSON.stringify(now[k])}`).join('; ')}); resume it with the same flags`, { file: flags.db });
+  const now: Record<string, unknown> = { domain: flags.domain, agent_model: plan.agentModel.model, user_model: plan.userModel.model, judge_model: plan.judge?.model ?? null, trials: plan.trials, data: plan.loaded.source, mode: plan.loaded.mode, temperature: plan.temperature, task_ids: plan.tasks.map((t) => t.id).join(','), strict: plan.strict, max_steps: plan.extras.maxSteps, prompt_sha256: runExtrasMeta(plan.extras).prompt_sha256, surface: plan.surface.name, ...surfaceOptionsConfig(flags), ...datasetVariantConfig(flags) };
+  if (plan.stored.flags.has('promptFile') && 'prompt_sha256' in was && was.prompt_sha256 !== now.prompt_sha256) {
+    throw new BadInputError(`run '${runId}' was started with the prompt file ${shellArg(String(plan.extras.promptFile))}, which has changed since (sha256 ${String(was.prompt_sha256).slice(0, 12)}… then, ${String(now.prompt_sha256).slice(0, 12)}… now); restore its text, or give --prompt-file with the run's prompt`, { file: flags.db });
   }
+  const differs = Object.keys(now).filter((k) => k in was && !canonicalEqual(was[k], now[k]) && !(k === 'domain' && stored.domain === now.domain));
+  if (stored.domain !== flags.domain) differs.unshift('domain');
+  if (differs.length) throw otherSettingsError(runId, differs.map((k) => [k, k === 'domain' ? stored.domain : was[k], now[k]] as const), flags.db);
 }

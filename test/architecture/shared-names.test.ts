@@ -31,7 +31,7 @@ const ALLOWED: Record<string, string> = {
   'cli/run.ts: telecom': 'the help texts of --policy-variant and --solo name the domain that has them',
   'cli/validate.ts: telecom': 'the help texts of --policy-variant and --solo name the domain that has them',
   'cli/evaluate.ts: telecom': 'the help texts of --policy-variant and --solo name the domain that has them',
-  'cli/run-resume.ts: oracle': "recognises a stored validate run (summary agent_model 'oracle') to refuse resuming it",
+  'cli/run-stored-settings.ts: oracle': "recognises a stored validate run (summary agent_model 'oracle') to refuse resuming it",
   'cli/validate.ts: oracle': "validate is the oracle's command: it asks the registry for the 'oracle' agent and stores that name",
   'cli/command-summaries.ts: oracle': "validate's entry in the program's help: its description, the same text as in cli/validate.ts",
   'run/task-run.ts: oracle': "the persona run asks the registry for the 'oracle' agent",
