@@ -125,10 +125,12 @@ function given(cmd: Command, flag: string): boolean {
 /**
  * With `--resume RUN_ID` (in `flags`, after the `--config` file is applied): sets every flag of
  * {@link STORED_SETTINGS} the user did not give to the stored run's value (in `flags` and on
- * `cmd`, source `stored`). Reads the store at `flags.db` read-only; touches nothing.
+ * `cmd`, source `stored`), unless the flag's default already is that value. Another `--domain`
+ * given is refused at once. Reads the store at `flags.db` read-only; writes nothing.
  * @returns what was taken (nothing without `--resume`).
  * @throws BadInputError (naming the store) when it has no such run or no store is there, the run
- *   was not started by `run`, or its stored prompt file is gone; for an empty `--resume`.
+ *   was not started by `run` or in another domain than the one given; (naming the file) when its
+ *   stored prompt file is gone; for an empty `--resume`.
  */
 export function takeStoredSettings(cmd: Command, flags: Record<string, any>, env: NodeJS.ProcessEnv = process.env): TakenSettings {
   if (flags.resume === undefined) return { flags: new Set(), text: '' };

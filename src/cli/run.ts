@@ -2,7 +2,8 @@
  * `servicegym run --domain airline --agent-model M --user-model M`: LLM agent against the LLM
  * user simulator on a domain's tasks, `--trials k` per task, `-j n` at once; a progress bar on
  * stderr, every episode streamed to the store, a summary with reward, partial score and
- * pass^1..k. `--resume RUN_ID` continues a run that died, without repeating finished episodes.
+ * pass^1..k. `--resume RUN_ID` continues a run that died, without repeating finished episodes,
+ * with the settings it was started with (src/cli/run-stored-settings.ts).
  *
  * `--personas impatient,vague,contradictory,off-policy` (ids from `src/users/personas.ts`, `+`
  * combines): every task runs once per persona — `--trials k` times per persona — with the
@@ -48,7 +49,7 @@ export function registerRun(program: Command, setExit: (code: number) => void): 
     .option('--screenshots <where>', 'where a model gets tool-result images: tool_result (in the tool message) or user_message (a user message after it)', 'tool_result')
     .option('--temperature <t>', 'sampling temperature of agent and user', '0')
     .option('--strict', "strict evaluation: ACTION in every reward basis, a transfer must be a real call; the dataset's known-bad tasks are left out and listed")
-    .option('--resume <run-id>', 'continue this run: finished episodes are not run again')
+    .option('--resume <run-id>', 'continue this run: the flags not given take its stored settings (those given must match them); finished episodes are not run again')
     .option('--json', 'print the episodes and summary as JSON')
     .option('--db <path>', 'run store (SQLite)', DEFAULT_STORE_PATH)
     .option('-q, --quiet', 'no progress on stderr')

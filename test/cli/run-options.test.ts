@@ -208,7 +208,7 @@ describe('run flags', () => {
     expect(r.code).toBe(1);
     expect(r.out).toContain('pass^k stops at k=1 of 2: task T01 has 1 scored episode(s); 1 infrastructure error(s) are left out of pass^k');
     expect(r.err).toMatch(/^open it: servicegym view --db \S+ {3}\(then #\/runs\/run-airline-\S+\)$/m);
-    expect(r.err).toMatch(/^continue it: servicegym run --resume run-airline-\S+ --db \S+ with the same flags/m);
+    expect(r.err).toMatch(/^continue it: servicegym run --resume run-airline-\S+ --db \S+ \(the run's stored settings;/m);
   });
 
   it('quotes a store path and run id for the shell in the end hint, and URI-encodes the viewer route', async () => {
@@ -220,7 +220,7 @@ describe('run flags', () => {
     expect(r.code).toBe(1);
     expect(r.err).toContain("servicegym: run it's a/run (resume a killed run with --resume 'it'\\''s a/run')\n");
     expect(r.err).toContain(`\nopen it: servicegym view --db '${db}'   (then #/runs/it's%20a%2Frun)\n`);
-    expect(r.err).toContain(`\ncontinue it: servicegym run --resume 'it'\\''s a/run' --db '${db}' with the same flags`);
+    expect(r.err).toContain(`\ncontinue it: servicegym run --resume 'it'\\''s a/run' --db '${db}' (the run's stored settings;`);
   });
 });
 

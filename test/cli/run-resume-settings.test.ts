@@ -105,6 +105,12 @@ describe('run --resume RUN_ID alone', () => {
     const other = await cli(['run', '--resume', runId, '--db', db, '--trials', '3', '-q']);
     expect(other.code).toBe(2);
     expect(other.err).toContain(`run '${runId}' was started with other settings (trials: 2 vs 3); resume it with the same flags`);
+    // Given in the --config file counts as given (the file also names the run and its store).
+    const config = path.join(path.dirname(db), 'resume.json');
+    fs.writeFileSync(config, JSON.stringify({ resume: runId, db, trials: 4 }));
+    const fromFile = await cli(['run', '--config', config, '-q']);
+    expect(fromFile.code).toBe(2);
+    expect(fromFile.err).toContain('(trials: 2 vs 4)');
     const model = await cli(['run', '--resume', runId, '--db', db, '--agent-model', 'another-model', '-q']);
     expect(model.code).toBe(2);
     expect(model.err).toContain(`(agent_model: "${AGENT}" vs "another-model")`);
@@ -127,6 +133,23 @@ describe('run --resume RUN_ID alone', () => {
     const same = await cli(['run', '--resume', runId, '--db', db, '--trials', '2', '--agent-model', AGENT, '-q']);
     expect(same.code, same.err).toBe(0);
     expect(stored(db, runId).episodes).toEqual(['T01#0', 'T01#1', 'T02#0', 'T02#1']);
+  });
+
+  it('a base URL from the environment is used, not the stored one', async () => {
+    const { db, runId } = await startStopped(tmpDir('sg-resume-settings-'));
+    const moved = await startMockServer({ handler: reply, cost: 0.002 });
+    try {
+      process.env.SERVICEGYM_BASE_URL = moved.url;
+      const sent = mock.requests.length;
+      const r = await cli(['run', '--resume', runId, '--db', db]);
+      expect(r.code, r.err).toBe(0);
+      expect(r.err).not.toContain('base URL');
+      expect(mock.requests.length).toBe(sent);
+      expect(moved.requests.length).toBeGreaterThan(0);
+      expect(stored(db, runId).summary.base_url).toBe(moved.url);
+    } finally {
+      await moved.close();
+    }
   });
 
   it('an unknown run id or another --db is a clear error, and makes no store', async () => {
