@@ -127,6 +127,8 @@ function checkSameSettings(runId: string, stored: Pick<RunRow, 'domain' | 'summa
   if (plan.stored.flags.has('promptFile') && 'prompt_sha256' in was && was.prompt_sha256 !== now.prompt_sha256) {
     throw new BadInputError(`run '${runId}' was started with the prompt file ${shellArg(String(plan.extras.promptFile))}, which has changed since (sha256 ${String(was.prompt_sha256).slice(0, 12)}… then, ${String(now.prompt_sha256).slice(0, 12)}… now); restore its text, or give --prompt-file with the run's prompt`, { file: flags.db });
   }
+  // A data folder taken from the store is the run's own, named by its absolute path now (the stored `data` may be relative).
+  if (plan.stored.flags.has('dataDir')) delete now.data;
   const differs = Object.keys(now).filter((k) => k in was && !canonicalEqual(was[k], now[k]) && !(k === 'domain' && stored.domain === now.domain));
   if (stored.domain !== flags.domain) differs.unshift('domain');
   if (differs.length) throw otherSettingsError(runId, differs.map((k) => [k, k === 'domain' ? stored.domain : was[k], now[k]] as const), flags.db);

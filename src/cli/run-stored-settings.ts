@@ -4,12 +4,13 @@
  * variable that configures it) is the one the run was started with, read from the run row's
  * `summary` ({@link STORED_SETTINGS}, an explicit table of flag and summary key). A setting the
  * user gives is kept, and compared with the stored one as before (src/cli/run-resume.ts
- * `checkSameSettings`). A stored run written before a key existed (`base_url`, `prompt_path`,
+ * `checkSameSettings`). A stored run written before a key existed (`base_url`, `data_dir`, `prompt_path`,
  * `concurrency` …) leaves that setting to the flags, as before.
  *
  * What a run stores for this, at its start ({@link resumeSettingsMeta}): the base URL the models
- * were called at (never one with a query or credentials in it; never the API key), the prompt
- * file's absolute path, `-j`, `--threads`, `--judge-votes` and `--rate-limit`.
+ * were called at (never one with a query or credentials in it; never the API key), the data
+ * folder's and the prompt file's absolute paths, `-j`, `--threads`, `--judge-votes` and
+ * `--rate-limit`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -59,7 +60,8 @@ function shownTasks(v: unknown): string {
  */
 const STORED_SETTINGS: readonly StoredSetting[] = [
   { flag: 'domain', label: 'domain', value: (_, row) => text(row.domain), always: true },
-  { flag: 'dataDir', label: 'data dir', value: (was) => (was.data === 'builtin' ? undefined : text(was.data)) },
+  // The absolute path a run now stores, else the folder as an older run named it (relative to where it ran).
+  { flag: 'dataDir', label: 'data dir', value: (was) => text(was.data_dir) ?? (was.data === 'builtin' ? undefined : text(was.data)) },
   { flag: 'policyVariant', label: 'policy variant', value: (was) => text(variant(was).policy) },
   { flag: 'solo', label: 'solo', value: (was) => on(variant(was).solo) },
   { flag: 'agentModel', label: 'agent model', value: (was) => text(was.agent_model) },
@@ -200,13 +202,14 @@ export function resumableRun(store: RunStore, runId: string, db: string): RunRow
 /**
  * What a run's stored summary holds for a later `--resume` to take (besides the settings it holds
  * anyway): `base_url` (the agent model's, when it has no query, fragment or credentials; else
- * null), `prompt_path` (absolute, or null), `concurrency` (`-j`), `threads`, `judge_votes` and
+ * null), `data_dir` and `prompt_path` (absolute, or null), `concurrency` (`-j`), `threads`, `judge_votes` and
  * `rate_limit` (calls per minute, or null).
  */
 export function resumeSettingsMeta(flags: Record<string, any>, plan: { baseUrl: string; threads: number; judgeVotes: number; extras: { promptFile: string | null } }, secrets: readonly string[]): Record<string, unknown> {
   const rate = flags.rateLimit === undefined ? null : Number(flags.rateLimit);
   return {
     base_url: storableBaseUrl(plan.baseUrl, secrets),
+    data_dir: flags.dataDir === undefined ? null : path.resolve(String(flags.dataDir)),
     prompt_path: plan.extras.promptFile === null ? null : path.resolve(plan.extras.promptFile),
     concurrency: Number(flags.concurrency),
     threads: plan.threads,

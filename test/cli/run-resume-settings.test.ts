@@ -13,7 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockServer, type MockServer } from '../../src/models/mock-server.js';
 import { storableBaseUrl } from '../../src/cli/run-stored-settings.js';
 import { last } from '../support/two-role-mock.js';
-import { tmpDir } from '../support/paths.js';
+import { HAS_SHARED, needsShared, SHARED, tmpDir } from '../support/paths.js';
 import { runCli as cli } from '../support/cli.js';
 
 const KEY = 'test-fake-key-resume-settings-5151';
@@ -91,7 +91,7 @@ describe('run --resume RUN_ID alone', () => {
     expect(bodies.every((b) => b.temperature === 0.5)).toBe(true);
     expect(bodies.filter((b) => b.model === AGENT).every((b) => b.messages[0].content.startsWith('You are a careful agent.\n\nPOLICY:\n'))).toBe(true);
     // The stored settings are those the run started with; the name and tag are kept.
-    for (const k of ['agent_model', 'user_model', 'judge_model', 'task_ids', 'trials', 'temperature', 'max_steps', 'prompt_sha256', 'prompt_path', 'name', 'tags', 'base_url', 'concurrency', 'threads', 'judge_votes', 'data', 'mode', 'strict', 'surface']) {
+    for (const k of ['agent_model', 'user_model', 'judge_model', 'task_ids', 'trials', 'temperature', 'max_steps', 'prompt_sha256', 'prompt_path', 'data_dir', 'name', 'tags', 'base_url', 'concurrency', 'threads', 'judge_votes', 'data', 'mode', 'strict', 'surface']) {
       expect([k, after.summary[k]]).toEqual([k, before[k]]);
     }
     expect(before).toMatchObject({ base_url: mock.url, prompt_path: path.resolve(prompt), concurrency: 1, threads: 1, judge_votes: 3, rate_limit: null });
@@ -152,6 +152,28 @@ describe('run --resume RUN_ID alone', () => {
     }
   });
 
+  it.skipIf(!HAS_SHARED)(needsShared('a run of a data folder given relative to where it started resumes from another folder'), async () => {
+    const dir = tmpDir('sg-resume-settings-');
+    const db = path.join(dir, 'store.db');
+    const cwd = process.cwd();
+    // The folder as the run sees it once it has moved there (symbolic links resolved).
+    const tau2 = fs.realpathSync(path.join(SHARED, 'peers/tau2'));
+    try {
+      process.chdir(tau2);
+      const first = await cli(['run', '--data-dir', 'airline', '--tasks', '0,1', '-j', '1', '--agent-model', AGENT, '--user-model', USER, '--base-url', mock.url, '--max-cost', '0.001', '--db', db, '-q', '--json']);
+      expect(first.code, first.err).toBe(1);
+      const runId = JSON.parse(first.out).run_id as string;
+      expect(stored(db, runId).summary).toMatchObject({ data: 'airline', data_dir: path.join(tau2, 'airline'), mode: 'tau2' });
+      process.chdir(dir);
+      const r = await cli(['run', '--resume', runId, '--db', db]);
+      expect(r.code, r.err).toBe(0);
+      expect(r.err).toContain(`data dir ${path.join(tau2, 'airline')}, `);
+      expect(stored(db, runId).episodes).toEqual(['0#0', '1#0']);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
   it('an unknown run id or another --db is a clear error, and makes no store', async () => {
     const dir = tmpDir('sg-resume-settings-');
     const { db } = await startStopped(dir);
@@ -167,10 +189,10 @@ describe('run --resume RUN_ID alone', () => {
 
   it('a run stored before the base URL and prompt path were stored needs them given, as before', async () => {
     const { db, runId, prompt } = await startStopped(tmpDir('sg-resume-settings-'));
-    // As a run stored by an earlier version: no base_url, prompt_path, concurrency, threads, judge_votes or rate_limit.
+    // As a run stored by an earlier version: no base_url, data_dir, prompt_path, concurrency, threads, judge_votes or rate_limit.
     const q = new Database(db);
     const summary = JSON.parse((q.prepare('SELECT summary FROM runs WHERE id = ?').get(runId) as { summary: string }).summary);
-    for (const k of ['base_url', 'prompt_path', 'concurrency', 'threads', 'judge_votes', 'rate_limit']) delete summary[k];
+    for (const k of ['base_url', 'data_dir', 'prompt_path', 'concurrency', 'threads', 'judge_votes', 'rate_limit']) delete summary[k];
     q.prepare('UPDATE runs SET summary = ? WHERE id = ?').run(JSON.stringify(summary), runId);
     q.close();
     // No prompt file: the stored prompt's hash differs from none, as before.
