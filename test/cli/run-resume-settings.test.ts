@@ -135,6 +135,18 @@ describe('run --resume RUN_ID alone', () => {
     expect(stored(db, runId).episodes).toEqual(['T01#0', 'T01#1', 'T02#0', 'T02#1']);
   });
 
+  it('a run on worker threads resumes on as many threads', async () => {
+    const db = path.join(tmpDir('sg-resume-settings-'), 'store.db');
+    const first = await cli(['run', '--tasks', 'T01', '--trials', '4', '--threads', '2', '-j', '2', '--agent-model', AGENT, '--user-model', USER, '--base-url', mock.url, '--max-cost', '0.001', '--db', db, '-q', '--json']);
+    expect(first.code, first.err).toBe(1);
+    const runId = JSON.parse(first.out).run_id as string;
+    expect(stored(db, runId).episodes.length).toBeLessThan(4);
+    const r = await cli(['run', '--resume', runId, '--db', db]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toMatch(/, -j 2, threads 2; \d finished episodes kept\n/);
+    expect(stored(db, runId).episodes).toEqual(['T01#0', 'T01#1', 'T01#2', 'T01#3']);
+  }, 60_000);
+
   it('a base URL from the environment is used, not the stored one', async () => {
     const { db, runId } = await startStopped(tmpDir('sg-resume-settings-'));
     const moved = await startMockServer({ handler: reply, cost: 0.002 });
