@@ -35,7 +35,7 @@ export async function runCommand(flags: Record<string, any>, cmd: Command, setEx
     lock = acquireRunLock(flags.db, runId, { onTakeover: (m) => process.stderr.write(`servicegym: ${m}\n`) });
     const start = await runStart(store, runId, flags, plan);
     const outcome = await executeRun({ flags, plan, runId, store, start, shard, sharding });
-    await finishRun({ flags, plan, runId, start, outcome }, setExit);
+    await finishRun({ flags, plan, runId, start, shard, outcome }, setExit);
   } finally {
     lock?.release();
     store.close();

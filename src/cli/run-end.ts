@@ -7,20 +7,39 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { EpisodeReportRow } from '../run/report-rows.js';
 import { summarizeRun, type RunSummary } from '../run/summary.js';
-import { resultLineOf, resultsFileText, type JunitOptions } from '../run/results-export.js';
+import { resultLineOf, resultsFileText, type EpisodeResultLine, type JunitOptions } from '../run/results-export.js';
 import type { UsageByRole } from '../models/usage.js';
 import { shellArg } from '../util/shell-arg.js';
 import { DEFAULT_STORE_PATH } from '../store/paths.js';
 
+/** The planned episodes of a stopped run that never started, as `not_started` result lines, and the run's task order. */
+export interface NotStartedResults {
+  /** One `not_started` line per episode (src/run/results-export.ts `notStartedLine`). */
+  lines: readonly EpisodeResultLine[];
+  /** The run's task ids in order: the lines take their places among the rows by it, then by trial. */
+  taskOrder: readonly string[];
+}
+
 /**
  * Writes the per-episode results to `file` (format by extension; parent folders created).
- * `seconds`: model latency per episode key `task#trial`, when known. Returns the line to log.
+ * `seconds`: model latency per episode key `task#trial`, when known. `notStarted` (a stopped
+ * run's planned episodes that never started) adds their lines in their places among the rows,
+ * which come in task order, then trial; without it (or empty) the file holds the rows alone.
+ * Returns the line to log.
  */
-export function writeResults(file: string, rows: readonly EpisodeReportRow[], junit: JunitOptions, seconds?: ReadonlyMap<string, number>): string {
-  const lines = rows.map((r) => resultLineOf(r, seconds?.get(`${r.taskId}#${r.trial}`) ?? null));
+export function writeResults(file: string, rows: readonly EpisodeReportRow[], junit: JunitOptions, seconds?: ReadonlyMap<string, number>, notStarted?: NotStartedResults): string {
+  const ran = rows.map((r) => resultLineOf(r, seconds?.get(`${r.taskId}#${r.trial}`) ?? null));
+  const lines = notStarted?.lines.length ? inTaskOrder([...ran, ...notStarted.lines], notStarted.taskOrder) : ran;
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   fs.writeFileSync(file, resultsFileText(file, lines, junit));
-  return `results of ${lines.length} episode${lines.length === 1 ? '' : 's'} written to ${file}`;
+  const skipped = lines.length - ran.length;
+  return `results of ${lines.length} episode${lines.length === 1 ? '' : 's'}${skipped ? ` (${skipped} not started)` : ''} written to ${file}`;
+}
+
+/** `lines` ordered as report rows are (src/run/report-rows.ts `mergeReportRows`): by `taskOrder`, tasks not in it last by id, then by trial (a stable sort). */
+function inTaskOrder(lines: EpisodeResultLine[], taskOrder: readonly string[]): EpisodeResultLine[] {
+  const rank = new Map(taskOrder.map((id, i) => [id, i]));
+  return lines.sort((a, b) => (rank.get(a.task_id) ?? Infinity) - (rank.get(b.task_id) ?? Infinity) || (a.task_id === b.task_id ? 0 : a.task_id.localeCompare(b.task_id)) || a.trial - b.trial);
 }
 
 /** Model latency per episode (`task#trial` → seconds, summed over roles). */

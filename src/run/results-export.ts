@@ -11,12 +11,18 @@
  * - `failed`: a reward below 1;
  * - `error`: no score (an infrastructure, harness or evaluation error; left out of the run's
  *   scores, as in the summary): `reward` and `partial` are null and no check is listed, whatever
- *   the evaluator made of the cut-short trajectory (the store keeps that as it is).
+ *   the evaluator made of the cut-short trajectory (the store keeps that as it is);
+ * - `not_started`: a planned episode of a run that stopped before it started (Ctrl-C, SIGTERM,
+ *   `--max-cost`; `run --resume` runs it): `termination`, `reward`, `partial` and `seconds` null,
+ *   no check listed, `error` saying why it did not start and how to continue the run. A complete
+ *   run has none, and its file is as it was before this status existed.
  *
  * JUnit XML (the Jenkins / Ant shape CI systems read, `junit-10.xsd`): one `<testsuites>` with one
  * `<testsuite>` (name = the run id), one `<testcase>` per episode (`classname` = the suite name,
  * `name` = `task_id#trial` plus the persona), a `<failure>` for `failed`, an `<error>` for `error`
- * and a `<skipped>` for `not_judged`; `time` in seconds (the episode's model latency when known).
+ * and a `<skipped>` for `not_judged` and `not_started` (its message says why the run stopped and
+ * how to continue it), both counted in the suite's `skipped` (the schema allows no `skipped` on
+ * `<testsuites>`); `time` in seconds (the episode's model latency when known).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -73,10 +79,11 @@ export interface EpisodeResultLine {
   task_id: string;
   trial: number;
   persona: string | null;
-  termination: string;
+  /** How the episode ended; null for one that did not start. */
+  termination: string | null;
   reward: number | null;
   partial: number | null;
-  status: 'passed' | 'failed' | 'not_judged' | 'error';
+  status: 'passed' | 'failed' | 'not_judged' | 'error' | 'not_started';
   failing_checks: string[];
   not_judged_checks: string[];
   error: string | null;
@@ -103,6 +110,15 @@ export function resultLineOf(r: EpisodeReportRow, seconds: number | null = null)
     error,
     seconds: seconds === null ? null : Math.round(seconds * 1000) / 1000,
   };
+}
+
+/**
+ * The result line of a planned episode that never started because its run stopped (status
+ * `not_started`, see the module doc); `message` (its `error`, and its JUnit `<skipped>` message)
+ * says why and how to continue, e.g. `not started: the run stopped (REASON); continue with --resume RUN_ID`.
+ */
+export function notStartedLine(e: { taskId: string; trial: number; persona: string | null }, message: string): EpisodeResultLine {
+  return { task_id: e.taskId, trial: e.trial, persona: e.persona, termination: null, reward: null, partial: null, status: 'not_started', failing_checks: [], not_judged_checks: [], error: message, seconds: null };
 }
 
 /** JSON Lines: one object per episode. */
@@ -164,6 +180,7 @@ function testcase(l: EpisodeResultLine, classname: string): string {
   const open = `    <testcase classname="${xmlText(classname)}" name="${xmlText(name)}" time="${secondsText(l.seconds)}"`;
   const detail = `termination: ${l.termination}; reward: ${l.status === 'error' ? 'not scored' : (l.reward ?? 'not judged')}; partial: ${l.partial === null ? 'n/a' : l.partial}`;
   if (l.status === 'passed') return `${open}/>`;
+  if (l.status === 'not_started') return `${open}>\n      <skipped message="${xmlText(l.error ?? 'not started')}"/>\n    </testcase>`;
   let child: string;
   if (l.status === 'failed') child = `<failure type="reward" message="${xmlText(`reward ${l.reward}; failing checks: ${l.failing_checks.join(', ') || 'none'}`)}">${xmlText(detail)}</failure>`;
   else if (l.status === 'error') child = `<error type="error" message="${xmlText((l.error ?? 'error').slice(0, 500))}">${xmlText(detail)}</error>`;
@@ -180,7 +197,7 @@ export function toJunit(lines: readonly EpisodeResultLine[], o: JunitOptions): s
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="servicegym" ${counts} time="${time}">`,
-    `  <testsuite name="${xmlText(o.suite)}" ${counts} skipped="${n('not_judged')}" time="${time}" timestamp="${xmlText(stamp)}">`,
+    `  <testsuite name="${xmlText(o.suite)}" ${counts} skipped="${n('not_judged') + n('not_started')}" time="${time}" timestamp="${xmlText(stamp)}">`,
     ...lines.map((l) => testcase(l, o.classname)),
     '  </testsuite>',
     '</testsuites>',

@@ -12,11 +12,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resultLineOf, toJunit, xmlText, type EpisodeResultLine } from '../../src/run/results-export.js';
 import { runCli as cli } from '../support/cli.js';
 import { writeEvaluateResults } from '../../src/cli/results-flags.js';
-import { HAS_SHARED, needsShared, SHARED, tmpDir } from '../support/paths.js';
+import { startTwoRoleMock, type TwoRoleMock } from '../support/two-role-mock.js';
+import { HAS_SHARED, needsShared, ROOT, SHARED, tmpDir } from '../support/paths.js';
 
 interface El {
   name: string;
@@ -217,5 +219,113 @@ describe('JUnit output against the JUnit schema', () => {
     expect(junitViolations(doc)).toEqual([]);
     expect(doc.children[0].attrs.tests).toBe('3');
     expect(Number(doc.children[0].attrs.skipped)).toBeGreaterThan(0);
+  });
+});
+
+/** The files of a complete run and of the status lines, as written before not-started episodes were exported. */
+const FIXTURES = path.join(ROOT, 'test', 'run', 'fixtures');
+
+/** A results file without what depends on the clock: times, the start timestamp and model latencies. */
+const timeless = (text: string) =>
+  text
+    .replace(/ time="\d+\.\d{3}"/g, ' time="T"')
+    .replace(/ timestamp="[^"]*"/g, ' timestamp="S"')
+    .replace(/"seconds":[\d.]+/g, '"seconds":L')
+    .replace(/,[\d.]+\r\n/g, ',L\r\n');
+
+describe('results of a run that stopped before every episode started', () => {
+  let mock: TwoRoleMock;
+  const saved = process.env.SERVICEGYM_API_KEY;
+  const dir = tmpDir('sg-results-stopped-');
+  // Episodes of one agent answer; every completion reports $0.01, so --max-cost $0.02 stops the run after its first episode (-j 1).
+  beforeAll(async () => {
+    process.env.SERVICEGYM_API_KEY = 'test-fake-key-results-7171';
+    mock = await startTwoRoleMock(
+      { agent: () => ({ content: 'Basic economy cannot be changed. ###STOP###' }), user: (messages) => (messages.length <= 2 ? { content: 'Move 8KQ2ZD please.' } : { content: '###STOP###' }) },
+      { cost: 0.01 },
+    );
+  }, 60_000);
+  afterAll(async () => {
+    await mock?.close();
+    if (saved === undefined) delete process.env.SERVICEGYM_API_KEY;
+    else process.env.SERVICEGYM_API_KEY = saved;
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const run = (db: string, file: string, extra: string[]) =>
+    cli(['run', '--tasks', 'T01,T02', '--trials', '2', '-j', '1', '--agent-model', 'mock-agent', '--user-model', 'mock-user', '--base-url', mock.server.url, '--db', db, '-q', '-o', file, ...extra]);
+  const halted = (db: string, runId: string) => {
+    const sql = new Database(db, { readonly: true });
+    const row = sql.prepare('SELECT summary FROM runs WHERE id = ?').get(runId) as { summary: string };
+    sql.close();
+    return JSON.parse(row.summary).halted as { reason: string; not_started: number } | undefined;
+  };
+
+  it('JUnit: every planned task × trial × persona that did not start is a skipped testcase saying why and how to continue; --resume then completes it', async () => {
+    const db = path.join(dir, 'stopped.db');
+    const file = path.join(dir, 'stopped.xml');
+    const r = await run(db, file, ['--personas', 'impatient,vague', '--max-cost', '0.02', '--run-id', 'stop-1']);
+    expect(r.code, r.err).toBe(1);
+    const stop = halted(db, 'stop-1')!;
+    expect(stop).toEqual({ reason: expect.stringMatching(/^--max-cost \$0\.02 reached \(provider-reported cost \$0\.0\d{3}\)$/), not_started: 7 });
+    const doc = parseXml(fs.readFileSync(file, 'utf8'));
+    expect(junitViolations(doc)).toEqual([]);
+    const suite = doc.children[0];
+    // 2 tasks × 2 trials × 2 personas planned, 1 ran: 7 skipped cases, as many as the stored summary says did not start.
+    expect(suite.attrs).toMatchObject({ tests: '8', skipped: '7' });
+    expect(doc.attrs.tests).toBe('8');
+    expect(suite.children.map((c) => c.attrs.name)).toEqual(['T01#0 (impatient)', 'T01#1 (vague)', 'T01#2 (impatient)', 'T01#3 (vague)', 'T02#0 (impatient)', 'T02#1 (vague)', 'T02#2 (impatient)', 'T02#3 (vague)']);
+    expect(suite.children.every((c) => c.attrs.classname === 'servicegym.airline')).toBe(true);
+    const skipped = suite.children.filter((c) => c.children.some((x) => x.name === 'skipped'));
+    expect(skipped.map((c) => c.attrs.name)).toEqual(suite.children.slice(1).map((c) => c.attrs.name));
+    for (const c of skipped) expect(c.children).toEqual([{ name: 'skipped', attrs: { message: `not started: the run stopped (${stop.reason}); continue with --resume stop-1` }, children: [], text: '' }]);
+
+    const done = path.join(dir, 'resumed.xml');
+    const resumed = await run(db, done, ['--personas', 'impatient,vague', '--max-cost', '5', '--resume', 'stop-1']);
+    expect(resumed.code, resumed.err).toBe(0);
+    const complete = parseXml(fs.readFileSync(done, 'utf8')).children[0];
+    expect(complete.attrs).toMatchObject({ tests: '8', skipped: '0' });
+    expect(complete.children.filter((c) => c.children.some((x) => x.name === 'skipped'))).toEqual([]);
+  }, 120_000);
+
+  it('JSON Lines and CSV: a not_started line for each, its error saying why and how to continue', async () => {
+    const lines: Record<string, unknown>[][] = [];
+    for (const ext of ['jsonl', 'csv']) {
+      const db = path.join(dir, `stopped-${ext}.db`);
+      const file = path.join(dir, `stopped.${ext}`);
+      expect((await run(db, file, ['--max-cost', '0.02', '--run-id', 'stop-2'])).code).toBe(1);
+      const why = `not started: the run stopped (${halted(db, 'stop-2')!.reason}); continue with --resume stop-2`;
+      const text = fs.readFileSync(file, 'utf8');
+      if (ext === 'jsonl') lines.push(text.trim().split('\n').map((l) => JSON.parse(l)));
+      else {
+        const [head, ...rows] = text.trim().split('\r\n');
+        expect(rows.slice(1)).toEqual(['T01,1,,,,,not_started,,,', 'T02,0,,,,,not_started,,,', 'T02,1,,,,,not_started,,,'].map((row) => `${row}${why.includes(',') ? `"${why}"` : why},`));
+        lines.push(rows.map((row) => Object.fromEntries(head.split(',').map((k, i) => [k, row.split(',')[i]]))));
+      }
+    }
+    expect(lines[0].map((l) => [l.task_id, l.trial, l.status])).toEqual([['T01', 0, 'passed'], ['T01', 1, 'not_started'], ['T02', 0, 'not_started'], ['T02', 1, 'not_started']]);
+    expect(lines[0][1]).toEqual({ task_id: 'T01', trial: 1, persona: null, termination: null, reward: null, partial: null, status: 'not_started', failing_checks: [], not_judged_checks: [], error: expect.stringMatching(/^not started: the run stopped \(--max-cost \$0\.02 reached .*\); continue with --resume stop-2$/), seconds: null });
+    expect(lines[1].map((l) => [l.task_id, l.trial, l.status])).toEqual([['T01', '0', 'passed'], ['T01', '1', 'not_started'], ['T02', '0', 'not_started'], ['T02', '1', 'not_started']]);
+  }, 120_000);
+
+  it("a complete run's JUnit, JSON Lines and CSV files are byte for byte what they were before (clock-dependent times aside)", async () => {
+    for (const ext of ['xml', 'jsonl', 'csv']) {
+      const file = path.join(dir, `complete.${ext}`);
+      const r = await run(path.join(dir, `complete-${ext}.db`), file, ['--run-id', 'complete-1']);
+      expect(r.code, r.err).toBe(0);
+      expect(timeless(fs.readFileSync(file, 'utf8'))).toBe(fs.readFileSync(path.join(FIXTURES, `complete-run.${ext}`), 'utf8'));
+    }
+  }, 120_000);
+
+  it('JUnit of every status is byte for byte what it was before', () => {
+    const xml = toJunit(
+      [
+        line({}),
+        line({ task_id: 'T02', status: 'failed', reward: 0, partial: 0.4, failing_checks: ['order<1>', 'a&b'] }),
+        line({ task_id: 'T03', trial: 1, persona: 'off-policy', status: 'error', reward: null, partial: null, error: 'infrastructure error: "500" <html>', seconds: null }),
+        line({ task_id: '7', status: 'not_judged', reward: null, partial: 0.5, not_judged_checks: ['tau2_nl_assertion'] }),
+      ],
+      { suite: 'run-x', classname: 'servicegym.retail', timestamp: '2026-12-01T14:00:00.123Z' },
+    );
+    expect(xml).toBe(fs.readFileSync(path.join(FIXTURES, 'junit-statuses.xml'), 'utf8'));
   });
 });
