@@ -14,7 +14,7 @@ import { RunLogMessageSchema } from '../spec/run-log.js';
 import { isPass, matrixOrder } from './matrix.js';
 import { optimizerView } from './optimizer-view.js';
 import { labelBreakdown } from './breakdown.js';
-import { runStatus, runTags } from './run-status.js';
+import { runHalted, runStatus, runTags } from './run-status.js';
 import { usageRows } from './usage.js';
 import { buildSearchIndex, searchIndex, type SearchIndexCache } from './search-index.js';
 import type { CompareView, EpisodeDetail, EpisodeOutlineView, RunDetail, RunListItem, SearchResult } from './types.js';
@@ -81,6 +81,7 @@ function listItem(run: Omit<RunRow, 'record'>, outlines: EpisodeOutline[], promp
   for (const o of outlines) trialCounts.set(key(o), (trialCounts.get(key(o)) ?? 0) + 1);
   const { cost, tokens } = usageTotals(summary.usage);
   const personas = run.kind === 'run' ? personaSize(outlines) : undefined;
+  const halted = run.kind === 'run' ? runHalted(summary) : undefined;
   return {
     id: run.id,
     kind: run.kind,
@@ -111,6 +112,7 @@ function listItem(run: Omit<RunRow, 'record'>, outlines: EpisodeOutline[], promp
     ...(str(summary.surface) ? { surface: str(summary.surface)! } : {}),
     ...(summary.strict === true ? { strict: true as const } : {}),
     status: runStatus(run.kind, summary, opts.isWriting?.(run.id) ?? false),
+    ...(halted ? { halted } : {}),
   };
 }
 

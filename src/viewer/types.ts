@@ -72,13 +72,27 @@ export interface RunListItem {
   strict?: true;
   /**
    * `complete`; `in_progress` (a live process holds the run's lock: scores cover what is stored so
-   * far); `interrupted` (not finished and nobody is writing it: resume it).
+   * far); `interrupted` (not finished and nobody is writing it: resume it); `stopped` (finished
+   * before every planned episode started: see `halted`; resume it).
    */
   status: RunStatus;
+  /**
+   * Why a `stopped` task run stopped before every planned episode started, as its stored summary
+   * has it (`run` on Ctrl-C, SIGTERM or `--max-cost`): the reason (`interrupted (Ctrl-C)`,
+   * `--max-cost $1 reached (…)`) and how many planned episodes did not start. Absent otherwise.
+   */
+  halted?: RunHalted;
 }
 
-/** Whether a run is finished, being written, or was stopped before it finished. */
-export type RunStatus = 'complete' | 'in_progress' | 'interrupted';
+/** Whether a run is finished, being written, was stopped before it finished, or finished with episodes not started. */
+export type RunStatus = 'complete' | 'in_progress' | 'interrupted' | 'stopped';
+
+/** Why a run stopped before every planned episode started (the stored summary's `halted`). */
+export interface RunHalted {
+  reason: string;
+  /** Planned episodes that never started (`run --resume` runs them). */
+  not_started: number;
+}
 
 /** Calls, tokens, latency and provider-reported cost of one role (agent, user, judge, ...). */
 export interface RoleUsageView {

@@ -19,6 +19,8 @@ import type { Rollout } from '../../src/optimizer/suite.js';
 import type { CompareView, EpisodeChunk, EpisodeDetail, RunDetail, RunListItem, SearchResult, StaticData, TaskInfoView } from '../../src/viewer/types.js';
 
 import { acquireRunLock } from '../../src/store/run-lock.js';
+import { runHalted, runStatus } from '../../src/viewer/run-status.js';
+import { startTwoRoleMock } from '../support/two-role-mock.js';
 import { fillViewerStore, type ViewerStore } from '../support/viewer-store.js';
 import { tmpDir } from '../support/paths.js';
 import { runCli } from '../support/cli.js';
@@ -281,6 +283,56 @@ describe('run status, tags and breakdowns', () => {
       raw.prepare("DELETE FROM runs WHERE id = 'tagged-run'").run();
       raw.close();
     }
+  });
+
+  it('calls a run stopped before every episode started (--max-cost) stopped, with why and how many did not start, in the list, the run and the static export', async () => {
+    const dir = tmpDir('sg-viewer-halted-');
+    const db = path.join(dir, 'store.db');
+    const saved = process.env.SERVICEGYM_API_KEY;
+    process.env.SERVICEGYM_API_KEY = 'test-fake-key-viewer-8181';
+    // Every completion reports $0.01: --max-cost $0.02 stops the run after its first episode (-j 1), 3 of 4 not started.
+    const mock = await startTwoRoleMock(
+      { agent: () => ({ content: 'Basic economy cannot be changed. ###STOP###' }), user: (messages) => (messages.length <= 2 ? { content: 'Move 8KQ2ZD please.' } : { content: '###STOP###' }) },
+      { cost: 0.01 },
+    );
+    const run = (extra: string[]) => runCli(['run', '--tasks', 'T01,T02', '--trials', '2', '-j', '1', '--agent-model', 'mock-agent', '--user-model', 'mock-user', '--base-url', mock.server.url, '--db', db, '--run-id', 'stopped-run', '-q', ...extra]);
+    try {
+      expect((await run(['--max-cost', '0.02'])).code).toBe(1);
+      const stored = RunStore.open(db, { readonly: true });
+      const halted = (stored.getRun('stopped-run')!.summary as { halted: { reason: string; not_started: number } }).halted;
+      stored.close();
+      expect(halted).toEqual({ reason: expect.stringMatching(/^--max-cost \$0\.02 reached/), not_started: 3 });
+      const [item] = (await get<RunListItem[]>('/api/runs', db)).body;
+      expect(item).toMatchObject({ id: 'stopped-run', status: 'stopped', halted, episodes: 1 });
+      expect((await get<RunDetail>('/api/runs/stopped-run', db)).body.run).toMatchObject({ status: 'stopped', halted });
+      const out = path.join(dir, 'site');
+      exportStaticSite({ dbPath: db, outDir: out, uiDir });
+      const sandbox = { window: {} as { __SERVICEGYM_DATA__?: StaticData } };
+      vm.runInNewContext(fs.readFileSync(path.join(out, 'data.js'), 'utf8'), sandbox);
+      expect(sandbox.window.__SERVICEGYM_DATA__!.runs[0]).toMatchObject({ status: 'stopped', halted });
+      expect(sandbox.window.__SERVICEGYM_DATA__!.details['stopped-run'].run).toMatchObject({ status: 'stopped', halted });
+      // Resumed to the end, it is complete and says nothing of a stop.
+      expect((await run(['--resume', 'stopped-run'])).code).toBe(0);
+      const [done] = (await get<RunListItem[]>('/api/runs', db)).body;
+      expect(done).toMatchObject({ status: 'complete', episodes: 4 });
+      expect(done.halted).toBeUndefined();
+    } finally {
+      await mock.close();
+      if (saved === undefined) delete process.env.SERVICEGYM_API_KEY;
+      else process.env.SERVICEGYM_API_KEY = saved;
+    }
+  }, 120_000);
+
+  it('reads `halted` only in its stored shape, and only for a finished task run', () => {
+    const halted = { reason: 'interrupted (Ctrl-C)', not_started: 4 };
+    expect(runHalted({ scored: 2, halted })).toEqual(halted);
+    expect(runStatus('run', { scored: 2, halted }, false)).toBe('stopped');
+    expect(runStatus('run', { scored: 2 }, false)).toBe('complete');
+    // Not finished (no scores yet: a resumed attempt is running or was killed): in progress or interrupted, whatever an older `halted` said.
+    expect(runStatus('run', { halted }, true)).toBe('in_progress');
+    expect(runStatus('run', { halted }, false)).toBe('interrupted');
+    expect(runStatus('campaign', { scored: 2, halted }, false)).toBe('complete');
+    for (const bad of [null, 'x', {}, { reason: '', not_started: 4 }, { reason: 'r', not_started: 0 }, { reason: 'r', not_started: 1.5 }, { reason: 7, not_started: 4 }]) expect(runHalted({ scored: 2, halted: bad })).toBeUndefined();
   });
 
   it("breaks a campaign down per prompt version and gives a run's usage by role", async () => {

@@ -1,9 +1,12 @@
 /** Number, date and value formatting shared by the pages. */
-import type { RunListItem } from '../../src/viewer/types.js';
+import type { RunHalted, RunListItem } from '../../src/viewer/types.js';
 import { shellArg } from '../../src/util/shell-arg.js';
 
 /** The command that continues an interrupted run (the id quoted for the shell, as the CLI prints it). */
 export const resumeCommand = (run: Pick<RunListItem, 'id' | 'domain'>) => `servicegym run --domain ${run.domain ?? 'DOMAIN'} --resume ${shellArg(run.id)}`;
+
+/** Why a stopped run stopped and how much did not run: "stopped: interrupted (Ctrl-C) — 4 episodes not started". */
+export const haltedText = (halted: RunHalted) => `stopped: ${halted.reason} — ${halted.not_started} episode${halted.not_started === 1 ? '' : 's'} not started`;
 
 /** "—" for a missing value. */
 export const DASH = '—';

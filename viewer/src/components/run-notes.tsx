@@ -1,11 +1,11 @@
 /**
- * Honest headlines of a run page (issue 18, item 6): a run still being written or interrupted
- * (with the resume command), why pass^k stops at a small k (tasks with fewer scored trials, e.g.
- * after infrastructure errors), and not-judged episodes (never a failure; the reward mean is then a
- * lower bound).
+ * Honest headlines of a run page (issue 18, item 6): a run still being written, interrupted or
+ * stopped before every planned episode started (why, how many did not; with the resume command),
+ * why pass^k stops at a small k (tasks with fewer scored trials, e.g. after infrastructure errors),
+ * and not-judged episodes (never a failure; the reward mean is then a lower bound).
  */
 import type { EpisodeOutlineView, RunDetail } from '../../../src/viewer/types.js';
-import { resumeCommand } from '../format.js';
+import { haltedText, resumeCommand } from '../format.js';
 
 /** Tasks whose scored trials are fewer than the run's trials, with their counts. */
 function shortTasks(episodes: readonly EpisodeOutlineView[], trials: number): { task: string; scored: number }[] {
@@ -29,6 +29,17 @@ export function RunNotes({ detail }: { detail: RunDetail }) {
       body: (
         <>
           This run was <b>interrupted</b> before it finished; its scores cover the {run.episodes} episodes stored. Continue it with <code>{resumeCommand(run)}</code>.
+        </>
+      ),
+    });
+  } else if (run.halted) {
+    notes.push({
+      key: 'stopped',
+      tone: 'warn',
+      body: (
+        <>
+          <b>{haltedText(run.halted)}</b>: the run stopped before every planned episode started, so its scores cover only the {run.episodes} episode{run.episodes === 1 ? '' : 's'} stored. Continue it with{' '}
+          <code>{resumeCommand(run)}</code>.
         </>
       ),
     });

@@ -1,19 +1,34 @@
-/** A run's status badge: in progress (scores so far) or interrupted (resume it); nothing for a complete run. */
+/**
+ * A run's status badge: in progress (scores so far), interrupted (resume it) or stopped before
+ * every planned episode started (why, how many did not start; resume it); nothing for a complete run.
+ */
 import type { RunListItem } from '../../../src/viewer/types.js';
-import { resumeCommand } from '../format.js';
+import { haltedText, resumeCommand } from '../format.js';
 
-export function RunStatusBadge({ run }: { run: Pick<RunListItem, 'status' | 'id' | 'domain'> }) {
+/** The badge's tone, text and hover title by status (a complete run has none). */
+const STATUS_LOOK: Record<Exclude<RunListItem['status'], 'complete'>, { tone: string; text: string; title: (run: Pick<RunListItem, 'id' | 'domain' | 'halted'>) => string }> = {
+  in_progress: { tone: 'tone-info', text: '◔ in progress', title: () => 'a process is still writing this run: the scores cover the episodes stored so far' },
+  interrupted: { tone: 'tone-warn', text: '‖ interrupted', title: (run) => `not finished and nobody is writing it; continue with: ${resumeCommand(run)}` },
+  stopped: { tone: 'tone-warn', text: '■ stopped', title: (run) => `${run.halted ? haltedText(run.halted) : 'stopped'}; continue with: ${resumeCommand(run)}` },
+};
+
+export function RunStatusBadge({ run }: { run: Pick<RunListItem, 'status' | 'id' | 'domain' | 'halted'> }) {
   if (run.status === 'complete') return null;
-  const live = run.status === 'in_progress';
+  const look = STATUS_LOOK[run.status];
   return (
-    <span
-      className={`badge ${live ? 'tone-info' : 'tone-warn'}`}
-      data-testid="run-status"
-      data-status={run.status}
-      title={live ? 'a process is still writing this run: the scores cover the episodes stored so far' : `not finished and nobody is writing it; continue with: ${resumeCommand(run)}`}
-    >
-      {live ? '◔ in progress' : '‖ interrupted'}
+    <span className={`badge ${look.tone}`} data-testid="run-status" data-status={run.status} title={look.title(run)}>
+      {look.text}
     </span>
+  );
+}
+
+/** A stopped run's line: why it stopped and how many planned episodes did not start (with the resume command on hover); nothing for another run. */
+export function RunHaltedLine({ run }: { run: Pick<RunListItem, 'id' | 'domain' | 'halted'> }) {
+  if (!run.halted) return null;
+  return (
+    <div className="sub" data-testid="run-halted" title={`continue with: ${resumeCommand(run)}`}>
+      {haltedText(run.halted)}
+    </div>
   );
 }
 

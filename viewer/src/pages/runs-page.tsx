@@ -9,7 +9,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { RunListItem } from '../../../src/viewer/types.js';
 import { loadRuns, useLoad } from '../data.js';
 import { Show } from '../components/problem.js';
-import { RunModeLabels, RunStatusBadge, Tags } from '../components/run-status.js';
+import { RunHaltedLine, RunModeLabels, RunStatusBadge, Tags } from '../components/run-status.js';
 import { compareHref, optimizerHref, runHref, runsHref, type RunsFilters } from '../route.js';
 import { cost, DASH, labelSummary, pct, runSize, score, tokens, when } from '../format.js';
 import { usePageTitle } from '../title.js';
@@ -37,6 +37,7 @@ function RunRow({ run, picked, onPick }: { run: RunListItem; picked: boolean; on
         <div>
           <a href={runHref(run.id)}>{run.name}</a> <RunStatusBadge run={run} />
           <div className="sub mono">{run.id}</div>
+          <RunHaltedLine run={run} />
           <Tags tags={run.tags} href={(tag) => runsHref({ tag })} />
           {run.has_optimizer ? (
             <a className="sub-link" href={optimizerHref(run.id)}>
