@@ -131,7 +131,8 @@ describe('run --threads', () => {
     const single = await runCli([...args, '--db', path.join(d, 'single.db'), '-j', '1']);
     expect(single.code).toBe(1);
     const threadedDb = path.join(d, 'threaded.db');
-    const threaded = await runCli([...args, '--db', threadedDb, '-j', '2', '--threads', '2']);
+    const junit = path.join(d, 'threaded.xml');
+    const threaded = await runCli([...args, '--db', threadedDb, '-j', '2', '--threads', '2', '-o', junit]);
     expect(threaded.code).toBe(1);
     const stored = episodes(threadedDb).length;
     // The cap is reached after as many episodes as in one thread; the one the other thread was running then is stored too.
@@ -142,6 +143,10 @@ describe('run --threads', () => {
     expect(stored).toBeLessThanOrEqual(singleStored + 1);
     expect(threaded.err).toMatch(new RegExp(`the run stopped: --max-cost \\$0\\.05 reached \\(provider-reported cost \\$0\\.\\d{4}\\); ${10 - stored} episode\\(s\\) not started; continue with --resume cost-1 and a higher --max-cost`));
     expect(runSummary(threadedDb, 'cost-1').halted).toEqual({ reason: expect.stringMatching(/^--max-cost \$0\.05 reached/), not_started: 10 - stored });
+    // The JUnit file lists the episodes read back from the store and every planned one that did not start, skipped.
+    const xml = fs.readFileSync(junit, 'utf8');
+    expect(xml).toMatch(new RegExp(`<testsuite name="cost-1" tests="10" failures="\\d+" errors="0" skipped="${10 - stored}"`));
+    expect(xml.match(/<skipped message="not started: the run stopped \(--max-cost \$0\.05 reached \(provider-reported cost \$0\.\d{4}\)\); continue with --resume cost-1"\/>/g)).toHaveLength(10 - stored);
 
     const resumed = await runCli([...common(costly.server.url).filter((x) => x !== '--json'), '--db', threadedDb, '--resume', 'cost-1', '--max-cost', '5', '--threads', '2']);
     expect(resumed.code).toBe(0);
