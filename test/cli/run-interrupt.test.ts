@@ -84,7 +84,8 @@ describe('Ctrl-C during a run', () => {
     const { mock, attach, signalled } = await signallingMock('SIGINT');
     try {
       const db = path.join(dir, 'gentle.db');
-      const ended = await runChild(mock, db, [], attach);
+      const junit = path.join(dir, 'gentle.xml');
+      const ended = await runChild(mock, db, ['-o', junit], attach);
       expect(signalled()).toBe(true);
       // Ended by the signal, not by exit 130: a shell stops a script only for a program the signal ended.
       expect(ended.signal, ended.stderr).toBe('SIGINT');
@@ -106,6 +107,10 @@ describe('Ctrl-C during a run', () => {
       const summary = store.getRun(runId)!.summary as { halted?: unknown };
       store.close();
       expect(summary.halted).toEqual({ reason: 'interrupted (Ctrl-C)', not_started: TRIALS - ids.length });
+      // The JUnit file has every trial: the ones that did not start are skipped, saying why and how to continue.
+      const xml = fs.readFileSync(junit, 'utf8');
+      expect(xml).toMatch(new RegExp(`<testsuite name="${runId}" tests="${TRIALS}" failures="\\d+" errors="0" skipped="${TRIALS - ids.length}"`));
+      expect(xml.split(`<skipped message="not started: the run stopped (interrupted (Ctrl-C)); continue with --resume ${runId}"/>`)).toHaveLength(TRIALS - ids.length + 1);
       await resumeCompletes(mock, db, runId);
     } finally {
       await mock.close();
