@@ -113,6 +113,8 @@ export interface RunComparison {
 const RESULT_KEYS = new Set([
   'command', 'episodes', 'scored', 'infraErrors', 'harnessErrors', 'evaluationErrors', 'unjudged', 'rewardMean', 'partialMean', 'passHatK', 'passHatKInterval',
   'terminations', 'crossSide', 'usage', 'unattached_usage', 'replayed_usage', 'attempts', 'tasks', 'task_ids', 'candidates', 'decision', 'stop_reason', 'budget', 'rows', 'cost_usd',
+  // why a run stopped before every planned episode started, and how many did not: an outcome, not a setting
+  'halted',
 ]);
 
 /** Rates, differences and bounds without float noise (the reported-number rounding). */

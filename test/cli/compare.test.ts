@@ -215,5 +215,8 @@ describe('compare a validate run with a run of the same tasks', () => {
       { key: 'screenshots', a: 'tool_result', b: 'user_message' },
       { key: 'tags', a: null, b: ['x'] },
     ]);
+    // A run stopped early (Ctrl-C, --max-cost) records `halted`: an outcome, not a setting that differs.
+    const stopped = run('A', { t1: [1, 1] }, { halted: { reason: 'interrupted (Ctrl-C)', not_started: 3 } });
+    expect(compareRunResults(stopped, run('B', { t1: [1, 1] })).config_diff).toEqual([]);
   }, 120_000);
 });
