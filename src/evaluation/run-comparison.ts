@@ -117,6 +117,14 @@ const RESULT_KEYS = new Set([
   'halted',
 ]);
 
+/**
+ * Stored summary fields that say where and how fast a run ran, kept for its `--resume` (the base
+ * URL, the absolute paths of its data folder and prompt file, `-j`, `--threads`, `--rate-limit`),
+ * not what it ran: the dataset, the prompt and the host are compared as `data`, `prompt_sha256`
+ * and `provider`. Not listed as differences, so neither are they between shards of one run.
+ */
+const PLACE_KEYS = new Set(['base_url', 'data_dir', 'prompt_path', 'concurrency', 'threads', 'rate_limit']);
+
 /** Rates, differences and bounds without float noise (the reported-number rounding). */
 const clean = cleanFloat;
 
@@ -178,15 +186,16 @@ function promptNote(a: ComparedRun, b: ComparedRun): string | null {
 const settingValue = (v: unknown): unknown => (v === undefined || (Array.isArray(v) && v.length === 0) ? null : v);
 
 /**
- * Every setting that differs between the runs' stored configs (result fields left out), sorted by
- * key. A setting one run does not record and the other records as null or `[]` is the same: a
- * `validate` run records no tags and no image delivery (`screenshots`, which `run` records only on
- * a surface that hands the agent images), so neither differs from a `run` without them.
+ * Every setting that differs between the runs' stored configs (result fields and where the run
+ * ran, {@link PLACE_KEYS}, left out), sorted by key. A setting one run does not record and the
+ * other records as null or `[]` is the same: a `validate` run records no tags and no image
+ * delivery (`screenshots`, which `run` records only on a surface that hands the agent images), so
+ * neither differs from a `run` without them.
  */
 export function configDifferences(a: ComparedRun, b: ComparedRun): ConfigDifference[] {
   const settings = (r: ComparedRun) => {
     const m = new Map<string, unknown>([['domain', r.domain]]);
-    for (const [k, v] of Object.entries(r.config ?? {})) if (!RESULT_KEYS.has(k) && !ROLE_KEYS.has(k)) flatten(v, k, m);
+    for (const [k, v] of Object.entries(r.config ?? {})) if (!RESULT_KEYS.has(k) && !ROLE_KEYS.has(k) && !PLACE_KEYS.has(k)) flatten(v, k, m);
     if (r.kind === 'run') for (const [k, v] of Object.entries(roleSettings(r.config ?? {}))) m.set(k, v);
     return m;
   };

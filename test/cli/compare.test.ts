@@ -218,5 +218,9 @@ describe('compare a validate run with a run of the same tasks', () => {
     // A run stopped early (Ctrl-C, --max-cost) records `halted`: an outcome, not a setting that differs.
     const stopped = run('A', { t1: [1, 1] }, { halted: { reason: 'interrupted (Ctrl-C)', not_started: 3 } });
     expect(compareRunResults(stopped, run('B', { t1: [1, 1] })).config_diff).toEqual([]);
+    // Where and how fast a run ran (stored for its --resume) is no setting of what it ran.
+    const place = (url: string, j: number) => ({ base_url: url, data_dir: `/data/${j}`, prompt_path: `/p/${j}.txt`, concurrency: j, threads: j, rate_limit: j * 60, judge_votes: 3 });
+    expect(compareRunResults(run('A', { t1: [1, 1] }, place('http://127.0.0.1:8000/v1', 1)), run('B', { t1: [1, 1] }, place('http://10.0.0.2:8000/v1', 2))).config_diff).toEqual([]);
+    expect(compareRunResults(run('A', { t1: [1, 1] }, { judge_votes: 3 }), run('B', { t1: [1, 1] }, { judge_votes: 5 })).config_diff).toEqual([{ key: 'judge_votes', a: 3, b: 5 }]);
   }, 120_000);
 });

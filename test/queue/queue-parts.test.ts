@@ -131,9 +131,10 @@ describe('sharded runs merged', () => {
       expect(r.code, extra.join(' ')).toBe(2);
       expect(r.err).toBe(`servicegym: error: run 'mixed': shard 2/2 (${other}) was run with other settings than shard 1/2 (${first}) (${diff}); its episodes would not be shards of one run: give every shard the same flags but --shard\n`);
     }
-    // The same flags on another provider host and budget merge.
-    expect((await shard(2, '--max-cost', '3')).code).toBe(0);
-    expect((await runCli(['merge-shards', '--db', path.join(dir, 'ok.db'), first, path.join(dir, 's2---max-cost3.db')])).code).toBe(0);
+    // The same flags on another provider host and budget, -j and rate limit merge.
+    expect((await shard(2, '--max-cost', '3', '-j', '2', '--rate-limit', '6000')).code).toBe(0);
+    const ok = await runCli(['merge-shards', '--db', path.join(dir, 'ok.db'), first, path.join(dir, 's2---max-cost3-j2--rate-limit6000.db')]);
+    expect(ok.code, ok.err).toBe(0);
   }, 120_000);
 });
 
