@@ -72,8 +72,8 @@ export function threadCount(flags: Record<string, any>, surface: { name: string;
 /**
  * The plan of `run` from its parsed `flags` (commander's camelCase option values) and `cmd`:
  * applies the `--config` file (with the checks of FLAG_CHECKS), with `--resume` takes the
- * settings not given from the stored run (src/cli/run-stored-settings.ts; reads the store), loads the domain (with the
- * default-domain hint), checks `--screenshots`, `--trials`, `-j`, `--queue`'s URL, `--threads`,
+ * settings not given from the stored run (src/cli/run-stored-settings.ts; reads the store), loads
+ * the domain (with the default-domain hint), checks `--screenshots`, `--trials`, `-j`, `--queue`'s URL, `--threads`,
  * `--temperature`, `--personas`, `--rate-limit` and `--judge-votes` in that order, and makes the
  * agent's, user simulator's and judge's models (rate-limited together by one limiter when the
  * run's episodes run in this thread). Writes to no store.
