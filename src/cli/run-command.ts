@@ -33,7 +33,7 @@ export async function runCommand(flags: Record<string, any>, cmd: Command, setEx
     const runId = runIdOf(flags, shard);
     // One process per run: a second --resume while the first is alive would overwrite its episodes.
     lock = acquireRunLock(flags.db, runId, { onTakeover: (m) => process.stderr.write(`servicegym: ${m}\n`) });
-    const start = await runStart(store, runId, flags, plan);
+    const start = await runStart(store, runId, flags, plan, shard);
     const outcome = await executeRun({ flags, plan, runId, store, start, shard, sharding });
     await finishRun({ flags, plan, runId, start, shard, outcome }, setExit);
   } finally {

@@ -58,7 +58,7 @@ export interface RunStart {
  * or with `--resume` the stored run's ({@link resumedRun}).
  * @throws BadInputError (naming `flags.db`) when a new run's id is already stored, or a resumed run cannot be continued.
  */
-export async function runStart(store: RunStore, runId: string, flags: Record<string, any>, plan: RunPlan): Promise<RunStart> {
+export async function runStart(store: RunStore, runId: string, flags: Record<string, any>, plan: RunPlan, shard?: Shard): Promise<RunStart> {
   // A resumed run keeps the date it was started.
   const createdAt = new Date().toISOString();
   // A new run never takes over a stored one: its episodes, receipts and summary would mix with
@@ -67,7 +67,7 @@ export async function runStart(store: RunStore, runId: string, flags: Record<str
   if (existing) {
     throw new BadInputError(`run '${runId}' is already in the store (started ${existing.created_at}); continue it with --resume ${shellArg(runId)}, or give another --run-id`, { file: flags.db });
   }
-  if (flags.resume) return resumedRun(store, runId, flags, plan);
+  if (flags.resume) return resumedRun(store, runId, flags, plan, shard);
   return { finished: [], kept: [], createdAt, unattached: {}, attempts: [] };
 }
 
@@ -78,11 +78,11 @@ export async function runStart(store: RunStore, runId: string, flags: Record<str
  * @throws BadInputError (naming `flags.db`) when no run `runId` is stored, it was not started by
  *   `run` (a validate, campaign … run), or it was started with other settings or personas.
  */
-async function resumedRun(store: RunStore, runId: string, flags: Record<string, any>, plan: RunPlan): Promise<RunStart> {
+async function resumedRun(store: RunStore, runId: string, flags: Record<string, any>, plan: RunPlan, shard: Shard | undefined): Promise<RunStart> {
   const stored = resumableRun(store, runId, flags.db);
   const createdAt = stored.created_at;
   const started = (stored.summary ?? {}) as Record<string, unknown>;
-  checkSameSettings(runId, stored, flags, plan);
+  checkSameSettings(runId, stored, flags, plan, shard);
   const [{ readEpisodeLogs }, { PaidCalls }, { reportRowOfStored }, { EpisodeReplays, storedCalls }] = await Promise.all([import('../store/run-log.js'), import('../run/receipt-accounting.js'), import('../run/report-rows.js'), import('../run/episode-replay.js')]);
   const storedRows = readEpisodeLogs(store, runId);
   const keptRows = storedRows.filter((e) => !e.record.termination.infra_error);
@@ -116,19 +116,22 @@ async function resumedRun(store: RunStore, runId: string, flags: Record<string, 
 /**
  * Refuses to resume run `runId` with other settings than it was started with: domain, models,
  * trials, dataset, mode, temperature, task ids, strictness, step limit, prompt, surface, surface
- * options and dataset variant, each compared when the stored summary has it. A prompt file taken
- * from the stored run (src/cli/run-stored-settings.ts) that no longer has the stored text is
+ * options, dataset variant and `--shard` (`shard`; none for a run stored without one), each
+ * compared when the stored summary has it. A prompt file taken from the stored run (src/cli/run-stored-settings.ts) that no longer has the stored text is
  * refused on its own, naming the file.
  * @throws BadInputError (naming `flags.db`) listing each differing setting as `key: stored vs now`.
  */
-function checkSameSettings(runId: string, stored: Pick<RunRow, 'domain' | 'summary'>, flags: Record<string, any>, plan: RunPlan): void {
-  const was = (stored.summary ?? {}) as Record<string, unknown>;
+function checkSameSettings(runId: string, stored: Pick<RunRow, 'domain' | 'summary'>, flags: Record<string, any>, plan: RunPlan, shard: Shard | undefined): void {
+  // A run stored without a shard is no shard run.
+  const was = { shard: null, ...(stored.summary ?? {}) } as Record<string, unknown>;
   const now: Record<string, unknown> = { domain: flags.domain, agent_model: plan.agentModel.model, user_model: plan.userModel.model, judge_model: plan.judge?.model ?? null, trials: plan.trials, data: plan.loaded.source, mode: plan.loaded.mode, temperature: plan.temperature, task_ids: plan.tasks.map((t) => t.id).join(','), strict: plan.strict, max_steps: plan.extras.maxSteps, prompt_sha256: runExtrasMeta(plan.extras).prompt_sha256, surface: plan.surface.name, ...surfaceOptionsConfig(flags), ...datasetVariantConfig(flags) };
   if (plan.stored.flags.has('promptFile') && 'prompt_sha256' in was && was.prompt_sha256 !== now.prompt_sha256) {
     throw new BadInputError(`run '${runId}' was started with the prompt file ${shellArg(String(plan.extras.promptFile))}, which has changed since (sha256 ${String(was.prompt_sha256).slice(0, 12)}… then, ${String(now.prompt_sha256).slice(0, 12)}… now); restore its text, or give --prompt-file with the run's prompt`, { file: flags.db });
   }
   // A data folder taken from the store is the run's own, named by its absolute path now (the stored `data` may be relative).
   if (plan.stored.flags.has('dataDir')) delete now.data;
+  // A shard's store holds that shard's episodes only: another shard, or none, is refused.
+  now.shard = shard ? { index: shard.index, count: shard.count } : null;
   const differs = Object.keys(now).filter((k) => k in was && !canonicalEqual(was[k], now[k]) && !(k === 'domain' && stored.domain === now.domain));
   if (stored.domain !== flags.domain) differs.unshift('domain');
   if (differs.length) throw otherSettingsError(runId, differs.map((k) => [k, k === 'domain' ? stored.domain : was[k], now[k]] as const), flags.db);

@@ -71,6 +71,8 @@ const STORED_SETTINGS: readonly StoredSetting[] = [
   { flag: 'tasks', label: 'tasks', value: (was) => text(was.task_ids), unlessGiven: ['sample', 'limit', 'seed'], shown: shownTasks },
   { flag: 'trials', label: 'trials', value: (was) => count(was.trials) },
   { flag: 'personas', label: 'personas', value: (was) => texts(was.personas)?.join(',') },
+  // A shard run goes on with its own shard's episodes only (without it, it would run every shard's).
+  { flag: 'shard', label: 'shard', value: (was) => shardText(was.shard) },
   { flag: 'temperature', label: 'temperature', value: (was) => count(was.temperature) },
   { flag: 'strict', label: 'strict', value: (was) => on(was.strict) },
   { flag: 'maxSteps', label: 'max steps', value: (was) => count(was.max_steps) },
@@ -102,6 +104,12 @@ function givenProvider(was: Summary): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A stored `shard` ({index, count}) as `--shard` takes it (`2/4`); undefined for none or a malformed one. */
+function shardText(x: unknown): string | undefined {
+  const s = x as { index?: unknown; count?: unknown } | null | undefined;
+  return s && Number.isInteger(s.index) && Number.isInteger(s.count) ? `${String(s.index)}/${String(s.count)}` : undefined;
 }
 
 /** The stored `surface_options` object as `--surface-option key=value` values, or undefined for none. */

@@ -147,6 +147,29 @@ describe('run --resume RUN_ID alone', () => {
     expect(stored(db, runId).episodes).toEqual(['T01#0', 'T01#1', 'T01#2', 'T01#3']);
   }, 60_000);
 
+  it('a shard run resumes its own shard only; another shard, or none, is refused', async () => {
+    const db = path.join(tmpDir('sg-resume-settings-'), 'store.db');
+    const first = await cli(['run', '--tasks', 'T01,T02', '--trials', '2', '-j', '1', '--shard', '1/2', '--run-id', 'sharded', '--agent-model', AGENT, '--user-model', USER, '--base-url', mock.url, '--max-cost', '0.001', '--db', db, '-q', '--json']);
+    expect(first.code, first.err).toBe(1);
+    expect(stored(db, 'sharded').episodes).toEqual(['T01#0']);
+    // Shard 1/2 of T01,T02 x 2 trials: episodes 0 and 2 of the run order (T01#0, T01#1).
+    const r = await cli(['run', '--resume', 'sharded', '--db', db]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toContain(', shard 1/2, ');
+    const after = stored(db, 'sharded');
+    expect(after.episodes).toEqual(['T01#0', 'T01#1']);
+    expect(after.summary.shard).toEqual({ index: 1, count: 2 });
+    const other = await cli(['run', '--resume', 'sharded', '--db', db, '--shard', '2/2', '-q']);
+    expect(other.code).toBe(2);
+    expect(other.err).toContain(`run 'sharded' was started with other settings (shard: {"index":1,"count":2} vs {"index":2,"count":2}); resume it with the same flags`);
+    // A run stored without a shard is refused a --shard.
+    const { db: plain, runId } = await startStopped(tmpDir('sg-resume-settings-'));
+    const sharded = await cli(['run', '--resume', runId, '--db', plain, '--shard', '1/2', '-q']);
+    expect(sharded.code).toBe(2);
+    expect(sharded.err).toContain('(shard: null vs {"index":1,"count":2})');
+    expect(stored(plain, runId).episodes).toHaveLength(1);
+  });
+
   it('a base URL from the environment is used, not the stored one', async () => {
     const { db, runId } = await startStopped(tmpDir('sg-resume-settings-'));
     const moved = await startMockServer({ handler: reply, cost: 0.002 });
