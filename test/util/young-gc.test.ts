@@ -11,7 +11,7 @@ import { scavengeNow } from '../../src/util/young-gc.js';
 async function collectionsDuring(fn: () => void): Promise<number[]> {
   const seen: { kind: number; at: number }[] = [];
   const obs = new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) seen.push({ kind: (e.detail as { kind: number }).kind, at: e.startTime });
+    for (const e of list.getEntries()) seen.push({ kind: ((e as PerformanceEntry & { detail?: unknown }).detail as { kind: number }).kind, at: e.startTime });
   });
   obs.observe({ entryTypes: ['gc'] });
   const from = performance.now();
