@@ -139,7 +139,8 @@ function given(cmd: Command, flag: string): boolean {
  * given is refused at once. Reads the store at `flags.db` read-only; writes nothing.
  * @returns what was taken (nothing without `--resume`).
  * @throws BadInputError (naming the store) when it has no such run or no store is there, the run
- *   was not started by `run` or in another domain than the one given; (naming the file) when its
+ *   was not started by `run` or in another domain than the one given, or its base URL was not
+ *   stored (a query, credentials or a key in it) and none is given; (naming the file) when its
  *   stored prompt file is gone; for an empty `--resume`.
  */
 export function takeStoredSettings(cmd: Command, flags: Record<string, any>, env: NodeJS.ProcessEnv = process.env): TakenSettings {
@@ -161,6 +162,10 @@ export function takeStoredSettings(cmd: Command, flags: Record<string, any>, env
     flags[s.flag] = value;
     taken.add(s.flag);
     words.push(value === true ? s.label : `${s.label} ${s.shown ? s.shown(value) : String(value)}`);
+  }
+  // The run's base URL was not stored (it held a query, credentials or a key): the default endpoint would get the run's calls and key.
+  if ('base_url' in was && was.base_url === null && !given(cmd, 'baseUrl') && !BASE_URL_ENV.some((v) => env[v])) {
+    throw new BadInputError(`run '${runId}' was started at a base URL that is not stored (it held a query, credentials or a key); give it again with --base-url (or SERVICEGYM_BASE_URL)`, { file: flags.db });
   }
   if (taken.has('promptFile') && !fs.existsSync(flags.promptFile)) {
     throw new BadInputError(`run '${runId}' was started with this prompt file, which is gone; restore it, or give --prompt-file with the same text (sha256 ${String(was.prompt_sha256)})`, { file: flags.promptFile });

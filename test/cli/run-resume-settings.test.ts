@@ -170,6 +170,28 @@ describe('run --resume RUN_ID alone', () => {
     expect(stored(plain, runId).episodes).toHaveLength(1);
   });
 
+  it('a run whose base URL was not stored (a key in its query) is refused without --base-url, never sent to the default endpoint', async () => {
+    const dir = tmpDir('sg-resume-settings-');
+    const db = path.join(dir, 'store.db');
+    const url = `${mock.url}?api-key=gw-query-secret-8181`;
+    const first = await cli(['run', '--tasks', 'T01,T02', '-j', '1', '--agent-model', AGENT, '--user-model', USER, '--base-url', url, '--max-cost', '0.001', '--db', db, '-q', '--json']);
+    expect(first.code, first.err).toBe(1);
+    const runId = JSON.parse(first.out).run_id as string;
+    expect(stored(db, runId).summary.base_url).toBeNull();
+    const sent = mock.requests.length;
+    const alone = await cli(['run', '--resume', runId, '--db', db, '-q']);
+    expect(alone.code).toBe(2);
+    expect(alone.err).toContain(`run '${runId}' was started at a base URL that is not stored (it held a query, credentials or a key); give it again with --base-url (or SERVICEGYM_BASE_URL)`);
+    expect(mock.requests.length).toBe(sent);
+    const r = await cli(['run', '--resume', runId, '--db', db, '--base-url', url, '-q']);
+    expect(r.code, r.err).toBe(0);
+    expect(stored(db, runId).episodes).toEqual(['T01#0', 'T02#0']);
+    // Neither the query's key nor the API key is in the store's files.
+    const bytes = fs.readdirSync(dir).filter((f) => f.startsWith('store.db')).map((f) => fs.readFileSync(path.join(dir, f)).toString('latin1')).join('');
+    expect(bytes).not.toContain('gw-query-secret-8181');
+    expect(bytes).not.toContain(KEY);
+  });
+
   it('a base URL from the environment is used, not the stored one', async () => {
     const { db, runId } = await startStopped(tmpDir('sg-resume-settings-'));
     const moved = await startMockServer({ handler: reply, cost: 0.002 });
