@@ -187,16 +187,18 @@ const settingValue = (v: unknown): unknown => (v === undefined || (Array.isArray
 
 /**
  * Every setting that differs between the runs' stored configs (result fields and where the run
- * ran, {@link PLACE_KEYS}, left out), sorted by key. A setting one run does not record and the
- * other records as null or `[]` is the same: a `validate` run records no tags and no image
- * delivery (`screenshots`, which `run` records only on a surface that hands the agent images), so
- * neither differs from a `run` without them.
+ * ran, {@link PLACE_KEYS}, left out; `judge_votes` too for a run without a judge model), sorted
+ * by key. A setting one run does not record and the other records as null or `[]` is the same: a
+ * `validate` run records no tags and no image delivery (`screenshots`, which `run` records only on
+ * a surface that hands the agent images), so neither differs from a `run` without them.
  */
 export function configDifferences(a: ComparedRun, b: ComparedRun): ConfigDifference[] {
   const settings = (r: ComparedRun) => {
     const m = new Map<string, unknown>([['domain', r.domain]]);
     for (const [k, v] of Object.entries(r.config ?? {})) if (!RESULT_KEYS.has(k) && !ROLE_KEYS.has(k) && !PLACE_KEYS.has(k)) flatten(v, k, m);
     if (r.kind === 'run') for (const [k, v] of Object.entries(roleSettings(r.config ?? {}))) m.set(k, v);
+    // Votes are the judge's: a run without a judge model cast none, whatever `--judge-votes` it stored.
+    if (settingValue(r.config?.judge_model) === null) m.delete('judge_votes');
     return m;
   };
   const sa = settings(a);

@@ -208,6 +208,8 @@ describe('compare a validate run with a run of the same tasks', () => {
     expect(keys).toEqual(expect.arrayContaining(['agent', 'agent_model', 'user', 'user_model']));
     expect(keys).not.toContain('tags');
     expect(keys).not.toContain('screenshots');
+    // Neither run has a judge: the run's stored --judge-votes (3) is no difference.
+    expect(keys).not.toContain('judge_votes');
     // Unit: an empty list is no value; a setting both record with other values still differs.
     const diff = compareRunResults(run('A', { t1: [1, 1] }, { tags: [] }), run('B', { t1: [1, 1] }, { personas: null }));
     expect(diff.config_diff).toEqual([]);
@@ -221,6 +223,12 @@ describe('compare a validate run with a run of the same tasks', () => {
     // Where and how fast a run ran (stored for its --resume) is no setting of what it ran.
     const place = (url: string, j: number) => ({ base_url: url, data_dir: `/data/${j}`, prompt_path: `/p/${j}.txt`, concurrency: j, threads: j, rate_limit: j * 60, judge_votes: 3 });
     expect(compareRunResults(run('A', { t1: [1, 1] }, place('http://127.0.0.1:8000/v1', 1)), run('B', { t1: [1, 1] }, place('http://10.0.0.2:8000/v1', 2))).config_diff).toEqual([]);
-    expect(compareRunResults(run('A', { t1: [1, 1] }, { judge_votes: 3 }), run('B', { t1: [1, 1] }, { judge_votes: 5 })).config_diff).toEqual([{ key: 'judge_votes', a: 3, b: 5 }]);
+    const judged = (votes?: number) => ({ judge_model: 'j', ...(votes === undefined ? {} : { judge_votes: votes }) });
+    expect(compareRunResults(run('A', { t1: [1, 1] }, judged(3)), run('B', { t1: [1, 1] }, judged(5))).config_diff).toEqual([{ key: 'judge_votes', a: 3, b: 5 }]);
+    // Votes are the judge's: runs without a judge model do not differ in them, nor does a run stored before judge_votes was (no judge) from one after.
+    expect(compareRunResults(run('A', { t1: [1, 1] }, { judge_votes: 3 }), run('B', { t1: [1, 1] }, { judge_votes: 5 })).config_diff).toEqual([]);
+    expect(compareRunResults(run('A', { t1: [1, 1] }, { judge_model: null }), run('B', { t1: [1, 1] }, { judge_model: null, judge_votes: 3 })).config_diff).toEqual([]);
+    // With a judge, a run that does not record its votes still differs from one that does (unknown is not the default).
+    expect(compareRunResults(run('A', { t1: [1, 1] }, judged()), run('B', { t1: [1, 1] }, judged(3))).config_diff).toEqual([{ key: 'judge_votes', a: null, b: 3 }]);
   }, 120_000);
 });
