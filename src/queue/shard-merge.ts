@@ -143,15 +143,31 @@ function copyShards(out: RunStore, runId: string, parts: readonly ShardPart[]): 
 /**
  * The merged run's summary: the first shard's settings (without `shard`), the run summary
  * recomputed from the episodes copied into `out` (in the run's task order), the usage with every
- * shard's unattached calls added, and `merged_shards: count`. A run that was not sharded keeps
- * its own summary.
+ * shard's unattached calls added, `merged_shards: count`, and `halted` when any shard stopped
+ * before all its episodes started ({@link mergedHalted}; the first shard's alone would say a run
+ * is complete when a later shard stopped). A run that was not sharded keeps its own summary.
  */
 function mergedSummary(out: RunStore, runId: string, parts: readonly ShardPart[], shards: readonly (Shard | undefined)[], count: number): RunRow['summary'] {
   const first = parts[0].row;
-  const { shard: _s, ...meta } = (first.summary ?? {}) as Record<string, unknown>;
+  const { shard: _s, halted: _h, ...meta } = (first.summary ?? {}) as Record<string, unknown>;
   const taskOrder = typeof meta.task_ids === 'string' ? meta.task_ids.split(',') : [];
   const report = storedRunReport(out, runId, taskOrder);
   const unattached = mergeUsage(parts.flatMap((p) => ((p.row.summary as { unattached_usage?: UsageByRole } | null)?.unattached_usage ? [(p.row.summary as { unattached_usage: UsageByRole }).unattached_usage] : [])));
   const usage = Object.keys(unattached).length ? mergeUsage([report.usage, unattached]) : report.usage;
-  return count > 1 || shards[0] ? { ...meta, ...report.summary, tasks: meta.tasks ?? report.summary.tasks, usage, merged_shards: count } : first.summary;
+  const halted = mergedHalted(parts);
+  return count > 1 || shards[0] ? { ...meta, ...report.summary, tasks: meta.tasks ?? report.summary.tasks, usage, merged_shards: count, ...(halted ? { halted } : {}) } : first.summary;
+}
+
+/**
+ * The shards' stored `halted` ({reason, not_started}: a shard stopped by Ctrl-C, SIGTERM or
+ * `--max-cost`) as one: their distinct reasons joined by `; ` in the order given, and the sum of
+ * their not-started episodes; undefined when no shard stopped so.
+ */
+function mergedHalted(parts: readonly ShardPart[]): { reason: string; not_started: number } | undefined {
+  const stopped = parts.flatMap((p) => {
+    const h = (p.row.summary as { halted?: { reason?: unknown; not_started?: unknown } } | null)?.halted;
+    return h && typeof h.reason === 'string' && Number.isInteger(h.not_started) ? [{ reason: h.reason, not_started: h.not_started as number }] : [];
+  });
+  if (!stopped.length) return undefined;
+  return { reason: [...new Set(stopped.map((h) => h.reason))].join('; '), not_started: stopped.reduce((n, h) => n + h.not_started, 0) };
 }
