@@ -90,6 +90,8 @@ export async function planRun(flags: Record<string, any>, cmd: Command): Promise
   const surface = await surfaceFromFlags(flags, loaded);
   checkScreenshots(flags.screenshots);
   const { tasks: selected, excluded } = strictTaskSelection(loaded, selectRunTasks(loaded, flags.tasks, extras), strict);
+  // A resumed run's ids were chosen by the stored --sample/--seed/--limit: its summary keeps them.
+  if (stored.selection) Object.assign(extras, stored.selection);
   const tasks = tasksOnSurface(loaded, selected, surface, flags.tasks !== undefined);
   // Checked before the store is touched: a bad count must not leave an empty run behind.
   // Bounded: the run's episode list is built up front, so a count like 1e11 would exhaust memory.

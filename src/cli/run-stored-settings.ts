@@ -55,8 +55,9 @@ function shownTasks(v: unknown): string {
 /**
  * The settings a resume takes from the stored run, in the order the log line names them. Not
  * taken: `--max-cost` (a run it stopped would stop again at once), `--sample`/`--seed`/`--limit`
- * (the stored task ids are their result), `--queue` (where the episodes run; its URL may hold a
- * password), the transport flags (`--timeout` …) and the output flags (`-o`, `--json` …).
+ * (the stored task ids are their result; {@link TakenSettings.selection} keeps them in the run's
+ * summary), `--queue` (where the episodes run; its URL may hold a password), the transport flags
+ * (`--timeout` …) and the output flags (`-o`, `--json` …).
  */
 const STORED_SETTINGS: readonly StoredSetting[] = [
   { flag: 'domain', label: 'domain', value: (_, row) => text(row.domain), always: true },
@@ -122,14 +123,19 @@ function surfaceOptions(x: unknown): string[] | undefined {
 /** What a resume took from the stored run: the flags (commander attributes) and the log line's words. */
 export interface TakenSettings {
   flags: ReadonlySet<string>;
+  /**
+   * With the task ids taken: the stored `--sample`, `--seed` and `--limit` that chose them (null
+   * when not given), for the run's summary to keep; undefined when the run stored neither.
+   */
+  selection?: { sample: number | null; seed: number; limit: number | null };
   /** `domain airline, agent model m, …`; empty when nothing was taken. */
   text: string;
 }
 
-/** Whether the user gave `flag`: its value came from the command line, the config file or the environment (not commander's default). */
+/** Whether the user gave `flag`: its value came from the command line, the config file or the environment (not commander's default, nor the stored run). */
 function given(cmd: Command, flag: string): boolean {
   const source = cmd.getOptionValueSource(flag);
-  return source !== undefined && source !== 'default';
+  return source !== undefined && source !== 'default' && source !== 'stored';
 }
 
 /**
@@ -170,8 +176,11 @@ export function takeStoredSettings(cmd: Command, flags: Record<string, any>, env
   if (taken.has('promptFile') && !fs.existsSync(flags.promptFile)) {
     throw new BadInputError(`run '${runId}' was started with this prompt file, which is gone; restore it, or give --prompt-file with the same text (sha256 ${String(was.prompt_sha256)})`, { file: flags.promptFile });
   }
-  return { flags: taken, text: words.join(', ') };
+  const selection = taken.has('tasks') && (was.sample !== undefined || was.limit !== undefined) ? { sample: wholeOrNull(was.sample), seed: wholeOrNull(was.seed) ?? 0, limit: wholeOrNull(was.limit) } : undefined;
+  return { flags: taken, text: words.join(', '), ...(selection ? { selection } : {}) };
 }
+
+const wholeOrNull = (x: unknown): number | null => (Number.isInteger(x) ? (x as number) : null);
 
 /**
  * The run row of `runId` in the store at `db`, read-only, checked as a run `--resume` continues.

@@ -192,6 +192,21 @@ describe('run --resume RUN_ID alone', () => {
     expect(bytes).not.toContain(KEY);
   });
 
+  it('keeps the --sample, --seed and --limit that chose the stored tasks, and the stored --provider label', async () => {
+    const db = path.join(tmpDir('sg-resume-settings-'), 'store.db');
+    const first = await cli(['run', '--tasks', 'T01,T02,T03,T15', '--sample', '3', '--seed', '5', '--limit', '2', '-j', '1', '--agent-model', AGENT, '--user-model', USER, '--base-url', mock.url, '--provider', 'team-gateway', '--max-cost', '0.001', '--db', db, '-q', '--json']);
+    expect(first.code, first.err).toBe(1);
+    const runId = JSON.parse(first.out).run_id as string;
+    const before = stored(db, runId).summary;
+    expect(before).toMatchObject({ sample: 3, seed: 5, limit: 2, provider: 'team-gateway' });
+    const r = await cli(['run', '--resume', runId, '--db', db]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toContain(`, base URL ${mock.url}, provider team-gateway, `);
+    const after = stored(db, runId);
+    expect(after.episodes).toHaveLength(2);
+    expect(after.summary).toMatchObject({ task_ids: before.task_ids, sample: 3, seed: 5, limit: 2, provider: 'team-gateway' });
+  });
+
   it('a base URL from the environment is used, not the stored one', async () => {
     const { db, runId } = await startStopped(tmpDir('sg-resume-settings-'));
     const moved = await startMockServer({ handler: reply, cost: 0.002 });
