@@ -207,6 +207,22 @@ describe('run --resume RUN_ID alone', () => {
     expect(after.summary).toMatchObject({ task_ids: before.task_ids, sample: 3, seed: 5, limit: 2, provider: 'team-gateway' });
   });
 
+  it('refuses other judge votes than a judged run was started with', async () => {
+    const db = path.join(tmpDir('sg-resume-settings-'), 'store.db');
+    const first = await cli(['run', '--tasks', 'T01,T02', '-j', '1', '--agent-model', AGENT, '--user-model', USER, '--judge-model', USER, '--judge-votes', '5', '--base-url', mock.url, '--max-cost', '0.001', '--db', db, '-q', '--json']);
+    expect(first.code, first.err).toBe(1);
+    const runId = JSON.parse(first.out).run_id as string;
+    expect(stored(db, runId).summary).toMatchObject({ judge_model: USER, judge_votes: 5 });
+    const sent = mock.requests.length;
+    const other = await cli(['run', '--resume', runId, '--db', db, '--judge-votes', '3', '-q']);
+    expect(other.code).toBe(2);
+    expect(other.err).toContain(`run '${runId}' was started with other settings (judge_votes: 5 vs 3); resume it with the same flags`);
+    expect(mock.requests.length).toBe(sent);
+    const same = await cli(['run', '--resume', runId, '--db', db, '-q']);
+    expect(same.code).not.toBe(2);
+    expect(stored(db, runId).summary.judge_votes).toBe(5);
+  });
+
   it('a base URL from the environment is used, not the stored one', async () => {
     const { db, runId } = await startStopped(tmpDir('sg-resume-settings-'));
     const moved = await startMockServer({ handler: reply, cost: 0.002 });
