@@ -117,8 +117,8 @@ async function resumedRun(store: RunStore, runId: string, flags: Record<string, 
  * Refuses to resume run `runId` with other settings than it was started with: domain, models,
  * trials, dataset, mode, temperature, task ids, strictness, step limit, prompt, surface, surface
  * options, dataset variant, `--shard` (`shard`; none for a run stored without one), the judge's
- * votes (with a judge) and the image delivery (`screenshots`), each compared when the stored
- * summary has it. A prompt file taken from the stored run (src/cli/run-stored-settings.ts) that no longer has the stored text is
+ * votes (with a judge) and the image delivery (`screenshots`, on a surface with images), each
+ * compared when the stored summary has it. A prompt file taken from the stored run (src/cli/run-stored-settings.ts) that no longer has the stored text is
  * refused on its own, naming the file.
  * @throws BadInputError (naming `flags.db`) listing each differing setting as `key: stored vs now`.
  */
@@ -133,9 +133,11 @@ function checkSameSettings(runId: string, stored: Pick<RunRow, 'domain' | 'summa
   if (plan.stored.flags.has('dataDir')) delete now.data;
   // A shard's store holds that shard's episodes only: another shard, or none, is refused.
   now.shard = shard ? { index: shard.index, count: shard.count } : null;
-  // The judge's votes decide its verdicts (without a judge there are none to compare); the image delivery is what the agent sees.
+  // The judge's votes decide its verdicts (without a judge there are none to compare); the image
+  // delivery is what the agent sees, on a surface with images (a run stored before 2 Dec 2026 records
+  // it on every surface).
   if (plan.judge) now.judge_votes = plan.judgeVotes;
-  now.screenshots = plan.surface.images ? flags.screenshots : null;
+  if (plan.surface.images) now.screenshots = flags.screenshots;
   const differs = Object.keys(now).filter((k) => k in was && !canonicalEqual(was[k], now[k]) && !(k === 'domain' && stored.domain === now.domain));
   if (stored.domain !== flags.domain) differs.unshift('domain');
   if (differs.length) throw otherSettingsError(runId, differs.map((k) => [k, k === 'domain' ? stored.domain : was[k], now[k]] as const), flags.db);

@@ -223,6 +223,18 @@ describe('run --resume RUN_ID alone', () => {
     expect(stored(db, runId).summary.judge_votes).toBe(5);
   });
 
+  it('a run on the API surface stored with screenshots (as runs did before 2 Dec 2026) resumes', async () => {
+    const { db, runId } = await startStopped(tmpDir('sg-resume-settings-'));
+    const q = new Database(db);
+    const summary = JSON.parse((q.prepare('SELECT summary FROM runs WHERE id = ?').get(runId) as { summary: string }).summary);
+    expect(summary.screenshots).toBeNull();
+    q.prepare('UPDATE runs SET summary = ? WHERE id = ?').run(JSON.stringify({ ...summary, screenshots: 'tool_result' }), runId);
+    q.close();
+    const r = await cli(['run', '--resume', runId, '--db', db, '-q']);
+    expect(r.code, r.err).toBe(0);
+    expect(stored(db, runId).episodes).toEqual(['T01#0', 'T01#1', 'T02#0', 'T02#1']);
+  });
+
   it('a base URL from the environment is used, not the stored one', async () => {
     const { db, runId } = await startStopped(tmpDir('sg-resume-settings-'));
     const moved = await startMockServer({ handler: reply, cost: 0.002 });
