@@ -259,6 +259,7 @@ function beforeHeaders(e: Faulted & { socket?: { bytesRead?: number } }): Faulte
  */
 async function exchange(url: URL, request: Body, headers: Record<string, string>, timeoutMs: number, idleMs: number): Promise<RawAnswer> {
   const body = (request.whole ??= joinChunks(request.chunks, request.size));
+  request.sends = (request.sends ?? 0) + 1;
   const abort = new AttemptSignal();
   const timer = setTimeout(() => abort.abort(faulted(`no complete answer within ${(timeoutMs / 1000).toFixed(1)} s`, 'timeout')), timeoutMs);
   try {
@@ -314,7 +315,8 @@ function headerGetter(headers: IncomingHttpHeaders): { get(name: string): string
 }
 
 /** A request body: its pieces (src/util/request-text.ts), and the pieces joined once per call for the wire. */
-type Body = RequestChunks & { whole?: Buffer };
+/** A call's request: its pieces, the one buffer they are sent from (joined at the first send), and how many times it was sent. */
+type Body = RequestChunks & { whole?: Buffer; sends?: number };
 
 /** One attempt: a parsed body, or a classified failure. */
 async function attempt(body: Body, target: URL, o: TransportOptions, budgetMs: number): Promise<{ body: unknown } | AttemptFailure> {
@@ -405,11 +407,15 @@ export async function postJsonWithRetries(request: unknown, o: TransportOptions)
   const faults: FaultKind[] = [];
   let waited = 0;
   const retries = (): CallRetries => ({ attempts: faults.length + 1, waited_seconds: Math.round(waited) / 1000, faults: [...faults] });
+  let answeredOnce = false;
   try {
     for (let n = 0; ; n++) {
       const left = o.deadlineMs - (Date.now() - started);
       const out = await attempt(body, target, o, Math.max(1, left));
-      if ('body' in out) return { body: out.body, retries: faults.length ? retries() : undefined };
+      if ('body' in out) {
+        answeredOnce = body.sends === 1;
+        return { body: out.body, retries: faults.length ? retries() : undefined };
+      }
       faults.push(out.fault);
       const done = (why: string, fatal = false) => {
         const r = retries();
@@ -427,7 +433,11 @@ export async function postJsonWithRetries(request: unknown, o: TransportOptions)
       waited += wait;
     }
   } finally {
-    // Every attempt is over (answered, refused or abandoned): the joined body is read no more.
-    if (body.whole) releaseJoined(body.whole);
+    // Sent once and answered 2xx: the server read the whole body to answer it, so no socket still
+    // has bytes of it to write, and its memory may take a later body. A body sent again (a retry,
+    // a redirect, a stale socket) or never answered is not handed back: an earlier send may have
+    // been answered (a 429, a 307) before the server read all of it, and its socket may still hold
+    // the rest to write from this memory. Its slab is then left to the collector.
+    if (body.whole && answeredOnce) releaseJoined(body.whole);
   }
 }

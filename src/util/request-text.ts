@@ -259,9 +259,11 @@ export function slabsMade(): number {
 }
 
 /**
- * Hands back a body {@link joinChunks} gave, once nothing reads it any more (its request has been
- * answered or abandoned: the model client's sockets are done with it). Its bytes may then be
- * overwritten by a later body. A body not cut from a slab, or released already, is ignored.
+ * Hands back a body {@link joinChunks} gave, once nothing reads it any more: no socket has any of
+ * it left to write (the model client hands back a body sent once and answered 2xx, which the
+ * server read in full; see `postJsonWithRetries`). Its bytes may then be overwritten by a later
+ * body. A body not cut from a slab, or released already, is ignored. A body never handed back is
+ * never overwritten.
  */
 export function releaseJoined(body: Buffer): void {
   const s = owners.get(body);
