@@ -90,7 +90,7 @@ export function endHint(runId: string, db: string, incomplete: boolean): string 
   const dbFlag = path.resolve(db) === path.resolve(DEFAULT_STORE_PATH) ? '' : ` --db ${shellArg(db)}`;
   // The viewer's routes take the id URI-encoded (viewer/src/route.ts), as its own links do.
   const lines = [`open it: servicegym view${dbFlag}   (then #/runs/${encodeURIComponent(runId)})`];
-  if (incomplete) lines.push(`continue it: servicegym run --resume ${shellArg(runId)}${dbFlag} (the run's stored settings; finished episodes are kept, failed ones run again)`);
+  if (incomplete) lines.push(`continue it: servicegym run --resume ${shellArg(runId)}${dbFlag} (the run's stored settings; finished episodes are kept, those with an infrastructure error run again)`);
   return lines.join('\n');
 }
 

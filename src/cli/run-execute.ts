@@ -84,6 +84,8 @@ export async function executeRun(place: RunPlace): Promise<RunOutcome> {
   const runName = plan.extras.name ?? `run ${flags.domain}`;
   store.saveRun({ id: runId, kind: 'run', name: runName, domain: flags.domain, created_at: start.createdAt, summary: meta, record: null });
   const bar = new RunProgress(new RunTally(reportedCost(mergeUsage([...start.finished.flatMap((f) => (f.usage ? [f.usage] : [])), start.unattached]))), flags.quiet === true);
+  // A resumed run's pass rate covers its kept episodes too, as its episode count does.
+  for (const row of start.kept) bar.tally.addScore(row);
   const only = shard ? place.sharding!.shardEpisodes(plan.tasks, plan.trials, plan.personas, shard) : undefined;
   bar.start(only ? only.length : plan.tasks.reduce((n, t) => n + plan.trials * episodesPerTrial(t, plan.personas), 0), start.finished.length);
   const maxCost = plan.extras.maxCostUsd;

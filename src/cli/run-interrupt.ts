@@ -36,8 +36,9 @@ export const SIGNAL_NAMES: Record<StopSignal, string> = { SIGINT: 'Ctrl-C', SIGT
  * the second ends the process by that signal at once (its default action, after whatever else
  * listens to it: open environments close first, src/env/open-environments.ts). `first()` is the
  * first signal that came, if any; `dispose()` stops watching (the signals' default comes back).
+ * `onSecond(signal)`, if given, is called just before the process ends on the second.
  */
-export function watchStopSignals(onFirst: (signal: StopSignal) => void): { first(): StopSignal | undefined; dispose(): void } {
+export function watchStopSignals(onFirst: (signal: StopSignal) => void, onSecond?: (signal: StopSignal) => void): { first(): StopSignal | undefined; dispose(): void } {
   let first: StopSignal | undefined;
   const onSignal = (signal: StopSignal) => {
     if (first === undefined) {
@@ -46,6 +47,7 @@ export function watchStopSignals(onFirst: (signal: StopSignal) => void): { first
       return;
     }
     dispose();
+    onSecond?.(signal);
     process.kill(process.pid, signal);
   };
   const dispose = () => {
@@ -77,7 +79,7 @@ export function watchInterrupt(say: (line: string) => void, resumeHint: string):
   const watch = watchStopSignals((signal) => {
     reason = `interrupted (${SIGNAL_NAMES[signal]})`;
     say(`servicegym: stopping: no new episode starts; the running ones finish and are stored (${SIGNAL_NAMES[signal]} again to stop at once; ${resumeHint} continues)`);
-  });
+  }, (signal) => say(`servicegym: stopped at once (${SIGNAL_NAMES[signal]} again); the episodes in flight run again on ${resumeHint}`));
   return { reason: () => reason, signal: () => watch.first(), gave: (r) => r !== undefined && r === reason, dispose: watch.dispose };
 }
 

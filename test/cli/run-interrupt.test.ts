@@ -163,6 +163,7 @@ describe('Ctrl-C during a run', () => {
       const ended = await runChild(mock, db, [], (c, s) => ((child = c), (stderrOf = s)));
       release();
       expect(ended.signal, ended.stderr).toBe('SIGINT');
+      expect(ended.stderr).toMatch(/servicegym: stopped at once \(Ctrl-C again\); the episodes in flight run again on --resume \S+/);
       const { runId, ids } = storedEpisodes(db);
       // The episode whose answer was held never finished: it is not stored.
       expect(ids.length).toBeLessThan(TRIALS);

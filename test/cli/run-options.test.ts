@@ -156,6 +156,10 @@ describe('run flags', () => {
     expect(shown[0]).toBe('1/4');
     expect(shown[shown.length - 1]).toBe('4/4');
     expect(shown.every((x) => x.endsWith('/4'))).toBe(true);
+    // the pass rate covers the kept episode too: scored over 1 at the start, over all 4 at the end
+    const passes = [...r.err.matchAll(/ episodes \| ETA [^|]*\| pass (\d+)\/(\d+)/g)].map((m) => Number(m[2]));
+    expect(passes[0]).toBe(1);
+    expect(passes[passes.length - 1]).toBe(4);
   });
 
   it('--max-steps ends episodes at the limit; --prompt-file sets the agent prompt with {{policy}} filled in', async () => {
