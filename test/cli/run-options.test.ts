@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isolatedModelEnv } from '../support/model-env.js';
 import { startTwoRoleMock, last, type Side, type TwoRoleMock } from '../support/two-role-mock.js';
 import { tmpDir } from '../support/paths.js';
 import { runCli as cli } from '../support/cli.js';
@@ -33,18 +34,12 @@ const agent: Side = (messages) => {
 const user: Side = (messages) => (messages.length <= 2 ? { content: "Hi, I'm Mia Lee (mia_lee_301). Please move 8KQ2ZD to 2026-10-21." } : { content: 'I see, thanks. ###STOP###' });
 
 let mock: TwoRoleMock;
-let saved: Record<string, string | undefined>;
-const ENV = ['SERVICEGYM_API_KEY', 'OPENAI_API_KEY', 'NO_COLOR', 'FORCE_COLOR'];
+isolatedModelEnv({ SERVICEGYM_API_KEY: KEY }, ['OPENAI_API_KEY', 'NO_COLOR', 'FORCE_COLOR']);
 beforeEach(async () => {
-  saved = Object.fromEntries(ENV.map((k) => [k, process.env[k]]));
-  process.env.SERVICEGYM_API_KEY = KEY;
-  delete process.env.NO_COLOR;
-  delete process.env.FORCE_COLOR;
   mock = await startTwoRoleMock({ agent, user }, { cost: 0.002 });
 });
 afterEach(async () => {
   await mock.close();
-  for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
 });
 
 const base = () => ['run', '--agent-model', 'mock-agent', '--user-model', 'mock-user', '--base-url', mock.server.url, '-q'];

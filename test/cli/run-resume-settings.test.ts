@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isolatedModelEnv } from '../support/model-env.js';
 import { startMockServer, type MockServer } from '../../src/models/mock-server.js';
 import { storableBaseUrl } from '../../src/cli/run-stored-settings.js';
 import { last } from '../support/two-role-mock.js';
@@ -32,18 +33,12 @@ function reply(body: any) {
 }
 
 let mock: MockServer;
-let saved: Record<string, string | undefined>;
-const ENV = ['SERVICEGYM_API_KEY', 'OPENAI_API_KEY', 'SERVICEGYM_BASE_URL', 'OPENAI_BASE_URL', 'SERVICEGYM_PROVIDER', 'NO_COLOR'];
+isolatedModelEnv({ SERVICEGYM_API_KEY: KEY, NO_COLOR: '1' });
 beforeEach(async () => {
-  saved = Object.fromEntries(ENV.map((k) => [k, process.env[k]]));
-  for (const k of ENV) delete process.env[k];
-  process.env.SERVICEGYM_API_KEY = KEY;
-  process.env.NO_COLOR = '1';
   mock = await startMockServer({ handler: reply, cost: 0.002 });
 });
 afterEach(async () => {
   await mock.close();
-  for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
 });
 
 /** The stored run's summary and its episode ids (sorted). */
