@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { EpisodeReportRow } from '../run/report-rows.js';
+import { byTaskOrder, type EpisodeReportRow } from '../run/report-rows.js';
 import { summarizeRun, type RunSummary } from '../run/summary.js';
 import { resultLineOf, resultsFileText, type EpisodeResultLine, type JunitOptions } from '../run/results-export.js';
 import type { UsageByRole } from '../models/usage.js';
@@ -29,18 +29,13 @@ export interface NotStartedResults {
  */
 export function writeResults(file: string, rows: readonly EpisodeReportRow[], junit: JunitOptions, seconds?: ReadonlyMap<string, number>, notStarted?: NotStartedResults): string {
   const ran = rows.map((r) => resultLineOf(r, seconds?.get(`${r.taskId}#${r.trial}`) ?? null));
-  const lines = notStarted?.lines.length ? inTaskOrder([...ran, ...notStarted.lines], notStarted.taskOrder) : ran;
+  const lines = notStarted?.lines.length ? [...ran, ...notStarted.lines].sort(byTaskOrder(notStarted.taskOrder, (l) => l.task_id)) : ran;
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   fs.writeFileSync(file, resultsFileText(file, lines, junit));
   const skipped = lines.length - ran.length;
   return `results of ${lines.length} episode${lines.length === 1 ? '' : 's'}${skipped ? ` (${skipped} not started)` : ''} written to ${file}`;
 }
 
-/** `lines` ordered as report rows are (src/run/report-rows.ts `mergeReportRows`): by `taskOrder`, tasks not in it last by id, then by trial (a stable sort). */
-function inTaskOrder(lines: EpisodeResultLine[], taskOrder: readonly string[]): EpisodeResultLine[] {
-  const rank = new Map(taskOrder.map((id, i) => [id, i]));
-  return lines.sort((a, b) => (rank.get(a.task_id) ?? Infinity) - (rank.get(b.task_id) ?? Infinity) || (a.task_id === b.task_id ? 0 : a.task_id.localeCompare(b.task_id)) || a.trial - b.trial);
-}
 
 /** Model latency per episode (`task#trial` → seconds, summed over roles). */
 export function latencyOf(records: readonly { taskId: string; trial: number; episode: { usage?: UsageByRole } }[]): Map<string, number> {

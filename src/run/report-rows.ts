@@ -92,7 +92,19 @@ export function mergeReportRows(taskOrder: readonly string[], kept: readonly Epi
   const byKey = new Map<string, EpisodeReportRow>();
   for (const r of kept) byKey.set(key(r), r);
   for (const r of fresh) byKey.set(key(r), r);
+  return [...byKey.values()].sort(byTaskOrder(taskOrder, (r) => r.taskId));
+}
+
+/**
+ * A sort comparator of episodes by `taskOrder` (task ids), tasks not in it last by id, then by
+ * trial: the order of a run's report rows and results files. `taskOf` reads an item's task id.
+ */
+export function byTaskOrder<T extends { trial: number }>(taskOrder: readonly string[], taskOf: (x: T) => string): (a: T, b: T) => number {
   const rank = new Map(taskOrder.map((id, i) => [id, i]));
-  // Rows of one task (most comparisons) skip localeCompare, which costs far more than the rest.
-  return [...byKey.values()].sort((a, b) => (rank.get(a.taskId) ?? Infinity) - (rank.get(b.taskId) ?? Infinity) || (a.taskId === b.taskId ? 0 : a.taskId.localeCompare(b.taskId)) || a.trial - b.trial);
+  return (a, b) => {
+    const ta = taskOf(a);
+    const tb = taskOf(b);
+    // Items of one task (most comparisons) skip localeCompare, which costs far more than the rest.
+    return (rank.get(ta) ?? Infinity) - (rank.get(tb) ?? Infinity) || (ta === tb ? 0 : ta.localeCompare(tb)) || a.trial - b.trial;
+  };
 }
